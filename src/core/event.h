@@ -1,0 +1,58 @@
+/*
+ * event.h — the discrete-event core.
+ *
+ * An event is a function, an object and a 64-bit argument to call it with at a given time.
+ * The queue is an implicit 4-ary min-heap of events stored by value (no allocation per event;
+ * the array grows geometrically and is reused). Ties at the same picosecond fire in the order
+ * they were scheduled (a global sequence number), so a run is deterministic regardless of heap
+ * layout. A 4-ary heap halves the depth of a binary heap and keeps the four children of a node
+ * in one or two cache lines; with the simulator's design of at most one pending event per link
+ * direction, per port and per timer owner, the heap stays small (thousands, not millions).
+ *
+ * There is no cancel: owners of timers keep their own deadline and ignore stale firings
+ * (see sb_timer in timer.h). That is cheaper than a decrease-key heap and simpler to reason about.
+ */
+#ifndef SB_EVENT_H
+#define SB_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/time.h"
+
+typedef void (*sb_event_fn)(void *obj, uint64_t arg);
+
+struct sb_event {
+	sb_time when;
+	uint64_t seq;
+	sb_event_fn fn;
+	void *obj;
+	uint64_t arg;
+};
+
+struct sb_eventq {
+	struct sb_event *heap;
+	size_t len, cap;
+	uint64_t next_seq;
+	sb_time now;        /* time of the event being executed (or last executed) */
+	uint64_t executed;  /* events fired so far */
+};
+
+void sb_eventq_init(struct sb_eventq *q);
+void sb_eventq_free(struct sb_eventq *q);
+
+/* Schedule fn(obj, arg) at absolute time `when` (>= now). */
+void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg);
+
+/* Pop the earliest event into *ev and advance `now`; 0 when the queue is empty. */
+int sb_eventq_pop(struct sb_eventq *q, struct sb_event *ev);
+
+/* Time of the earliest pending event, SB_TIME_NEVER when empty. */
+static inline sb_time sb_eventq_peek_time(const struct sb_eventq *q)
+{
+	return q->len ? q->heap[0].when : SB_TIME_NEVER;
+}
+
+/* Run events until the queue is empty or the next event is later than `until`. */
+void sb_eventq_run_until(struct sb_eventq *q, sb_time until);
+
+#endif

@@ -1,0 +1,328 @@
+#include "core/param.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define AT(obj, p, T) ((T *)((char *)(obj) + (p)->offset))
+
+const struct sb_param *sb_param_find(const struct sb_param *table, const char *name)
+{
+	for (const struct sb_param *p = table; p && p->name; p++)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+static int range_ok(const struct sb_param *p, double v)
+{
+	return !(v < p->min || v > p->max) && !isnan(v);
+}
+
+static int range_fail(const struct sb_param *p, double v, struct sb_error *err)
+{
+	return sb_fail(err, "%s: %g is out of range, expected a value in [%g, %g]%s%s", p->name,
+		       v, p->min, p->max, p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
+}
+
+void sb_param_type_text(const struct sb_param *p, char *buf, size_t n)
+{
+	switch (p->type) {
+	case SB_P_INT: snprintf(buf, n, "an integer"); break;
+	case SB_P_DOUBLE: snprintf(buf, n, "a number"); break;
+	case SB_P_BOOL: snprintf(buf, n, "true or false"); break;
+	case SB_P_STRING: snprintf(buf, n, "a string"); break;
+	case SB_P_PRIO: snprintf(buf, n, "a number or a list of %d numbers (one per priority)", 8); break;
+	case SB_P_INT_LIST: snprintf(buf, n, "a list of integers"); break;
+	case SB_P_ENUM: {
+		size_t used = (size_t)snprintf(buf, n, "one of ");
+		for (const char *const *c = p->choices; *c && used < n; c++)
+			used += (size_t)snprintf(buf + used, n - used, "%s%s", c == p->choices ? "" : "|", *c);
+		break;
+	}
+	}
+}
+
+static int type_fail(const struct sb_param *p, const char *got, struct sb_error *err)
+{
+	char t[256];
+	sb_param_type_text(p, t, sizeof(t));
+	return sb_fail(err, "%s: expected %s, got %s", p->name, t, got);
+}
+
+int sb_param_set_int(const struct sb_param *p, void *obj, int64_t v, struct sb_error *err)
+{
+	if (p->type == SB_P_DOUBLE || p->type == SB_P_PRIO)
+		return sb_param_set_double(p, obj, (double)v, err);
+	if (p->type == SB_P_INT_LIST)
+		return sb_param_set_elem(p, obj, 0, 1, (double)v, err);
+	if (p->type != SB_P_INT)
+		return type_fail(p, "an integer", err);
+	if (!range_ok(p, (double)v))
+		return range_fail(p, (double)v, err);
+	*AT(obj, p, int64_t) = v;
+	return 0;
+}
+
+int sb_param_set_double(const struct sb_param *p, void *obj, double v, struct sb_error *err)
+{
+	if (p->type == SB_P_PRIO) {
+		if (!range_ok(p, v))
+			return range_fail(p, v, err);
+		for (int i = 0; i < 8; i++)
+			AT(obj, p, double)[i] = v;
+		return 0;
+	}
+	if (p->type == SB_P_INT) {
+		if (v != floor(v))
+			return type_fail(p, "a fractional number", err);
+		return sb_param_set_int(p, obj, (int64_t)v, err);
+	}
+	if (p->type != SB_P_DOUBLE)
+		return type_fail(p, "a number", err);
+	if (!range_ok(p, v))
+		return range_fail(p, v, err);
+	*AT(obj, p, double) = v;
+	return 0;
+}
+
+int sb_param_set_bool(const struct sb_param *p, void *obj, bool v, struct sb_error *err)
+{
+	if (p->type != SB_P_BOOL)
+		return type_fail(p, "a boolean", err);
+	*AT(obj, p, bool) = v;
+	return 0;
+}
+
+int sb_param_set_string(const struct sb_param *p, void *obj, const char *v, struct sb_error *err)
+{
+	if (p->type == SB_P_ENUM) {
+		for (int i = 0; p->choices[i]; i++)
+			if (strcmp(p->choices[i], v) == 0) {
+				*AT(obj, p, int) = i;
+				return 0;
+			}
+		char got[300];
+		snprintf(got, sizeof(got), "\"%.256s\"", v);
+		return type_fail(p, got, err);
+	}
+	if (p->type != SB_P_STRING)
+		return type_fail(p, "a string", err);
+	char **slot = AT(obj, p, char *);
+	free(*slot);
+	*slot = sb_xstrdup(v);
+	return 0;
+}
+
+int sb_param_set_elem(const struct sb_param *p, void *obj, size_t i, size_t n, double v,
+		      struct sb_error *err)
+{
+	if (p->type == SB_P_PRIO) {
+		if (n != 8)
+			return sb_fail(err, "%s: expected one number or a list of 8 (one per priority), got a list of %zu",
+				       p->name, n);
+		if (!range_ok(p, v))
+			return range_fail(p, v, err);
+		AT(obj, p, double)[i] = v;
+		return 0;
+	}
+	if (p->type != SB_P_INT_LIST)
+		return type_fail(p, "a list", err);
+	if (v != floor(v))
+		return type_fail(p, "a fractional number in the list", err);
+	if (!range_ok(p, v))
+		return range_fail(p, v, err);
+	struct sb_int_list *l = AT(obj, p, struct sb_int_list);
+	if (i == 0) {
+		free(l->v);
+		l->v = sb_xcalloc(n, sizeof(*l->v));
+		l->n = n;
+	}
+	if (i < l->n)
+		l->v[i] = (int64_t)v;
+	return 0;
+}
+
+static const char *skip_ws(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+static int parse_number(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno)
+		return -1;
+	end = (char *)skip_ws(end);
+	if (*end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Lists in text form: "[1, 2, 3]" or "1,2,3" or "(1,2)". */
+static int set_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
+{
+	char *buf = sb_xstrdup(skip_ws(text));
+	char *s = buf;
+	size_t len = strlen(s);
+	while (len && isspace((unsigned char)s[len - 1]))
+		s[--len] = 0;
+	if (len && (s[0] == '[' || s[0] == '(')) {
+		s++;
+		len--;
+		if (len && (s[len - 1] == ']' || s[len - 1] == ')'))
+			s[--len] = 0;
+	}
+	/* count elements */
+	size_t n = 0;
+	if (*skip_ws(s)) {
+		n = 1;
+		for (char *c = s; *c; c++)
+			n += *c == ',';
+	}
+	if (n == 0 && p->type == SB_P_INT_LIST) {
+		struct sb_int_list *l = AT(obj, p, struct sb_int_list);
+		free(l->v);
+		l->v = NULL;
+		l->n = 0;
+		free(buf);
+		return 0;
+	}
+	if (n == 1 && p->type == SB_P_PRIO) {
+		double v;
+		int rc = parse_number(s, &v) ? type_fail(p, text, err) : sb_param_set_double(p, obj, v, err);
+		free(buf);
+		return rc;
+	}
+	size_t i = 0;
+	int rc = 0;
+	for (char *tok = strtok(s, ","); tok && rc == 0; tok = strtok(NULL, ","), i++) {
+		double v;
+		if (parse_number(skip_ws(tok), &v))
+			rc = type_fail(p, text, err);
+		else
+			rc = sb_param_set_elem(p, obj, i, n, v, err);
+	}
+	free(buf);
+	return rc;
+}
+
+int sb_param_set_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
+{
+	double v;
+	const char *t = skip_ws(text);
+	switch (p->type) {
+	case SB_P_INT:
+	case SB_P_DOUBLE:
+		if (parse_number(t, &v))
+			return type_fail(p, *t ? t : "nothing", err);
+		return sb_param_set_double(p, obj, v, err);
+	case SB_P_BOOL:
+		if (!strcmp(t, "true") || !strcmp(t, "1"))
+			return sb_param_set_bool(p, obj, true, err);
+		if (!strcmp(t, "false") || !strcmp(t, "0"))
+			return sb_param_set_bool(p, obj, false, err);
+		return type_fail(p, t, err);
+	case SB_P_STRING:
+	case SB_P_ENUM: {
+		/* accept quoted or bare strings */
+		size_t n = strlen(t);
+		if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+			char *s = sb_xstrdup(t + 1);
+			s[n - 2] = 0;
+			int rc = sb_param_set_string(p, obj, s, err);
+			free(s);
+			return rc;
+		}
+		return sb_param_set_string(p, obj, t, err);
+	}
+	case SB_P_PRIO:
+	case SB_P_INT_LIST:
+		return set_list_text(p, obj, t, err);
+	}
+	return type_fail(p, t, err);
+}
+
+void sb_params_defaults(const struct sb_param *table, void *obj)
+{
+	for (const struct sb_param *p = table; p && p->name; p++) {
+		struct sb_error err;
+		if (p->type == SB_P_STRING)
+			*AT(obj, p, char *) = NULL;
+		if (p->type == SB_P_INT_LIST)
+			*AT(obj, p, struct sb_int_list) = (struct sb_int_list){ NULL, 0 };
+		if (sb_param_set_text(p, obj, p->def ? p->def : "", &err)) {
+			/* A bad default is a programming error, caught by the first test run. */
+			fprintf(stderr, "sharebuf: internal error: bad default for %s: %s\n", p->name, err.msg);
+			abort();
+		}
+	}
+}
+
+void sb_params_free(const struct sb_param *table, void *obj)
+{
+	for (const struct sb_param *p = table; p && p->name; p++) {
+		if (p->type == SB_P_STRING) {
+			free(*AT(obj, p, char *));
+			*AT(obj, p, char *) = NULL;
+		} else if (p->type == SB_P_INT_LIST) {
+			struct sb_int_list *l = AT(obj, p, struct sb_int_list);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+		}
+	}
+}
+
+void sb_params_copy(const struct sb_param *table, void *dst, const void *src)
+{
+	for (const struct sb_param *p = table; p && p->name; p++) {
+		const char *from = (const char *)src + p->offset;
+		char *to = (char *)dst + p->offset;
+		switch (p->type) {
+		case SB_P_STRING: {
+			char *const *sv = (char *const *)(const void *)from;
+			free(*(char **)(void *)to);
+			*(char **)(void *)to = *sv ? sb_xstrdup(*sv) : NULL;
+			break;
+		}
+		case SB_P_INT_LIST: {
+			const struct sb_int_list *l = (const struct sb_int_list *)(const void *)from;
+			struct sb_int_list *d = (struct sb_int_list *)(void *)to;
+			free(d->v);
+			d->n = l->n;
+			d->v = l->n ? sb_xcalloc(l->n, sizeof(*d->v)) : NULL;
+			if (l->n)
+				memcpy(d->v, l->v, l->n * sizeof(*d->v));
+			break;
+		}
+		case SB_P_INT: memcpy(to, from, sizeof(int64_t)); break;
+		case SB_P_DOUBLE: memcpy(to, from, sizeof(double)); break;
+		case SB_P_BOOL: memcpy(to, from, sizeof(bool)); break;
+		case SB_P_ENUM: memcpy(to, from, sizeof(int)); break;
+		case SB_P_PRIO: memcpy(to, from, 8 * sizeof(double)); break;
+		}
+	}
+}
+
+void sb_params_markdown(FILE *f, const char *prefix, const struct sb_param *table)
+{
+	fprintf(f, "| key | type | default | unit | range | meaning |\n|---|---|---|---|---|---|\n");
+	for (const struct sb_param *p = table; p && p->name; p++) {
+		char t[256], range[64] = "";
+		sb_param_type_text(p, t, sizeof(t));
+		if (p->type == SB_P_INT || p->type == SB_P_DOUBLE || p->type == SB_P_PRIO ||
+		    p->type == SB_P_INT_LIST)
+			snprintf(range, sizeof(range), "%g … %g", p->min, p->max);
+		fprintf(f, "| `%s%s` | %s | `%s` | %s | %s | %s |\n", prefix, p->name, t,
+			p->def && *p->def ? p->def : "(none)", p->unit && *p->unit ? p->unit : "",
+			range, p->doc);
+	}
+}

@@ -1,0 +1,49 @@
+/*
+ * util.h — small helpers shared by every module: checked allocation, min/max, error text.
+ *
+ * Allocation failure is not a user error we can report usefully mid-simulation, so the x*
+ * helpers abort with a message; every allocation they guard happens at set-up or on rare
+ * growth, never per packet.
+ */
+#ifndef SB_UTIL_H
+#define SB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *sb_xmalloc(size_t n);
+void *sb_xcalloc(size_t n, size_t size);
+void *sb_xrealloc(void *p, size_t n);
+char *sb_xstrdup(const char *s);
+
+#define SB_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define SB_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define SB_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A user-facing error: where (file and line, when known), which key, and what was expected.
+ * Functions that can fail on user input fill one of these and return -1; the CLI prints it.
+ */
+struct sb_error {
+	char msg[512];
+};
+
+#if defined(__GNUC__)
+#define SB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SB_PRINTF(a, b)
+#endif
+
+/* Format into err (if non-NULL) and return -1, so callers can `return sb_fail(err, ...)`. */
+int sb_fail(struct sb_error *err, const char *fmt, ...) SB_PRINTF(2, 3);
+
+/* 64-bit mixing function (splitmix64 finaliser): hashing flow keys, deriving seeds. */
+static inline uint64_t sb_mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+#endif

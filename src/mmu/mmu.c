@@ -1,0 +1,197 @@
+/*
+ * mmu.c — the scheme-independent half of the MMU: counters, units, invariants, dispatch.
+ */
+#include "mmu/mmu.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+
+const char *const sb_drop_cause_name[SB_DROP_NCAUSES] = {
+	[SB_ADMIT] = "admitted",
+	[SB_DROP_BUFFER_FULL] = "buffer_full",
+	[SB_DROP_THRESHOLD] = "threshold",
+	[SB_DROP_POOL_FULL] = "pool_full",
+	[SB_DROP_HEADROOM] = "headroom",
+	[SB_DROP_AQM] = "aqm",
+	[SB_DROP_EXPELLED] = "expelled",
+};
+
+struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_config *cfg,
+			  const struct sb_mmu_env *env)
+{
+	struct sb_mmu *m = sb_xcalloc(1, sizeof(*m));
+	m->ops = ops;
+	if (env)
+		m->env = *env;
+	m->nports = cfg->nports;
+	m->cell_bytes = cfg->cell_bytes;
+	m->lossless_prio_mask = cfg->lossless_prio_mask;
+	m->buffer_bytes = cfg->buffer_bytes;
+	m->buffer = cfg->cell_bytes ? cfg->buffer_bytes / cfg->cell_bytes : cfg->buffer_bytes;
+	size_t nq = (size_t)cfg->nports * SB_MMU_NPRIO;
+	m->q_egr = sb_xcalloc(nq, sizeof(*m->q_egr));
+	m->q_ing = sb_xcalloc(nq, sizeof(*m->q_ing));
+	m->n_egr = sb_xcalloc(nq, sizeof(*m->n_egr));
+	m->port_rate_bps = sb_xcalloc(cfg->nports, sizeof(*m->port_rate_bps));
+	for (uint16_t p = 0; p < cfg->nports; p++)
+		m->port_rate_bps[p] = cfg->port_rate_bps ? cfg->port_rate_bps[p] : 0;
+	m->state = sb_xcalloc(1, ops->state_size ? ops->state_size : 1);
+	sb_params_defaults(ops->params, m->state);
+	return m;
+}
+
+int sb_mmu_set_param(struct sb_mmu *mmu, const char *name, const char *value, struct sb_error *err)
+{
+	const struct sb_param *p = sb_param_find(mmu->ops->params, name);
+	if (!p)
+		return sb_fail(err, "scheme %s has no parameter '%s'", mmu->ops->name, name);
+	return sb_param_set_text(p, mmu->state, value, err);
+}
+
+int sb_mmu_start(struct sb_mmu *mmu, struct sb_error *err)
+{
+	if (mmu->buffer == 0)
+		return sb_fail(err, "buffer of %llu bytes holds no %s", (unsigned long long)mmu->buffer_bytes,
+			       mmu->cell_bytes ? "cell" : "byte");
+	return mmu->ops->init ? mmu->ops->init(mmu, err) : 0;
+}
+
+void sb_mmu_free(struct sb_mmu *mmu)
+{
+	if (!mmu)
+		return;
+	if (mmu->ops->fini)
+		mmu->ops->fini(mmu);
+	sb_params_free(mmu->ops->params, mmu->state);
+	free(mmu->state);
+	free(mmu->q_egr);
+	free(mmu->q_ing);
+	free(mmu->n_egr);
+	free(mmu->port_rate_bps);
+	free(mmu);
+}
+
+static void invariant_abort(const struct sb_mmu *m)
+{
+	struct sb_error err;
+	if (sb_mmu_check(m, &err)) {
+		fprintf(stderr, "sharebuf: MMU %u (%s) invariant violated: %s\n", m->id, m->ops->name, err.msg);
+		abort();
+	}
+}
+
+enum sb_drop_cause sb_mmu_admit(struct sb_mmu *m, struct sb_mmu_pkt *pkt)
+{
+	pkt->units = sb_mmu_units(m, pkt->bytes);
+	enum sb_drop_cause why = m->ops->admit(m, pkt);
+	/* The physical limit is the last line of defence whatever the scheme says. */
+	if (why == SB_ADMIT && m->used + pkt->units > m->buffer)
+		why = SB_DROP_BUFFER_FULL;
+	if (why != SB_ADMIT) {
+		m->drops[why]++;
+		if (sb_mmu_pkt_lossless(pkt))
+			m->drops_lossless++;
+		return why;
+	}
+	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
+	m->used += pkt->units;
+	if (m->used > m->peak_used)
+		m->peak_used = m->used;
+	m->q_egr[qi] += pkt->units;
+	m->n_egr[qi]++;
+	m->q_ing[sb_mmu_qi(pkt->in_port, pkt->prio)] += pkt->units;
+	m->admitted++;
+	if (m->ops->on_enqueue)
+		m->ops->on_enqueue(m, pkt);
+	if (m->check_invariants)
+		invariant_abort(m);
+	return SB_ADMIT;
+}
+
+void sb_mmu_release(struct sb_mmu *m, struct sb_mmu_pkt *pkt, enum sb_release_reason why)
+{
+	pkt->units = sb_mmu_units(m, pkt->bytes);
+	size_t qe = sb_mmu_qi(pkt->out_port, pkt->prio), qi = sb_mmu_qi(pkt->in_port, pkt->prio);
+	if (m->used < pkt->units || m->q_egr[qe] < pkt->units || m->q_ing[qi] < pkt->units ||
+	    m->n_egr[qe] == 0) {
+		fprintf(stderr,
+			"sharebuf: MMU %u: release of %u units from egress (%u,%u) ingress (%u,%u) "
+			"that holds %llu/%llu (used %llu): counter would go negative\n",
+			m->id, pkt->units, pkt->out_port, pkt->prio, pkt->in_port, pkt->prio,
+			(unsigned long long)m->q_egr[qe], (unsigned long long)m->q_ing[qi],
+			(unsigned long long)m->used);
+		abort();
+	}
+	m->used -= pkt->units;
+	m->q_egr[qe] -= pkt->units;
+	m->n_egr[qe]--;
+	m->q_ing[qi] -= pkt->units;
+	if (why == SB_RELEASE_EXPELLED) {
+		m->expelled++;
+		m->drops[SB_DROP_EXPELLED]++;
+		if (sb_mmu_pkt_lossless(pkt))
+			m->drops_lossless++;
+	} else {
+		m->released++;
+	}
+	if (m->ops->on_dequeue)
+		m->ops->on_dequeue(m, pkt, why);
+	if (m->check_invariants)
+		invariant_abort(m);
+}
+
+void sb_mmu_timer(struct sb_mmu *m, unsigned timer_id)
+{
+	if (m->ops->on_timer)
+		m->ops->on_timer(m, timer_id);
+}
+
+void sb_mmu_arm_timer(struct sb_mmu *m, sb_time at, unsigned timer_id)
+{
+	if (m->env.arm_timer)
+		m->env.arm_timer(m->env.ctx, m, at, timer_id);
+}
+
+void sb_mmu_send_pfc(struct sb_mmu *m, uint16_t port, uint8_t prio_mask, bool pause)
+{
+	if (pause)
+		m->pfc_pauses_sent++;
+	else
+		m->pfc_resumes_sent++;
+	if (m->env.send_pfc)
+		m->env.send_pfc(m->env.ctx, m, port, prio_mask, pause);
+}
+
+bool sb_mmu_expel_head(struct sb_mmu *m, uint16_t port, uint8_t prio)
+{
+	return m->env.expel_head ? m->env.expel_head(m->env.ctx, m, port, prio) : false;
+}
+
+int sb_mmu_check(const struct sb_mmu *m, struct sb_error *err)
+{
+	uint64_t sum_egr = 0, sum_ing = 0, queued = 0;
+	size_t nq = (size_t)m->nports * SB_MMU_NPRIO;
+	for (size_t i = 0; i < nq; i++) {
+		sum_egr += m->q_egr[i];
+		sum_ing += m->q_ing[i];
+		queued += m->n_egr[i];
+		if (m->n_egr[i] == 0 && m->q_egr[i] != 0)
+			return sb_fail(err, "egress queue %zu holds %llu units but no packet", i,
+				       (unsigned long long)m->q_egr[i]);
+	}
+	if (m->used > m->buffer)
+		return sb_fail(err, "occupancy %llu exceeds the buffer %llu", (unsigned long long)m->used,
+			       (unsigned long long)m->buffer);
+	if (sum_egr != m->used)
+		return sb_fail(err, "egress queues sum to %llu but occupancy is %llu",
+			       (unsigned long long)sum_egr, (unsigned long long)m->used);
+	if (sum_ing != m->used)
+		return sb_fail(err, "ingress counters sum to %llu but occupancy is %llu",
+			       (unsigned long long)sum_ing, (unsigned long long)m->used);
+	if (m->admitted != m->released + m->expelled + queued)
+		return sb_fail(err, "packet conservation: %llu admitted != %llu sent + %llu expelled + %llu queued",
+			       (unsigned long long)m->admitted, (unsigned long long)m->released,
+			       (unsigned long long)m->expelled, (unsigned long long)queued);
+	return 0;
+}

@@ -1,0 +1,25 @@
+/*
+ * registry.c — every buffer-management scheme, by name. Adding a scheme = one new
+ * bm_<name>.c file plus one line in each list below.
+ */
+#include <string.h>
+#include "mmu/mmu.h"
+
+extern const struct sb_bm_ops sb_bm_dt, sb_bm_cs, sb_bm_static;
+
+static const struct sb_bm_ops *const schemes[] = {
+	&sb_bm_dt,
+	&sb_bm_cs,
+	&sb_bm_static,
+	NULL,
+};
+
+const struct sb_bm_ops *const *sb_bm_all(void) { return schemes; }
+
+const struct sb_bm_ops *sb_bm_find(const char *name)
+{
+	for (const struct sb_bm_ops *const *s = schemes; *s; s++)
+		if (strcmp((*s)->name, name) == 0)
+			return *s;
+	return NULL;
+}

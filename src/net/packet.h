@@ -1,0 +1,51 @@
+/*
+ * packet.h — the packet: a plain struct that travels hop by hop.
+ *
+ * One struct serves data segments, ACKs and control frames (PFC). It is 64 bytes, one cache
+ * line, and comes from the simulation's packet pool (never malloc'd per packet). Fields are
+ * ordered by size to avoid padding. Headers are not modelled byte by byte: `size` is the
+ * number of bytes on the wire (payload + header overhead), which is what links serialise and
+ * what buffers account.
+ */
+#ifndef SB_PACKET_H
+#define SB_PACKET_H
+
+#include <stdint.h>
+#include "core/time.h"
+
+#define SB_NPRIO 8 /* data priorities (queues) per port, 0..7 */
+
+enum sb_pkt_type {
+	SB_PKT_DATA = 0, /* transport payload */
+	SB_PKT_ACK,      /* pure ACK (no payload): travels in the control queue */
+	SB_PKT_PFC,      /* 802.1Qbb PAUSE/RESUME frame, hop-local */
+};
+
+enum sb_pkt_flags {
+	SB_PF_ECT = 1u << 0,       /* ECN-capable transport */
+	SB_PF_CE = 1u << 1,        /* congestion experienced (set by a switch) */
+	SB_PF_ECE = 1u << 2,       /* ACK echoes CE of the segment it acknowledges */
+	SB_PF_FIRST_RTT = 1u << 3, /* segment in its flow's first window ("unscheduled" bytes) */
+	SB_PF_LOSSLESS = 1u << 4,  /* belongs to a lossless (PFC) class */
+	SB_PF_PAUSE = 1u << 5,     /* PFC frame: pause (set) or resume (clear) */
+	SB_PF_RETX = 1u << 6,      /* retransmission (statistics only) */
+};
+
+struct sb_packet {
+	struct sb_packet *next; /* FIFO link: egress queue, link pipeline, or pool free list */
+	sb_time t_arrive;       /* while on a link: when its last bit reaches the peer */
+	sb_time t_sent;         /* when the transport sent it (echoed by ACKs for RTT samples) */
+	uint64_t seq;           /* data: first payload byte; ACK: cumulative ack; PFC: unused */
+	uint32_t flow;          /* flow index (sb_flow.id); PFC: priority mask */
+	uint32_t size;          /* bytes on the wire */
+	uint32_t src, dst;      /* host indices */
+	uint32_t hash;          /* per-flow hash for ECMP */
+	uint16_t payload;       /* transport payload bytes (0 for ACK and PFC) */
+	uint16_t in_port;       /* ingress port at the switch currently holding it */
+	uint8_t prio;           /* 0..7 */
+	uint8_t type;           /* enum sb_pkt_type */
+	uint8_t flags;          /* enum sb_pkt_flags */
+	uint8_t hops;           /* switches traversed so far */
+};
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * port.h — an egress port and the link it drives.
+ *
+ * A port owns 8 data queues (one per priority) plus a control queue that is always served
+ * first and is never charged to a shared buffer (pure ACKs and PFC frames). Data queues are
+ * served by strict priority (higher index first) or DRR with per-priority quanta, skipping
+ * priorities paused by PFC. The link is full duplex: each direction is one port, and `peer`
+ * is the port at the other end.
+ *
+ * Event economy: a port has at most two pending events — "transmission done" (start the next
+ * packet) and "head of the link pipeline arrives at the peer". Packets on the wire wait in the
+ * `wire` FIFO in arrival order (constant propagation delay keeps them ordered), so the event
+ * heap never holds one event per packet in flight.
+ */
+#ifndef SB_PORT_H
+#define SB_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/time.h"
+#include "net/packet.h"
+
+struct sb_node;
+struct sb_sim;
+
+struct sb_fifo {
+	struct sb_packet *head, *tail;
+	uint64_t bytes;
+	uint32_t pkts;
+};
+
+static inline void sb_fifo_push(struct sb_fifo *f, struct sb_packet *p)
+{
+	p->next = NULL;
+	if (f->tail)
+		f->tail->next = p;
+	else
+		f->head = p;
+	f->tail = p;
+	f->bytes += p->size;
+	f->pkts++;
+}
+
+static inline struct sb_packet *sb_fifo_pop(struct sb_fifo *f)
+{
+	struct sb_packet *p = f->head;
+	if (p) {
+		f->head = p->next;
+		if (!f->head)
+			f->tail = NULL;
+		f->bytes -= p->size;
+		f->pkts--;
+	}
+	return p;
+}
+
+struct sb_ecn_cfg {
+	uint64_t kmin, kmax; /* bytes of the egress queue */
+	uint32_t pmax_q32;   /* marking probability at kmax, as a 32-bit fraction */
+	uint8_t mode;        /* SB_ECN_OFF / RED / STEP (scenario.h) */
+};
+
+struct sb_port {
+	struct sb_node *node;
+	struct sb_port *peer;     /* the other end of the link */
+	uint16_t index;           /* port index within its node */
+	bool busy;                /* a packet is being serialised */
+	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
+	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
+	uint8_t drr_next;         /* DRR: priority whose turn it is */
+	uint8_t ecn_at_dequeue;
+	uint64_t rate_bps;
+	sb_time delay;            /* propagation delay of the link */
+
+	struct sb_fifo ctrl;
+	struct sb_fifo q[SB_NPRIO];
+	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
+	int32_t deficit[SB_NPRIO];
+	uint32_t quantum[SB_NPRIO];
+	struct sb_ecn_cfg ecn[SB_NPRIO];
+
+	struct sb_fifo wire;      /* packets on the link, ordered by t_arrive */
+
+	/* statistics */
+	uint64_t tx_pkts, tx_bytes;
+	uint64_t pause_rx, resume_rx;
+	sb_time busy_time;
+};
+
+/* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
+void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+/* Start the next transmission if the port is idle and something is eligible. */
+void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
+/* Apply a received PFC frame (pause or resume the priorities in mask). */
+void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause);
+/* Remove the head packet of data queue prio (for head drop); NULL if empty. */
+struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * scenario.h — everything a run is made of, as plain parameter structs.
+ *
+ * Each struct has a parameter table (scenario.c) that gives every key its type, default, unit,
+ * range and documentation; the scenario file reader (src/cli/cfgfile.c) fills them, and
+ * docs/scenario.md is generated from the same tables. Units are in the key names
+ * (_ms, _us, _gbps, _bytes) so a scenario file reads unambiguously.
+ */
+#ifndef SB_SCENARIO_H
+#define SB_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/param.h"
+
+struct sb_run_params {
+	int64_t seed;
+	double duration_ms;        /* simulated time; flows still running then are unfinished */
+	double arrivals_ms;        /* generators stop creating flows after this (0 = duration) */
+	double sample_interval_us; /* buffer occupancy sampling period (0 = off) */
+	int sample_switches;       /* SB_SAMPLE_* */
+	bool check_invariants;     /* debug mode: verify MMU counters after every operation */
+};
+enum { SB_SAMPLE_ALL = 0, SB_SAMPLE_LEAVES, SB_SAMPLE_NONE };
+
+enum { SB_TOPO_SINGLE = 0, SB_TOPO_LEAFSPINE, SB_TOPO_FATTREE };
+struct sb_topo_params {
+	int type;
+	int64_t hosts;           /* single: hosts on the switch */
+	int64_t hosts_per_leaf;  /* leafspine */
+	int64_t leaves;
+	int64_t spines;
+	int64_t links_per_spine; /* parallel links between each leaf and each spine */
+	int64_t k;               /* fattree: k-ary (k even), k^3/4 hosts */
+	double host_rate_gbps, host_delay_us;     /* host <-> first switch */
+	double fabric_rate_gbps, fabric_delay_us; /* switch <-> switch */
+};
+
+enum { SB_SCHED_SP = 0, SB_SCHED_DRR };
+enum { SB_ECN_OFF = 0, SB_ECN_RED, SB_ECN_STEP };
+enum { SB_ECN_AT_ENQUEUE = 0, SB_ECN_AT_DEQUEUE };
+struct sb_switch_params {
+	char *scheme;                   /* BM scheme name, see `sharebuf list` */
+	int64_t buffer_bytes;           /* per switch (0 = derive from per-port-per-Gbps) */
+	double buffer_per_port_per_gbps;/* bytes per port per Gb/s (5120 = 5.12 KB Tomahawk) */
+	int64_t cell_bytes;             /* 0 = byte accounting */
+	int64_t mmu_ports;              /* ports per MMU (buffer split across MMUs); 0 = one MMU */
+	int sched;                      /* SB_SCHED_* for data queues */
+	double drr_weight[8];           /* DRR weight per priority (quantum = weight × drr_quantum_bytes) */
+	int64_t drr_quantum_bytes;
+	int ecn_mode;                   /* SB_ECN_* */
+	int ecn_at;                     /* SB_ECN_AT_* */
+	double ecn_kmin_bytes[8], ecn_kmax_bytes[8], ecn_pmax[8];
+	bool check_invariants;
+};
+
+struct sb_tcp_params {
+	int64_t mss;              /* payload bytes per segment */
+	int64_t header_bytes;     /* per-packet header overhead on the wire */
+	int64_t ack_bytes;        /* pure ACK size on the wire */
+	int64_t init_cwnd_pkts;   /* initial window, segments */
+	double min_rto_us;
+	double init_rto_us;       /* RTO before the first RTT sample */
+	double dctcp_g;           /* DCTCP EWMA gain */
+	double cubic_beta;        /* multiplicative decrease factor */
+	double cubic_c;           /* cubic scaling constant */
+	int64_t first_rtt_bytes;  /* bytes of each flow tagged "first RTT" (0 = one BDP) */
+	int64_t max_cwnd_bytes;   /* cap on cwnd (0 = none) */
+};
+
+/* Workloads: a list in the scenario; `type` selects the parameter table. */
+enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
+enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
+enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
+enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY };
+enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS };
+
+struct sb_workload {
+	int type;                 /* enum sb_workload_type; not a key of the table (it is `type`) */
+	int line;                 /* scenario line, for messages */
+	/* common */
+	char *transport;          /* "dctcp", "cubic", "newreno", ... */
+	int64_t prio;
+	int klass;                /* SB_CLASS_* */
+	double start_ms, stop_ms; /* active window (stop 0 = sim.arrivals_ms) */
+	/* poisson */
+	char *cdf;                /* built-in name or path */
+	double load;
+	int load_ref;             /* SB_LOAD_* */
+	int dest;                 /* SB_DEST_* */
+	/* incast */
+	double query_rate;        /* queries per second per host */
+	int64_t fanin;
+	int64_t size_bytes;       /* incast: total response; burst: per sender; longlived: 0 */
+	int responders;           /* SB_RESP_* */
+	bool full_window;         /* responses sent in one window (initial cwnd = response size) */
+	/* longlived, burst, cbr */
+	struct sb_int_list srcs;
+	int64_t dst;
+	double rate_gbps;         /* cbr */
+	int64_t packet_bytes;     /* cbr */
+	/* file */
+	char *path;
+};
+
+struct sb_scenario {
+	struct sb_run_params run;
+	struct sb_topo_params topo;
+	struct sb_switch_params sw;
+	struct sb_tcp_params tcp;
+	struct sb_workload *workloads;
+	size_t nworkloads;
+	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
+	char *source;             /* scenario file name, or "(default)" */
+};
+
+extern const struct sb_param sb_run_param_table[];
+extern const struct sb_param sb_topo_param_table[];
+extern const struct sb_param sb_switch_param_table[];
+extern const struct sb_param sb_tcp_param_table[];
+extern const char *const sb_workload_type_name[SB_WL_N];
+extern const struct sb_param *const sb_workload_param_table[SB_WL_N];
+
+void sb_scenario_defaults(struct sb_scenario *sc);
+void sb_scenario_free(struct sb_scenario *sc);
+/* Cross-field checks the tables cannot express (e.g. a host index beyond the topology). */
+int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err);
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * sim.h — the simulation context and the services the network, transports and workloads use.
+ *
+ * One struct sb_sim owns the event queue, the packet pool, every node and flow, and the
+ * result counters. There is no global state: tests can run several simulations side by side.
+ */
+#ifndef SB_SIM_H
+#define SB_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "core/event.h"
+#include "core/pool.h"
+#include "core/rng.h"
+#include "mmu/mmu.h"
+#include "net/packet.h"
+#include "net/port.h"
+#include "sim/scenario.h"
+#include "transport/flow.h"
+
+enum sb_node_kind { SB_NODE_HOST = 0, SB_NODE_SWITCH };
+
+struct sb_node {
+	struct sb_sim *sim;
+	uint32_t id;           /* index in sim->nodes */
+	uint8_t kind;          /* enum sb_node_kind */
+	uint8_t tier;          /* 0 host, 1 leaf/ToR, 2 spine/agg, 3 core */
+	uint16_t nports;
+	struct sb_port *ports;
+	char name[24];         /* "h12", "leaf3", "spine0" */
+};
+
+struct sb_switch {
+	struct sb_node node;
+	uint32_t index;            /* index in sim->switches */
+	struct sb_mmu **mmus;      /* one per group of ports */
+	uint16_t nmmus;
+	uint16_t *mmu_of_port;     /* port -> MMU index */
+	uint16_t *mmu_port;        /* port -> port index within its MMU */
+	/* forwarding: for each destination host, the equal-cost egress ports */
+	uint32_t *fib_off;         /* [nhosts+1] offsets into fib_ports */
+	uint16_t *fib_ports;
+	struct sb_rng rng;         /* ECN marking draws */
+	uint64_t drops[SB_DROP_NCAUSES];
+};
+
+struct sb_host {
+	struct sb_node node;
+	uint32_t index;            /* host index (flows use it) */
+	uint32_t rack;             /* leaf/ToR index (single switch: 0) */
+	struct sb_rng rng;
+};
+
+/* A finished flow, as reported in flows.csv. */
+struct sb_flow_record {
+	uint32_t id, src, dst;
+	uint64_t size;
+	uint8_t prio, lossless, kind;
+	int32_t query_id;
+	sb_time start, fct, ideal;
+};
+
+struct sb_query {
+	sb_time start;
+	uint32_t host;           /* who asked */
+	uint16_t responses, done;
+	sb_time last_finish;
+};
+
+struct sb_stats {
+	uint64_t pkts_sent;         /* by hosts (data + ACK) */
+	uint64_t pkts_delivered;    /* to hosts */
+	uint64_t pkts_dropped;      /* by switches, all causes */
+	uint64_t pkts_dropped_lossless;
+	uint64_t packet_hops;       /* packets × links traversed (data + ACK + control) */
+	uint64_t drops[SB_DROP_NCAUSES];
+	uint64_t pfc_pause_frames, pfc_resume_frames;
+	uint64_t flows_started, flows_completed;
+};
+
+struct sb_occupancy_sink;
+
+struct sb_sim {
+	struct sb_eventq eq;
+	struct sb_pool packets;
+	const struct sb_scenario *sc;
+	uint64_t seed;
+
+	struct sb_node **nodes;
+	uint32_t nnodes;
+	struct sb_host **hosts;
+	uint32_t nhosts;
+	struct sb_switch **switches;
+	uint32_t nswitches;
+	uint32_t nracks;
+
+	/* flows: chunked so pointers stay valid as the table grows */
+	struct sb_flow **flow_chunks;
+	uint32_t nflows, flow_chunk_cap;
+
+	struct sb_flow_record *records;
+	size_t nrecords, records_cap;
+
+	struct sb_query *queries;
+	size_t nqueries, queries_cap;
+
+	struct sb_stats stats;
+	sb_time stop_at;           /* duration */
+	sb_time arrivals_end;
+	FILE *flows_csv;           /* streamed as flows finish (may be NULL) */
+	struct sb_occupancy_sink *occ;
+};
+
+#define SB_FLOW_CHUNK 4096
+
+static inline sb_time sb_now(const struct sb_sim *sim) { return sim->eq.now; }
+static inline void sb_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
+{
+	sb_schedule(&sim->eq, when, fn, obj, arg);
+}
+
+/* --- lifecycle --- */
+/* Build topology, switches (MMUs), hosts and workload generators from a validated scenario.
+ * The scenario must outlive the simulation. -1 + err on impossible combinations. */
+int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_error *err);
+/* Run until the event queue drains or sc->run.duration_ms is reached. */
+void sb_sim_run(struct sb_sim *sim);
+void sb_sim_free(struct sb_sim *sim);
+/* Check conservation: every packet sent by a host was delivered, dropped, or is still in a
+ * queue / on a link; all MMU invariants hold. 0 or -1 + err. */
+int sb_sim_check(struct sb_sim *sim, struct sb_error *err);
+
+/* --- packets --- */
+static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
+{
+	struct sb_packet *p = sb_pool_get(&sim->packets);
+	*p = (struct sb_packet){ 0 };
+	return p;
+}
+static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p) { sb_pool_put(&sim->packets, p); }
+
+/* --- hosts and flows --- */
+void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);
+struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id);
+/* Create a flow starting at `start`; its transport's start() runs then. */
+struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
+			       sb_time start, const struct sb_transport_ops *ops);
+void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
+/* Called by the transport at the receiver when every byte has arrived. */
+void sb_flow_received(struct sb_sim *sim, struct sb_flow *f);
+int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses);
+
+/* Path facts (from the topology, independent of load). */
+sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);
+uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
+sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
+
+#endif

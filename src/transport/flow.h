@@ -1,0 +1,68 @@
+/*
+ * flow.h — a flow: one transfer from a source host to a destination host.
+ *
+ * The simulator holds both ends of a connection in one struct (sender state at the source,
+ * receiver state at the destination) because nothing is gained by splitting them in a
+ * simulation. Transport-specific state lives in the inline `tx` area (no allocation per flow
+ * beyond the flow table's chunk). Connections are modelled as already open: no handshake.
+ */
+#ifndef SB_FLOW_H
+#define SB_FLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "core/time.h"
+
+enum sb_flow_kind {
+	SB_KIND_BACKGROUND = 0,
+	SB_KIND_INCAST,
+	SB_KIND_LONGLIVED,
+	SB_KIND_CBR,
+	SB_KIND_FILE,
+	SB_KIND_BURST,
+	SB_KIND_N
+};
+extern const char *const sb_flow_kind_name[SB_KIND_N];
+
+struct sb_transport_ops;
+
+/* Out-of-order data held by a receiver: a few disjoint byte ranges above rcv_nxt. */
+#define SB_OOO_RANGES 16
+struct sb_ooo {
+	uint64_t start[SB_OOO_RANGES], end[SB_OOO_RANGES];
+	uint8_t n;
+};
+
+struct sb_flow {
+	uint32_t id;
+	uint32_t src, dst;       /* host indices */
+	uint64_t size;           /* payload bytes; 0 = unbounded (runs until the simulation ends) */
+	uint8_t prio;
+	uint8_t lossless;
+	uint8_t kind;            /* enum sb_flow_kind */
+	bool done;               /* receiver has every byte */
+	bool ecn;                /* sender marks its packets ECT */
+	int32_t query_id;        /* incast query this response belongs to, -1 if none */
+	uint32_t hash;           /* ECMP hash of the flow */
+	sb_time start;           /* when the first byte may be sent */
+	sb_time finish;          /* when the receiver got the last byte */
+	uint64_t init_window;    /* initial window in bytes, 0 = transport default */
+	const struct sb_transport_ops *ops;
+
+	/* receiver */
+	uint64_t rcv_nxt;        /* next in-order byte expected */
+	uint64_t bytes_received; /* unique payload bytes delivered in order */
+	struct sb_ooo ooo;
+
+	/* timer: one pending event per flow at most (see sb_flow_arm_timer) */
+	sb_time timer_at;        /* deadline the transport wants; SB_TIME_NEVER = none */
+	sb_time timer_scheduled; /* deadline of the pending event; SB_TIME_NEVER = none */
+
+	/* sender statistics */
+	uint64_t pkts_sent, pkts_retx, timeouts;
+
+	/* transport-private state (TCP, CBR, RDMA…) */
+	_Alignas(8) unsigned char tx[256];
+};
+
+#endif

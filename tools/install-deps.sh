@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian packages sharebuf needs to build, test and plot. Idempotent and quiet when
+# everything is present. Needs root (or sudo) only when something is missing.
+set -e
+PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev gnuplot-nox"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
