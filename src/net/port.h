@@ -16,6 +16,7 @@
 #define SB_PORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "core/time.h"
 #include "net/packet.h"
@@ -64,13 +65,16 @@ struct sb_port {
 	struct sb_node *node;
 	struct sb_port *peer;     /* the other end of the link */
 	uint16_t index;           /* port index within its node */
-	bool busy;                /* a packet is being serialised */
+	bool kick_pending;        /* a "transmission done" event is scheduled */
+	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
 	uint8_t drr_next;         /* DRR: priority whose turn it is */
 	uint8_t ecn_at_dequeue;
 	uint64_t rate_bps;
+	uint64_t ps_per_byte;     /* serialisation per byte when exact in ps (0: use rate_bps) */
 	sb_time delay;            /* propagation delay of the link */
+	sb_time busy_until;       /* end of the current transmission */
 
 	struct sb_fifo ctrl;
 	struct sb_fifo q[SB_NPRIO];
@@ -93,6 +97,8 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
 /* Apply a received PFC frame (pause or resume the priorities in mask). */
 void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause);
+/* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */
+void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Remove the head packet of data queue prio (for head drop); NULL if empty. */
 struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio);
 

@@ -36,8 +36,7 @@ struct sb_switch {
 	uint32_t index;            /* index in sim->switches */
 	struct sb_mmu **mmus;      /* one per group of ports */
 	uint16_t nmmus;
-	uint16_t *mmu_of_port;     /* port -> MMU index */
-	uint16_t *mmu_port;        /* port -> port index within its MMU */
+	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
 	/* forwarding: for each destination host, the equal-cost egress ports */
 	uint32_t *fib_off;         /* [nhosts+1] offsets into fib_ports */
 	uint16_t *fib_ports;
@@ -53,7 +52,7 @@ struct sb_host {
 };
 
 /* A finished flow, as reported in flows.csv. */
-struct sb_flow_record {
+struct sb_flow_result {
 	uint32_t id, src, dst;
 	uint64_t size;
 	uint8_t prio, lossless, kind;
@@ -64,6 +63,8 @@ struct sb_flow_record {
 struct sb_query {
 	sb_time start;
 	uint32_t host;           /* who asked */
+	uint32_t responder;      /* one of the responders (for the ideal QCT's path) */
+	uint64_t bytes;          /* total response bytes */
 	uint16_t responses, done;
 	sb_time last_finish;
 };
@@ -80,6 +81,7 @@ struct sb_stats {
 };
 
 struct sb_occupancy_sink;
+struct sb_wl_runtime;
 
 struct sb_sim {
 	struct sb_eventq eq;
@@ -99,17 +101,19 @@ struct sb_sim {
 	struct sb_flow **flow_chunks;
 	uint32_t nflows, flow_chunk_cap;
 
-	struct sb_flow_record *records;
+	struct sb_flow_result *records;
 	size_t nrecords, records_cap;
 
 	struct sb_query *queries;
 	size_t nqueries, queries_cap;
 
 	struct sb_stats stats;
+	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
-	FILE *flows_csv;           /* streamed as flows finish (may be NULL) */
 	struct sb_occupancy_sink *occ;
+	struct sb_wl_runtime *wl;  /* workload generators (workload.c) */
+	uint32_t *rack_first, *rack_count; /* hosts of rack r: rack_first[r] .. + rack_count[r] */
 };
 
 #define SB_FLOW_CHUNK 4096
@@ -147,9 +151,13 @@ struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id);
 struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, const struct sb_transport_ops *ops);
 void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
-/* Called by the transport at the receiver when every byte has arrived. */
+/* Called by the transport at the receiver when every byte has arrived. A transport without
+ * ACKs (on_ack == NULL) completes here; otherwise the flow completes when its sender receives
+ * an ACK covering the last byte (the simulator checks after on_ack), so FCT includes the
+ * return path, like the papers' "base RTT + size / rate" ideal. */
 void sb_flow_received(struct sb_sim *sim, struct sb_flow *f);
-int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses);
+int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
+		     uint32_t responder, uint64_t bytes);
 
 /* Path facts (from the topology, independent of load). */
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);

@@ -41,6 +41,7 @@ struct sb_flow {
 	uint8_t lossless;
 	uint8_t kind;            /* enum sb_flow_kind */
 	bool done;               /* receiver has every byte */
+	bool completed;          /* the sender knows it (last byte acknowledged): FCT is taken here */
 	bool ecn;                /* sender marks its packets ECT */
 	int32_t query_id;        /* incast query this response belongs to, -1 if none */
 	uint32_t hash;           /* ECMP hash of the flow */

@@ -1,0 +1,2 @@
+build/src/core/util.o: src/core/util.c src/core/util.h
+src/core/util.h:

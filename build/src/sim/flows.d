@@ -1,0 +1,19 @@
+build/src/sim/flows.o: src/sim/flows.c src/core/util.h src/sim/report.h \
+ src/sim/sim.h src/core/event.h src/core/time.h src/core/pool.h \
+ src/core/rng.h src/mmu/mmu.h src/core/param.h src/net/packet.h \
+ src/net/port.h src/sim/scenario.h src/transport/flow.h \
+ src/transport/transport.h
+src/core/util.h:
+src/sim/report.h:
+src/sim/sim.h:
+src/core/event.h:
+src/core/time.h:
+src/core/pool.h:
+src/core/rng.h:
+src/mmu/mmu.h:
+src/core/param.h:
+src/net/packet.h:
+src/net/port.h:
+src/sim/scenario.h:
+src/transport/flow.h:
+src/transport/transport.h:

@@ -1,0 +1,23 @@
+build/src/sim/sim.o: src/sim/sim.c src/sim/sim.h src/core/event.h \
+ src/core/time.h src/core/pool.h src/core/rng.h src/mmu/mmu.h \
+ src/core/param.h src/core/util.h src/net/packet.h src/net/port.h \
+ src/sim/scenario.h src/transport/flow.h src/net/switch.h \
+ src/sim/report.h src/topo/topo.h src/transport/transport.h \
+ src/workload/workload.h
+src/sim/sim.h:
+src/core/event.h:
+src/core/time.h:
+src/core/pool.h:
+src/core/rng.h:
+src/mmu/mmu.h:
+src/core/param.h:
+src/core/util.h:
+src/net/packet.h:
+src/net/port.h:
+src/sim/scenario.h:
+src/transport/flow.h:
+src/net/switch.h:
+src/sim/report.h:
+src/topo/topo.h:
+src/transport/transport.h:
+src/workload/workload.h:

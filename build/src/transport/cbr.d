@@ -1,0 +1,20 @@
+build/src/transport/cbr.o: src/transport/cbr.c src/transport/cbr.h \
+ src/transport/flow.h src/core/time.h src/sim/sim.h src/core/event.h \
+ src/core/pool.h src/core/rng.h src/mmu/mmu.h src/core/param.h \
+ src/core/util.h src/net/packet.h src/net/port.h src/sim/scenario.h \
+ src/transport/tcp.h src/transport/transport.h
+src/transport/cbr.h:
+src/transport/flow.h:
+src/core/time.h:
+src/sim/sim.h:
+src/core/event.h:
+src/core/pool.h:
+src/core/rng.h:
+src/mmu/mmu.h:
+src/core/param.h:
+src/core/util.h:
+src/net/packet.h:
+src/net/port.h:
+src/sim/scenario.h:
+src/transport/tcp.h:
+src/transport/transport.h:

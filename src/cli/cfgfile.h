@@ -1,0 +1,37 @@
+/*
+ * cfgfile.h — reading a scenario file (libconfig syntax) and `--set` overrides into a
+ * struct sb_scenario, and printing the reference of every key.
+ *
+ * The file layout (docs/scenario.md): groups run, topology, switch and tcp whose keys are those
+ * of the parameter tables in src/sim/scenario.c; inside switch, a group named after a scheme
+ * (switch.dt, ...) holds that scheme's parameters; `workloads` is a list of groups, each with
+ * a `type`. Every error names its place as "FILE:LINE: KEY: what was expected" (or
+ * "--set KEY: ..." for an override), so a user can fix it without reading code.
+ */
+#ifndef SB_CFGFILE_H
+#define SB_CFGFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "core/util.h"
+#include "sim/scenario.h"
+
+/*
+ * Read the scenario at `path` (or, when path is NULL, the libconfig text `text`, named
+ * "(default)" in messages; both NULL = no file) into `sc`, which must already hold values
+ * (sb_scenario_defaults, or an earlier load): keys the file sets replace them, a `workloads`
+ * list replaces the previous workloads. Then apply each of the `nsets` overrides "KEY=VALUE"
+ * (dotted key, e.g. switch.dt.alpha=0.5 or workloads.0.load=0.3; the VALUE is parsed as by
+ * sb_param_set_text, so bare strings are fine; workloads.N.type=T with N = the number of
+ * workloads appends one). sc->source becomes the file name.
+ * Returns 0, or -1 with a message in err; on failure sc is still safe to sb_scenario_free().
+ * Cross-field checks are sb_scenario_validate()'s job, not this function's.
+ */
+int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, const char *const *sets,
+		size_t nsets, struct sb_error *err);
+
+/* Markdown reference of every key, scheme parameter and workload type (`sharebuf params`,
+ * docs/scenario-keys.md). */
+void sb_cfg_write_reference(FILE *f);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * port.c — egress scheduling, serialisation and the link pipeline.
+ */
+#include "net/port.h"
+
+#include "sim/sim.h"
+#include "net/switch.h"
+
+/* Pick the next packet: control queue first, then strict priority or DRR over the data
+ * queues that are backlogged and not paused. */
+static struct sb_packet *select_packet(struct sb_port *port)
+{
+	if (port->ctrl.head)
+		return sb_fifo_pop(&port->ctrl);
+	uint8_t eligible = port->backlog & (uint8_t)~port->paused;
+	if (!eligible)
+		return NULL;
+	unsigned q;
+	if (port->sched == SB_SCHED_SP) {
+		q = 31u - (unsigned)__builtin_clz(eligible); /* highest priority index first */
+	} else {
+		/* Deficit round robin, one packet per call. A queue's turn adds one quantum; it keeps
+		 * the turn while its deficit covers the head packet. Empty queues lose their credit,
+		 * paused ones keep it. Terminates because some eligible queue gains a quantum per lap. */
+		for (;;) {
+			q = port->drr_next;
+			uint8_t bit = (uint8_t)(1u << q);
+			if (eligible & bit) {
+				if (!port->drr_turn) {
+					port->deficit[q] += (int32_t)port->quantum[q];
+					port->drr_turn = 1;
+				}
+				if ((int32_t)port->q[q].head->size <= port->deficit[q]) {
+					port->deficit[q] -= (int32_t)port->q[q].head->size;
+					break;
+				}
+			} else if (!(port->backlog & bit)) {
+				port->deficit[q] = 0;
+			}
+			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
+			port->drr_turn = 0;
+		}
+	}
+	struct sb_packet *p = sb_fifo_pop(&port->q[q]);
+	if (!port->q[q].head) {
+		port->backlog &= (uint8_t)~(1u << q);
+		if (port->sched == SB_SCHED_DRR) {
+			port->deficit[q] = 0;
+			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
+			port->drr_turn = 0;
+		}
+	}
+	return p;
+}
+
+static void link_arrive(void *obj, uint64_t arg);
+
+static void tx_done(void *obj, uint64_t arg)
+{
+	struct sb_port *port = obj;
+	(void)arg;
+	port->kick_pending = false;
+	sb_port_kick(port->node->sim, port);
+}
+
+void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
+{
+	sb_time now = sb_now(sim);
+	if (now < port->busy_until) {
+		/* Still serialising: come back when the wire is free. */
+		if (!port->kick_pending) {
+			port->kick_pending = true;
+			sb_at(sim, port->busy_until, tx_done, port, 0);
+		}
+		return;
+	}
+	struct sb_packet *p = select_packet(port);
+	if (!p)
+		return;
+	if (p->type == SB_PKT_DATA && port->node->kind == SB_NODE_SWITCH)
+		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
+
+	sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
+					: sb_tx_time(p->size, port->rate_bps);
+	sb_time end = now + ser;
+	port->busy_until = end;
+	port->busy_time += ser;
+	port->tx_pkts++;
+	port->tx_bytes += p->size;
+	if (p->type != SB_PKT_PFC)
+		sim->stats.packet_hops++;
+	p->t_arrive = end + port->delay;
+	bool wire_idle = port->wire.head == NULL;
+	sb_fifo_push(&port->wire, p);
+	if (wire_idle)
+		sb_at(sim, p->t_arrive, link_arrive, port, 0);
+	/* Only schedule the next start if something is waiting; an idle port needs no event. */
+	if (port->ctrl.head || (port->backlog & (uint8_t)~port->paused)) {
+		port->kick_pending = true;
+		sb_at(sim, end, tx_done, port, 0);
+	}
+}
+
+static void link_arrive(void *obj, uint64_t arg)
+{
+	struct sb_port *port = obj;
+	struct sb_sim *sim = port->node->sim;
+	(void)arg;
+	struct sb_packet *p = sb_fifo_pop(&port->wire);
+	if (port->wire.head)
+		sb_at(sim, port->wire.head->t_arrive, link_arrive, port, 0);
+	sb_node_receive(sim, port->peer, p);
+}
+
+void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+{
+	if (pkt->type == SB_PKT_DATA) {
+		sb_fifo_push(&port->q[pkt->prio], pkt);
+		port->backlog |= (uint8_t)(1u << pkt->prio);
+		if (port->paused & (1u << pkt->prio))
+			return;
+	} else {
+		sb_fifo_push(&port->ctrl, pkt);
+	}
+	if (!port->kick_pending)
+		sb_port_kick(sim, port);
+}
+
+void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause)
+{
+	if (pause) {
+		port->paused |= mask;
+		port->pause_rx++;
+	} else {
+		port->paused &= (uint8_t)~mask;
+		port->resume_rx++;
+		if (!port->kick_pending)
+			sb_port_kick(sim, port);
+	}
+}
+
+struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio)
+{
+	struct sb_packet *p = sb_fifo_pop(&port->q[prio]);
+	if (!port->q[prio].head)
+		port->backlog &= (uint8_t)~(1u << prio);
+	return p;
+}

@@ -1,0 +1,215 @@
+/*
+ * switch.c — forwarding, admission through the MMU, ECN, PFC frames and head drops.
+ */
+#include "net/switch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "core/util.h"
+
+static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out_port)
+{
+	struct sb_mmu_pkt m = {
+		.in_port = p->in_port,
+		.out_port = out_port,
+		.prio = p->prio,
+		.tags = (uint8_t)(((p->flags & SB_PF_FIRST_RTT) ? SB_MT_FIRST_RTT : 0) |
+				  ((p->flags & SB_PF_LOSSLESS) ? SB_MT_LOSSLESS : 0)),
+		.bytes = p->size,
+		.flow_hash = p->hash,
+	};
+	return m;
+}
+
+/* ECN marking on the instantaneous length of the egress queue (bytes). */
+static void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
+{
+	if (!(p->flags & SB_PF_ECT) || e->mode == SB_ECN_OFF || qbytes <= e->kmin)
+		return;
+	if (e->mode == SB_ECN_STEP || qbytes > e->kmax) {
+		p->flags |= SB_PF_CE;
+		return;
+	}
+	/* RED: probability rises linearly from 0 at kmin to pmax at kmax */
+	uint64_t span = e->kmax - e->kmin;
+	uint64_t threshold = (uint64_t)(((unsigned __int128)e->pmax_q32 * (qbytes - e->kmin)) / span);
+	if ((sb_rng_u64(&sw->rng) >> 32) < threshold)
+		p->flags |= SB_PF_CE;
+}
+
+static inline uint16_t route(const struct sb_switch *sw, const struct sb_packet *p)
+{
+	uint32_t off = sw->fib_off[p->dst], n = sw->fib_off[p->dst + 1] - off;
+	if (n == 1)
+		return sw->fib_ports[off];
+	/* Per-flow ECMP: the flow's hash, salted per switch so tiers choose independently. */
+	uint32_t h = (uint32_t)(sb_mix64((uint64_t)p->hash ^ ((uint64_t)sw->index << 32)) >> 32);
+	return sw->fib_ports[off + (uint32_t)(((uint64_t)h * n) >> 32)];
+}
+
+void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt)
+{
+	if (pkt->type == SB_PKT_PFC) {
+		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE);
+		sb_packet_free(sim, pkt);
+		return;
+	}
+	pkt->hops++;
+	pkt->in_port = in->index;
+	uint16_t out = route(sw, pkt);
+	struct sb_port *port = &sw->node.ports[out];
+	if (pkt->type != SB_PKT_DATA) {
+		/* Pure ACKs travel in the control queue, outside the shared buffer. */
+		sb_port_enqueue(sim, port, pkt);
+		return;
+	}
+	struct sb_mmu_pkt m = mmu_view(pkt, out);
+	enum sb_drop_cause why = sb_mmu_admit(sw->mmus[sw->mmu_of_port[out]], &m);
+	if (why != SB_ADMIT) {
+		sw->drops[why]++;
+		sim->stats.drops[why]++;
+		sim->stats.pkts_dropped++;
+		if (pkt->flags & SB_PF_LOSSLESS)
+			sim->stats.pkts_dropped_lossless++;
+		sb_packet_free(sim, pkt);
+		return;
+	}
+	if (!port->ecn_at_dequeue)
+		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes + pkt->size, pkt);
+	sb_port_enqueue(sim, port, pkt);
+}
+
+void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt)
+{
+	(void)sim;
+	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
+	sb_mmu_release(sw->mmus[sw->mmu_of_port[port->index]], &m, SB_RELEASE_TX);
+	if (port->ecn_at_dequeue)
+		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
+}
+
+/* --- MMU environment: what schemes may ask of the switch --- */
+
+static sb_time env_now(void *ctx)
+{
+	return sb_now(((struct sb_switch *)ctx)->node.sim);
+}
+
+static void env_timer_fire(void *obj, uint64_t timer_id)
+{
+	sb_mmu_timer(obj, (unsigned)timer_id);
+}
+
+static void env_arm_timer(void *ctx, struct sb_mmu *mmu, sb_time at, unsigned timer_id)
+{
+	struct sb_switch *sw = ctx;
+	sb_at(sw->node.sim, at, env_timer_fire, mmu, timer_id);
+}
+
+static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause)
+{
+	struct sb_switch *sw = ctx;
+	struct sb_sim *sim = sw->node.sim;
+	(void)mmu;
+	struct sb_packet *f = sb_packet_new(sim);
+	f->type = SB_PKT_PFC;
+	f->size = 64;
+	f->flow = prio_mask;
+	f->flags = pause ? SB_PF_PAUSE : 0;
+	if (pause)
+		sim->stats.pfc_pause_frames++;
+	else
+		sim->stats.pfc_resume_frames++;
+	sb_port_enqueue(sim, &sw->node.ports[port], f);
+}
+
+static bool env_expel_head(void *ctx, struct sb_mmu *mmu, uint16_t port_index, uint8_t prio)
+{
+	struct sb_switch *sw = ctx;
+	struct sb_sim *sim = sw->node.sim;
+	struct sb_packet *p = sb_port_pop_head(&sw->node.ports[port_index], prio);
+	if (!p)
+		return false;
+	struct sb_mmu_pkt m = mmu_view(p, port_index);
+	sb_mmu_release(mmu, &m, SB_RELEASE_EXPELLED);
+	sw->drops[SB_DROP_EXPELLED]++;
+	sim->stats.drops[SB_DROP_EXPELLED]++;
+	sim->stats.pkts_dropped++;
+	if (p->flags & SB_PF_LOSSLESS)
+		sim->stats.pkts_dropped_lossless++;
+	sb_packet_free(sim, p);
+	return true;
+}
+
+uint64_t sb_switch_buffer_bytes(const struct sb_switch *sw, const struct sb_switch_params *p)
+{
+	if (p->buffer_bytes > 0)
+		return (uint64_t)p->buffer_bytes;
+	double total = 0;
+	for (uint16_t i = 0; i < sw->node.nports; i++)
+		total += p->buffer_per_port_per_gbps * (double)sw->node.ports[i].rate_bps / 1e9;
+	return (uint64_t)(total + 0.5);
+}
+
+int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
+			struct sb_error *err)
+{
+	const struct sb_switch_params *p = &sc->sw;
+	const struct sb_bm_ops *ops = sb_bm_find(p->scheme);
+	if (!ops)
+		return sb_fail(err, "switch.scheme: unknown scheme \"%s\" (see `sharebuf list`)", p->scheme);
+	size_t scheme_index = 0;
+	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s != ops; s++)
+		scheme_index++;
+
+	uint16_t nports = sw->node.nports;
+	uint16_t group = p->mmu_ports > 0 && p->mmu_ports < nports ? (uint16_t)p->mmu_ports : nports;
+	sw->nmmus = (uint16_t)((nports + group - 1) / group);
+	sw->mmus = sb_xcalloc(sw->nmmus, sizeof(*sw->mmus));
+	sw->mmu_of_port = sb_xcalloc(nports, sizeof(*sw->mmu_of_port));
+	uint64_t *rates = sb_xcalloc(nports, sizeof(*rates));
+	double total_rate = 0;
+	for (uint16_t i = 0; i < nports; i++) {
+		rates[i] = sw->node.ports[i].rate_bps;
+		total_rate += (double)rates[i];
+		sw->mmu_of_port[i] = (uint16_t)(i / group);
+	}
+	uint64_t buffer = sb_switch_buffer_bytes(sw, p);
+	struct sb_mmu_env env = { sw, env_now, env_arm_timer, env_send_pfc, env_expel_head };
+	int rc = 0;
+	for (uint16_t g = 0; g < sw->nmmus && rc == 0; g++) {
+		/* Each MMU gets the share of the buffer its ports' capacity represents. */
+		double group_rate = 0;
+		for (uint16_t i = (uint16_t)(g * group); i < nports && i < (g + 1) * group; i++)
+			group_rate += (double)rates[i];
+		struct sb_mmu_config cfg = {
+			.nports = nports,
+			.buffer_bytes = sw->nmmus == 1 ? buffer : (uint64_t)((double)buffer * group_rate / total_rate),
+			.cell_bytes = (uint32_t)p->cell_bytes,
+			.port_rate_bps = rates,
+			.lossless_prio_mask = sim->lossless_prio_mask,
+		};
+		struct sb_mmu *m = sb_mmu_new(ops, &cfg, &env);
+		m->id = g;
+		m->check_invariants = p->check_invariants || sc->run.check_invariants;
+		sb_params_copy(ops->params, m->state, sc->scheme_params[scheme_index]);
+		sw->mmus[g] = m;
+		if (sb_mmu_start(m, err)) {
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			rc = sb_fail(err, "switch %s: %s", sw->node.name, why);
+		}
+	}
+	free(rates);
+	return rc;
+}
+
+void sb_switch_free(struct sb_switch *sw)
+{
+	for (uint16_t g = 0; g < sw->nmmus; g++)
+		sb_mmu_free(sw->mmus[g]);
+	free(sw->mmus);
+	free(sw->mmu_of_port);
+	free(sw->fib_off);
+	free(sw->fib_ports);
+}

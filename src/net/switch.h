@@ -1,0 +1,23 @@
+/*
+ * switch.h — an output-queued shared-buffer switch: forwarding (shortest paths, per-flow ECMP),
+ * MMU admission, ECN marking and PFC frame generation. The MMU decides; the switch moves
+ * packets.
+ */
+#ifndef SB_SWITCH_H
+#define SB_SWITCH_H
+
+#include "sim/sim.h"
+
+/* Create the switch's MMUs (after its ports are wired); -1 + err on a bad configuration. */
+int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
+			struct sb_error *err);
+void sb_switch_free(struct sb_switch *sw);
+
+void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt);
+/* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue. */
+void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
+
+/* Buffer of the whole switch in bytes, as configured or derived from its ports. */
+uint64_t sb_switch_buffer_bytes(const struct sb_switch *sw, const struct sb_switch_params *p);
+
+#endif

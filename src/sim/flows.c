@@ -1,0 +1,143 @@
+/*
+ * flows.c — the flow table, flow timers, completion and the records reported in flows.csv.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+#include "sim/report.h"
+#include "sim/sim.h"
+#include "transport/transport.h"
+
+const char *const sb_flow_kind_name[SB_KIND_N] = {
+	[SB_KIND_BACKGROUND] = "background", [SB_KIND_INCAST] = "incast",
+	[SB_KIND_LONGLIVED] = "longlived",   [SB_KIND_CBR] = "cbr",
+	[SB_KIND_FILE] = "file",             [SB_KIND_BURST] = "burst",
+};
+
+struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id)
+{
+	return &sim->flow_chunks[id / SB_FLOW_CHUNK][id % SB_FLOW_CHUNK];
+}
+
+static void flow_start(void *obj, uint64_t id)
+{
+	struct sb_sim *sim = obj;
+	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
+	sim->stats.flows_started++;
+	f->ops->start(sim, f);
+}
+
+struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
+			       sb_time start, const struct sb_transport_ops *ops)
+{
+	uint32_t id = sim->nflows;
+	if (id / SB_FLOW_CHUNK >= sim->flow_chunk_cap) {
+		uint32_t cap = sim->flow_chunk_cap ? sim->flow_chunk_cap * 2 : 16;
+		sim->flow_chunks = sb_xrealloc(sim->flow_chunks, cap * sizeof(*sim->flow_chunks));
+		memset(sim->flow_chunks + sim->flow_chunk_cap, 0, (cap - sim->flow_chunk_cap) * sizeof(*sim->flow_chunks));
+		sim->flow_chunk_cap = cap;
+	}
+	if (!sim->flow_chunks[id / SB_FLOW_CHUNK])
+		sim->flow_chunks[id / SB_FLOW_CHUNK] = sb_xmalloc(SB_FLOW_CHUNK * sizeof(struct sb_flow));
+	sim->nflows++;
+	struct sb_flow *f = sb_flow_get(sim, id);
+	memset(f, 0, offsetof(struct sb_flow, tx));
+	f->id = id;
+	f->src = src;
+	f->dst = dst;
+	f->size = size;
+	f->start = start;
+	f->ops = ops;
+	f->query_id = -1;
+	f->prio = 1;
+	/* The ECMP hash of the 5-tuple: deterministic per (seed, flow). */
+	f->hash = (uint32_t)sb_mix64(sim->seed ^ ((uint64_t)id << 20) ^ ((uint64_t)src << 40) ^ dst);
+	f->timer_at = f->timer_scheduled = SB_TIME_NEVER;
+	sb_at(sim, start, flow_start, sim, id);
+	return f;
+}
+
+/* A flow's timer fires. Stale events (the deadline moved) are recognised and skipped; a
+ * deadline moved later is re-armed lazily here, so moving a timer never touches the heap. */
+static void flow_timer(void *obj, uint64_t id)
+{
+	struct sb_sim *sim = obj;
+	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
+	sb_time now = sb_now(sim);
+	if (f->timer_scheduled != now)
+		return;
+	f->timer_scheduled = SB_TIME_NEVER;
+	if (f->timer_at == SB_TIME_NEVER)
+		return;
+	if (f->timer_at > now) {
+		f->timer_scheduled = f->timer_at;
+		sb_at(sim, f->timer_at, flow_timer, sim, id);
+		return;
+	}
+	f->timer_at = SB_TIME_NEVER;
+	if (f->ops->on_timer)
+		f->ops->on_timer(sim, f);
+}
+
+void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at)
+{
+	f->timer_at = at;
+	if (at != SB_TIME_NEVER && at < f->timer_scheduled) {
+		f->timer_scheduled = at;
+		sb_at(sim, at, flow_timer, sim, f->id);
+	}
+}
+
+int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
+		     uint32_t responder, uint64_t bytes)
+{
+	if (sim->nqueries == sim->queries_cap) {
+		sim->queries_cap = sim->queries_cap ? sim->queries_cap * 2 : 256;
+		sim->queries = sb_xrealloc(sim->queries, sim->queries_cap * sizeof(*sim->queries));
+	}
+	sim->queries[sim->nqueries] = (struct sb_query){
+		.start = start, .host = host, .responder = responder, .bytes = bytes, .responses = responses,
+	};
+	return (int32_t)sim->nqueries++;
+}
+
+static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
+{
+	sb_time now = sb_now(sim);
+	f->completed = true;
+	f->finish = now;
+	sb_flow_arm_timer(sim, f, SB_TIME_NEVER);
+	sim->stats.flows_completed++;
+	if (sim->nrecords == sim->records_cap) {
+		sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
+		sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
+	}
+	struct sb_flow_result *r = &sim->records[sim->nrecords++];
+	*r = (struct sb_flow_result){
+		.id = f->id, .src = f->src, .dst = f->dst, .size = f->size,
+		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
+		.start = f->start, .fct = now - f->start, .ideal = sb_ideal_fct(sim, f->src, f->dst, f->size),
+	};
+	if (f->query_id >= 0) {
+		struct sb_query *q = &sim->queries[f->query_id];
+		q->done++;
+		if (now > q->last_finish)
+			q->last_finish = now;
+	}
+}
+
+void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
+{
+	if (f->done)
+		return;
+	f->done = true;
+	if (!f->ops->on_ack)
+		flow_complete(sim, f);
+}
+
+/* Called after the transport handled an ACK: the sender now knows the last byte arrived. */
+void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ack)
+{
+	if (!f->completed && f->size && cumulative_ack >= f->size)
+		flow_complete(sim, f);
+}

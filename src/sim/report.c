@@ -1,0 +1,407 @@
+/*
+ * report.c — sampling, progress, summary statistics and output files.
+ */
+#include "sim/report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "core/util.h"
+
+bool sb_report_progress_enabled = true;
+
+struct occ_sample {
+	sb_time t;
+	uint32_t sw;
+	uint64_t lossy, lossless; /* bytes */
+};
+
+struct sb_occupancy_sink {
+	sb_time interval;
+	struct occ_sample *v;
+	size_t n, cap;
+	double wall_start;
+	bool tty;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool sampled(const struct sb_sim *sim, const struct sb_switch *sw)
+{
+	int mode = sim->sc->run.sample_switches;
+	return mode == SB_SAMPLE_ALL || (mode == SB_SAMPLE_LEAVES && sw->node.tier == 1);
+}
+
+static void switch_bytes(const struct sb_sim *sim, const struct sb_switch *sw, uint64_t *lossy, uint64_t *lossless)
+{
+	*lossy = *lossless = 0;
+	for (uint16_t g = 0; g < sw->nmmus; g++) {
+		const struct sb_mmu *m = sw->mmus[g];
+		uint64_t unit = m->cell_bytes ? m->cell_bytes : 1;
+		for (uint16_t p = 0; p < m->nports; p++)
+			for (uint8_t q = 0; q < SB_MMU_NPRIO; q++) {
+				uint64_t b = m->q_egr[sb_mmu_qi(p, q)] * unit;
+				if (sim->lossless_prio_mask & (1u << q))
+					*lossless += b;
+				else
+					*lossy += b;
+			}
+	}
+}
+
+static void sample(void *obj, uint64_t arg)
+{
+	struct sb_sim *sim = obj;
+	struct sb_occupancy_sink *o = sim->occ;
+	(void)arg;
+	for (uint32_t i = 0; i < sim->nswitches; i++) {
+		struct sb_switch *sw = sim->switches[i];
+		if (!sampled(sim, sw))
+			continue;
+		if (o->n == o->cap) {
+			o->cap = o->cap ? o->cap * 2 : 4096;
+			o->v = sb_xrealloc(o->v, o->cap * sizeof(*o->v));
+		}
+		struct occ_sample *s = &o->v[o->n++];
+		s->t = sb_now(sim);
+		s->sw = i;
+		switch_bytes(sim, sw, &s->lossy, &s->lossless);
+	}
+	sb_time next = sb_now(sim) + o->interval;
+	if (next <= sim->stop_at)
+		sb_at(sim, next, sample, sim, 0);
+}
+
+void sb_report_run_start(struct sb_sim *sim)
+{
+	struct sb_occupancy_sink *o = sb_xcalloc(1, sizeof(*o));
+	sim->occ = o;
+	o->wall_start = wall_now();
+	o->tty = sb_report_progress_enabled && isatty(STDERR_FILENO);
+	o->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
+	if (o->interval > 0 && sim->sc->run.sample_switches != SB_SAMPLE_NONE)
+		sb_at(sim, o->interval, sample, sim, 0);
+}
+
+void sb_report_progress(struct sb_sim *sim, sb_time now)
+{
+	struct sb_occupancy_sink *o = sim->occ;
+	if (!o || !o->tty)
+		return;
+	double wall = wall_now() - o->wall_start;
+	double frac = (double)now / (double)(sim->stop_at ? sim->stop_at : 1);
+	double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
+	fprintf(stderr, "\r  simulated %.3f / %.3f ms  (%3.0f%%)  wall %.1f s  ETA %.1f s   ",
+		sb_time_to_us(now) / 1e3, sb_time_to_us(sim->stop_at) / 1e3, frac * 100, wall, eta);
+	fflush(stderr);
+}
+
+void sb_report_run_end(struct sb_sim *sim)
+{
+	if (sim->occ && sim->occ->tty)
+		fprintf(stderr, "\n");
+}
+
+void sb_report_free(struct sb_sim *sim)
+{
+	if (sim->occ) {
+		free(sim->occ->v);
+		free(sim->occ);
+		sim->occ = NULL;
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+double sb_percentile_sorted(const double *v, size_t n, double p)
+{
+	if (n == 0)
+		return 0;
+	size_t rank = (size_t)ceil(p / 100.0 * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return v[rank - 1];
+}
+
+static void group_stats(double *v, size_t n, struct sb_summary_group *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->count = n;
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_double);
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	g->mean = sum / (double)n;
+	g->p50 = sb_percentile_sorted(v, n, 50);
+	g->p95 = sb_percentile_sorted(v, n, 95);
+	g->p99 = sb_percentile_sorted(v, n, 99);
+}
+
+static double slowdown(const struct sb_flow_result *r)
+{
+	return r->ideal ? (double)r->fct / (double)r->ideal : 0;
+}
+
+void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	size_t n = sim->nrecords;
+	double *all = sb_xmalloc((n + 1) * sizeof(double)), *small = sb_xmalloc((n + 1) * sizeof(double));
+	double *large = sb_xmalloc((n + 1) * sizeof(double)), *incast = sb_xmalloc((n + 1) * sizeof(double));
+	size_t na = 0, ns = 0, nl = 0, ni = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct sb_flow_result *r = &sim->records[i];
+		double sd = slowdown(r);
+		all[na++] = sd;
+		if (r->size < 100000)
+			small[ns++] = sd;
+		if (r->size > 1000000)
+			large[nl++] = sd;
+		if (r->kind == SB_KIND_INCAST)
+			incast[ni++] = sd;
+	}
+	group_stats(all, na, &s->all);
+	group_stats(small, ns, &s->small);
+	group_stats(large, nl, &s->large);
+	group_stats(incast, ni, &s->incast);
+	free(all);
+	free(small);
+	free(large);
+	free(incast);
+
+	double *qct = sb_xmalloc((sim->nqueries + 1) * sizeof(double));
+	size_t nq = 0;
+	for (size_t i = 0; i < sim->nqueries; i++) {
+		const struct sb_query *q = &sim->queries[i];
+		if (q->done < q->responses || q->responses == 0)
+			continue;
+		sb_time ideal = sb_ideal_fct(sim, q->responder, q->host, q->bytes);
+		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
+	}
+	group_stats(qct, nq, &s->qct);
+	free(qct);
+
+	s->drops_total = sim->stats.pkts_dropped;
+	s->drops_lossless = sim->stats.pkts_dropped_lossless;
+	s->drops_lossy = s->drops_total - s->drops_lossless;
+
+	const struct sb_occupancy_sink *o = sim->occ;
+	if (o && o->n) {
+		double *occ = sb_xmalloc(o->n * sizeof(double));
+		for (size_t i = 0; i < o->n; i++)
+			occ[i] = (double)(o->v[i].lossy + o->v[i].lossless);
+		qsort(occ, o->n, sizeof(double), cmp_double);
+		s->p99_occupancy_bytes = (uint64_t)sb_percentile_sorted(occ, o->n, 99);
+		free(occ);
+	}
+	for (uint32_t i = 0; i < sim->nswitches; i++) {
+		const struct sb_switch *sw = sim->switches[i];
+		if (!sampled(sim, sw) && sim->sc->run.sample_switches != SB_SAMPLE_NONE)
+			continue;
+		for (uint16_t g = 0; g < sw->nmmus; g++) {
+			uint64_t peak = sw->mmus[g]->peak_used * (sw->mmus[g]->cell_bytes ? sw->mmus[g]->cell_bytes : 1);
+			if (peak > s->max_occupancy_bytes)
+				s->max_occupancy_bytes = peak;
+		}
+	}
+	sb_time end = sim->eq.now < sim->stop_at ? sim->eq.now : sim->stop_at;
+	s->sim_time_s = sb_time_to_sec(end);
+}
+
+static json_t *group_json(const struct sb_summary_group *g, bool full)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "count", json_integer((json_int_t)g->count));
+	json_object_set_new(o, "mean", json_real(g->mean));
+	if (full) {
+		json_object_set_new(o, "p50", json_real(g->p50));
+		json_object_set_new(o, "p95", json_real(g->p95));
+	}
+	json_object_set_new(o, "p99", json_real(g->p99));
+	return o;
+}
+
+static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
+{
+	const struct sb_scenario *sc = sim->sc;
+	json_t *root = json_object();
+	json_object_set_new(root, "scheme", json_string(sc->sw.scheme));
+	json_object_set_new(root, "scenario", json_string(sc->source ? sc->source : ""));
+	json_object_set_new(root, "seed", json_integer(sc->run.seed));
+	json_object_set_new(root, "sim_time_s", json_real(s->sim_time_s));
+	json_object_set_new(root, "wall_time_s", json_real(wall_s));
+	json_object_set_new(root, "events", json_integer((json_int_t)sim->eq.executed));
+	json_object_set_new(root, "packet_hops", json_integer((json_int_t)sim->stats.packet_hops));
+	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->stats.pkts_sent));
+	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->stats.flows_started));
+	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->stats.flows_completed));
+	json_t *fct = json_object();
+	json_object_set_new(fct, "all", group_json(&s->all, true));
+	json_object_set_new(fct, "short", group_json(&s->small, true));
+	json_object_set_new(fct, "long", group_json(&s->large, true));
+	json_object_set_new(fct, "incast", group_json(&s->incast, true));
+	json_object_set_new(root, "fct_slowdown", fct);
+	json_object_set_new(root, "qct_slowdown", group_json(&s->qct, false));
+	json_t *drops = json_object();
+	json_object_set_new(drops, "total", json_integer((json_int_t)s->drops_total));
+	json_object_set_new(drops, "lossy", json_integer((json_int_t)s->drops_lossy));
+	json_object_set_new(drops, "lossless", json_integer((json_int_t)s->drops_lossless));
+	json_t *causes = json_object();
+	for (int c = 1; c < SB_DROP_NCAUSES; c++)
+		json_object_set_new(causes, sb_drop_cause_name[c], json_integer((json_int_t)sim->stats.drops[c]));
+	json_object_set_new(drops, "by_cause", causes);
+	json_object_set_new(root, "drops", drops);
+	json_t *pfc = json_object();
+	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->stats.pfc_pause_frames));
+	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->stats.pfc_resume_frames));
+	json_object_set_new(root, "pfc", pfc);
+	json_t *buf = json_object();
+	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
+	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));
+	json_object_set_new(root, "buffer", buf);
+	return root;
+}
+
+void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
+{
+	fprintf(f, "scheme %s, seed %lld: %.3f ms simulated in %.2f s wall (%llu events, %.2f M packet-hops/s)\n",
+		sim->sc->sw.scheme, (long long)sim->sc->run.seed, s->sim_time_s * 1e3, wall_s,
+		(unsigned long long)sim->eq.executed,
+		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
+	fprintf(f, "flows: %llu started, %llu completed\n", (unsigned long long)sim->stats.flows_started,
+		(unsigned long long)sim->stats.flows_completed);
+	fprintf(f, "FCT slowdown        count      mean       p50       p95       p99\n");
+	const struct { const char *name; const struct sb_summary_group *g; } rows[] = {
+		{ "all", &s->all }, { "short (<100KB)", &s->small }, { "long (>1MB)", &s->large },
+		{ "incast", &s->incast }, { "query (QCT)", &s->qct },
+	};
+	for (size_t i = 0; i < SB_ARRAY_LEN(rows); i++)
+		fprintf(f, "  %-15s %8llu %9.2f %9.2f %9.2f %9.2f\n", rows[i].name,
+			(unsigned long long)rows[i].g->count, rows[i].g->mean, rows[i].g->p50, rows[i].g->p95,
+			rows[i].g->p99);
+	fprintf(f, "drops: %llu (lossy %llu, lossless %llu); PFC pause frames %llu\n",
+		(unsigned long long)s->drops_total, (unsigned long long)s->drops_lossy,
+		(unsigned long long)s->drops_lossless, (unsigned long long)sim->stats.pfc_pause_frames);
+	fprintf(f, "buffer occupancy: p99 %llu B, max %llu B\n", (unsigned long long)s->p99_occupancy_bytes,
+		(unsigned long long)s->max_occupancy_bytes);
+}
+
+/* --- output files --- */
+
+struct out_file {
+	char final[4096], tmp[4096];
+	FILE *f;
+};
+
+static int out_open(struct out_file *o, const char *dir, const char *name, struct sb_error *err)
+{
+	snprintf(o->final, sizeof(o->final), "%s/%s", dir, name);
+	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp", dir, name);
+	o->f = fopen(o->tmp, "w");
+	if (!o->f)
+		return sb_fail(err, "cannot write %s: %s", o->tmp, strerror(errno));
+	return 0;
+}
+
+static int mkdir_p(const char *dir, struct sb_error *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s", dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0777) && errno != EEXIST)
+			return sb_fail(err, "cannot create directory %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return sb_fail(err, "cannot create directory %s: %s", path, strerror(errno));
+	return 0;
+}
+
+static void write_flows(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown\n");
+	for (size_t i = 0; i < sim->nrecords; i++) {
+		const struct sb_flow_result *r = &sim->records[i];
+		fprintf(f, "%u,%u,%u,%llu,%u,%s,%s,%d,%.3f,%.3f,%.3f,%.6f\n", r->id, r->src, r->dst,
+			(unsigned long long)r->size, r->prio, r->lossless ? "lossless" : "lossy",
+			sb_flow_kind_name[r->kind], r->query_id, sb_time_to_ns(r->start), sb_time_to_ns(r->fct),
+			sb_time_to_ns(r->ideal), slowdown(r));
+	}
+}
+
+static void write_occupancy(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "time_ns,switch,lossy_bytes,lossless_bytes\n");
+	const struct sb_occupancy_sink *o = sim->occ;
+	for (size_t i = 0; o && i < o->n; i++)
+		fprintf(f, "%.3f,%s,%llu,%llu\n", sb_time_to_ns(o->v[i].t), sim->switches[o->v[i].sw]->node.name,
+			(unsigned long long)o->v[i].lossy, (unsigned long long)o->v[i].lossless);
+}
+
+static void write_drops(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "switch,cause,packets\n");
+	for (uint32_t i = 0; i < sim->nswitches; i++)
+		for (int c = 1; c < SB_DROP_NCAUSES; c++)
+			if (sim->switches[i]->drops[c])
+				fprintf(f, "%s,%s,%llu\n", sim->switches[i]->node.name, sb_drop_cause_name[c],
+					(unsigned long long)sim->switches[i]->drops[c]);
+}
+
+int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err)
+{
+	if (mkdir_p(dir, err))
+		return -1;
+	struct sb_summary s;
+	sb_report_summarize(sim, &s);
+	struct out_file files[4];
+	const char *names[4] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv" };
+	int rc = 0, opened = 0;
+	for (; opened < 4 && rc == 0; opened++)
+		rc = out_open(&files[opened], dir, names[opened], err);
+	if (rc == 0) {
+		write_flows(files[0].f, sim);
+		json_t *j = summary_json(sim, &s, wall_s);
+		json_dumpf(j, files[1].f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', files[1].f);
+		json_decref(j);
+		write_occupancy(files[2].f, sim);
+		write_drops(files[3].f, sim);
+	}
+	for (int i = 0; i < opened; i++) {
+		if (!files[i].f)
+			continue;
+		if (fclose(files[i].f) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp, strerror(errno));
+	}
+	for (int i = 0; i < opened; i++) {
+		if (!files[i].f)
+			continue;
+		if (rc == 0 && rename(files[i].tmp, files[i].final))
+			rc = sb_fail(err, "cannot rename %s: %s", files[i].tmp, strerror(errno));
+		if (rc)
+			unlink(files[i].tmp);
+	}
+	return rc;
+}

@@ -1,0 +1,48 @@
+/*
+ * report.h — what a run measures and writes: buffer occupancy sampling, the progress line,
+ * and the output directory (flows.csv, summary.json, occupancy.csv, drops.csv; docs/outputs.md
+ * documents every column and key).
+ *
+ * Outputs are written into a temporary directory next to the target and renamed into place
+ * only when every file is complete, so a failed or interrupted run never leaves partial files.
+ */
+#ifndef SB_REPORT_H
+#define SB_REPORT_H
+
+#include <stdbool.h>
+#include "sim/sim.h"
+
+struct sb_summary_group {
+	uint64_t count;
+	double mean, p50, p95, p99;
+};
+
+/* Headline metrics, computed from a finished run (also what `sharebuf compare` tabulates). */
+struct sb_summary {
+	struct sb_summary_group all, small, large, incast; /* FCT slowdown: all, <100 KB, >1 MB, incast */
+	struct sb_summary_group qct;                       /* query completion slowdown */
+	uint64_t drops_total, drops_lossy, drops_lossless;
+	uint64_t p99_occupancy_bytes, max_occupancy_bytes;
+	double sim_time_s;
+};
+
+void sb_report_run_start(struct sb_sim *sim);
+void sb_report_progress(struct sb_sim *sim, sb_time now);
+void sb_report_run_end(struct sb_sim *sim);
+void sb_report_free(struct sb_sim *sim);
+
+void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
+
+/* Print the human summary (stdout of `sharebuf run`). */
+void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s);
+
+/* Write every output file into `dir` (created if needed; files replaced atomically). */
+int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
+
+/* Nearest-rank percentile of a sorted array: the value at index ceil(p/100·n) − 1. */
+double sb_percentile_sorted(const double *v, size_t n, double p);
+
+/* Progress line on stderr (only when it is a terminal and not disabled). */
+extern bool sb_report_progress_enabled;
+
+#endif

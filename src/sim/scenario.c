@@ -1,0 +1,459 @@
+/*
+ * scenario.c — the parameter tables of a scenario, its defaults, and the cross-field checks.
+ *
+ * The tables are the single source of truth for every key: the reader (src/cli/cfgfile.c),
+ * `--set`, and the generated reference (docs/scenario-keys.md) all use them, so the docs here
+ * are written for users of the tool: what the key is, its unit, and what 0 means when 0 is
+ * special. Defaults describe a small leaf-spine that runs in seconds.
+ */
+#include "sim/scenario.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mmu/mmu.h"
+#include "transport/transport.h"
+
+#define RUN(f) SB_FIELD(struct sb_run_params, f)
+#define TOPO(f) SB_FIELD(struct sb_topo_params, f)
+#define SW(f) SB_FIELD(struct sb_switch_params, f)
+#define TCP(f) SB_FIELD(struct sb_tcp_params, f)
+#define WL(f) SB_FIELD(struct sb_workload, f)
+
+/* Largest host index any topology can have (fattree k = 64 has 65536 hosts). */
+#define MAX_HOST_INDEX 65535
+
+static const char *const sample_choices[] = { "all", "leaves", "none", NULL };
+static const char *const topo_choices[] = { "single", "leafspine", "fattree", NULL };
+static const char *const sched_choices[] = { "sp", "drr", NULL };
+static const char *const ecn_mode_choices[] = { "off", "red", "step", NULL };
+static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
+static const char *const class_choices[] = { "lossy", "lossless", NULL };
+static const char *const load_ref_choices[] = { "host", "uplink", NULL };
+static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
+static const char *const responders_choices[] = { "next_rack", "random_rack", "any", NULL };
+
+const struct sb_param sb_run_param_table[] = {
+	{ "seed", SB_P_INT, RUN(seed), "1", 0, 9007199254740991.0, "", NULL,
+	  "random seed; every random choice of the run derives from it, so the same seed and scenario give the same results" },
+	{ "duration_ms", SB_P_DOUBLE, RUN(duration_ms), "20", 0, 1e7, "ms", NULL,
+	  "simulated time; flows still running at the end are reported as unfinished" },
+	{ "arrivals_ms", SB_P_DOUBLE, RUN(arrivals_ms), "10", 0, 1e7, "ms", NULL,
+	  "workloads start no new flow after this time, leaving the rest of the run for flows to finish; 0 = duration_ms" },
+	{ "sample_interval_us", SB_P_DOUBLE, RUN(sample_interval_us), "10", 0, 1e6, "us", NULL,
+	  "period of the buffer-occupancy samples; 0 = no sampling" },
+	{ "sample_switches", SB_P_ENUM, RUN(sample_switches), "leaves", 0, 0, "", sample_choices,
+	  "switches whose buffers are sampled: all, leaves (the switches hosts attach to) or none" },
+	{ "check_invariants", SB_P_BOOL, RUN(check_invariants), "false", 0, 0, "", NULL,
+	  "debug mode: verify the MMU counters of every switch after every operation (several times slower)" },
+	SB_PARAM_END
+};
+
+const struct sb_param sb_topo_param_table[] = {
+	{ "type", SB_P_ENUM, TOPO(type), "leafspine", 0, 0, "", topo_choices,
+	  "single = one switch with `hosts` hosts; leafspine = two tiers, every leaf linked to every spine; fattree = three-tier k-ary fat tree" },
+	{ "hosts", SB_P_INT, TOPO(hosts), "8", 1, 4096, "hosts", NULL,
+	  "single: hosts attached to the switch (ignored by the other types)" },
+	{ "hosts_per_leaf", SB_P_INT, TOPO(hosts_per_leaf), "8", 1, 4096, "hosts", NULL,
+	  "leafspine: hosts attached to each leaf (one rack per leaf)" },
+	{ "leaves", SB_P_INT, TOPO(leaves), "4", 1, 1024, "switches", NULL, "leafspine: number of leaf switches" },
+	{ "spines", SB_P_INT, TOPO(spines), "2", 1, 1024, "switches", NULL, "leafspine: number of spine switches" },
+	{ "links_per_spine", SB_P_INT, TOPO(links_per_spine), "1", 1, 64, "links", NULL,
+	  "leafspine: parallel links between each leaf and each spine (all used by ECMP)" },
+	{ "k", SB_P_INT, TOPO(k), "4", 2, 64, "ports", NULL,
+	  "fattree: switch radix k (even); k^3/4 hosts, k/2 hosts per edge switch (rack)" },
+	{ "host_rate_gbps", SB_P_DOUBLE, TOPO(host_rate_gbps), "25", 0.001, 10000, "Gb/s", NULL,
+	  "rate of every host link, in both directions" },
+	{ "host_delay_us", SB_P_DOUBLE, TOPO(host_delay_us), "2", 0, 1e6, "us", NULL,
+	  "one-way propagation delay of every host link" },
+	{ "fabric_rate_gbps", SB_P_DOUBLE, TOPO(fabric_rate_gbps), "25", 0.001, 10000, "Gb/s", NULL,
+	  "rate of every switch-to-switch link, in both directions" },
+	{ "fabric_delay_us", SB_P_DOUBLE, TOPO(fabric_delay_us), "2", 0, 1e6, "us", NULL,
+	  "one-way propagation delay of every switch-to-switch link" },
+	SB_PARAM_END
+};
+
+const struct sb_param sb_switch_param_table[] = {
+	{ "scheme", SB_P_STRING, SW(scheme), "dt", 0, 0, "", NULL,
+	  "buffer-management scheme of every switch (`sharebuf list` shows them); its parameters go in the group switch.<scheme>" },
+	{ "buffer_bytes", SB_P_INT, SW(buffer_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "shared buffer of each switch; 0 = buffer_per_port_per_gbps × the sum of its port rates in Gb/s" },
+	{ "buffer_per_port_per_gbps", SB_P_DOUBLE, SW(buffer_per_port_per_gbps), "5120", 0, 1e9, "bytes", NULL,
+	  "buffer per port per Gb/s of port rate, used when buffer_bytes = 0 (5120 = 5.12 KB, Broadcom Tomahawk)" },
+	{ "cell_bytes", SB_P_INT, SW(cell_bytes), "0", 0, 65536, "bytes", NULL,
+	  "buffer allocation cell: a packet occupies ceil(size / cell_bytes) cells; 0 = account exact bytes" },
+	{ "mmu_ports", SB_P_INT, SW(mmu_ports), "0", 0, 65535, "ports", NULL,
+	  "ports per MMU: the buffer is split evenly among ceil(ports / mmu_ports) independent MMUs; 0 = one MMU for the whole switch" },
+	{ "sched", SB_P_ENUM, SW(sched), "drr", 0, 0, "", sched_choices,
+	  "scheduler among the 8 priority queues of a port: sp = strict priority, drr = deficit round robin weighted by drr_weight" },
+	{ "drr_weight", SB_P_PRIO, SW(drr_weight), "1", 0.001, 1e6, "", NULL,
+	  "DRR weight per priority; a queue's quantum = weight × drr_quantum_bytes" },
+	{ "drr_quantum_bytes", SB_P_INT, SW(drr_quantum_bytes), "1500", 1, 1e9, "bytes", NULL,
+	  "DRR quantum of a queue of weight 1" },
+	{ "ecn_mode", SB_P_ENUM, SW(ecn_mode), "step", 0, 0, "", ecn_mode_choices,
+	  "ECN marking of ECN-capable packets: off; red = probability rising linearly from 0 at ecn_kmin_bytes to ecn_pmax at ecn_kmax_bytes; step = mark every packet once the queue reaches ecn_kmin_bytes (DCTCP's K)" },
+	{ "ecn_at", SB_P_ENUM, SW(ecn_at), "enqueue", 0, 0, "", ecn_at_choices,
+	  "when the egress queue length is compared with the thresholds: on packet arrival or on departure" },
+	{ "ecn_kmin_bytes", SB_P_PRIO, SW(ecn_kmin_bytes), "65000", 0, 1e12, "bytes", NULL,
+	  "egress queue length (per port and priority) from which packets are marked" },
+	{ "ecn_kmax_bytes", SB_P_PRIO, SW(ecn_kmax_bytes), "65000", 0, 1e12, "bytes", NULL,
+	  "red: queue length at which the marking probability reaches ecn_pmax (every packet beyond it is marked); ignored by step" },
+	{ "ecn_pmax", SB_P_PRIO, SW(ecn_pmax), "1", 0, 1, "", NULL,
+	  "red: marking probability at ecn_kmax_bytes; ignored by step" },
+	{ "check_invariants", SB_P_BOOL, SW(check_invariants), "false", 0, 0, "", NULL,
+	  "verify the MMU counters after every admission and release (run.check_invariants enables it too)" },
+	SB_PARAM_END
+};
+
+const struct sb_param sb_tcp_param_table[] = {
+	{ "mss", SB_P_INT, TCP(mss), "1000", 1, 65535, "bytes", NULL, "payload bytes of a full-sized data segment" },
+	{ "header_bytes", SB_P_INT, TCP(header_bytes), "48", 0, 1024, "bytes", NULL,
+	  "header overhead added to every data packet's payload on the wire" },
+	{ "ack_bytes", SB_P_INT, TCP(ack_bytes), "64", 1, 65535, "bytes", NULL, "size of a pure ACK on the wire" },
+	{ "init_cwnd_pkts", SB_P_INT, TCP(init_cwnd_pkts), "10", 1, 1e6, "segments", NULL,
+	  "initial congestion window" },
+	{ "min_rto_us", SB_P_DOUBLE, TCP(min_rto_us), "1000", 1, 1e9, "us", NULL,
+	  "lower bound of the retransmission timeout" },
+	{ "init_rto_us", SB_P_DOUBLE, TCP(init_rto_us), "1000", 1, 1e9, "us", NULL,
+	  "retransmission timeout before a flow's first RTT sample" },
+	{ "dctcp_g", SB_P_DOUBLE, TCP(dctcp_g), "0.0625", 0, 1, "", NULL,
+	  "DCTCP gain g: each window, alpha = (1 - g) · alpha + g · (fraction of ACKs with ECN echo)" },
+	{ "cubic_beta", SB_P_DOUBLE, TCP(cubic_beta), "0.7", 0.01, 1, "", NULL,
+	  "CUBIC multiplicative decrease: on loss the window becomes cubic_beta × window" },
+	{ "cubic_c", SB_P_DOUBLE, TCP(cubic_c), "0.4", 0.001, 1000, "", NULL,
+	  "CUBIC scaling constant C of W(t) = C (t - K)^3 + W_max (W in segments, t in seconds)" },
+	{ "first_rtt_bytes", SB_P_INT, TCP(first_rtt_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "bytes at the start of every flow tagged first-RTT, for schemes that favour new flows; 0 = one bandwidth-delay product of the flow's path" },
+	{ "max_cwnd_bytes", SB_P_INT, TCP(max_cwnd_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "upper bound of the congestion window; 0 = unbounded" },
+	SB_PARAM_END
+};
+
+/* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
+#define WL_COMMON_PARAMS                                                                           \
+	{ "transport", SB_P_STRING, WL(transport), "dctcp", 0, 0, "", NULL,                         \
+	  "congestion control of the workload's flows (`sharebuf list` shows them: dctcp, cubic, ...)" }, \
+	{ "prio", SB_P_INT, WL(prio), "1", 0, 7, "", NULL,                                          \
+	  "priority (switch queue, 0..7) of the workload's packets" },                              \
+	{ "class", SB_P_ENUM, WL(klass), "lossy", 0, 0, "", class_choices,                          \
+	  "lossless = protected by PFC and the scheme's headroom; lossy = may be dropped" },        \
+	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,                                 \
+	  "time at which the workload becomes active" },                                            \
+	{ "stop_ms", SB_P_DOUBLE, WL(stop_ms), "0", 0, 1e7, "ms", NULL,                                   \
+	  "time after which the workload starts nothing new; 0 = run.arrivals_ms" }
+
+#define WL_ENDPOINT_PARAMS                                                                         \
+	{ "srcs", SB_P_INT_LIST, WL(srcs), "", 0, MAX_HOST_INDEX, "host indices", NULL,             \
+	  "sending hosts, e.g. [1, 2, 3]; empty = every host except dst" },                          \
+	{ "dst", SB_P_INT, WL(dst), "0", 0, MAX_HOST_INDEX, "host index", NULL,                     \
+	  "receiving host (hosts are numbered from 0, rack by rack)" }
+
+static const struct sb_param poisson_params[] = {
+	WL_COMMON_PARAMS,
+	{ "cdf", SB_P_STRING, WL(cdf), "websearch", 0, 0, "", NULL,
+	  "flow-size distribution: a built-in name (websearch, datamining, hadoop, cache, ...) or the path of a CDF file; write ./NAME for a file named like a built-in" },
+	{ "load", SB_P_DOUBLE, WL(load), "0.5", 0, 2, "", NULL,
+	  "offered load as a fraction of the reference capacity chosen by load_ref; above 1 overloads it" },
+	{ "load_ref", SB_P_ENUM, WL(load_ref), "host", 0, 0, "", load_ref_choices,
+	  "what load is relative to: host = each host offers load × host_rate_gbps; uplink = each rack offers load × its leaf's uplink capacity, split among its hosts" },
+	{ "dest", SB_P_ENUM, WL(dest), "other_rack", 0, 0, "", dest_choices,
+	  "destination of each flow: any = a uniformly random other host; other_rack = a random host of another rack; next_rack = a random host of the next rack (rack r sends to rack r+1 mod racks)" },
+	SB_PARAM_END
+};
+
+static const struct sb_param incast_params[] = {
+	WL_COMMON_PARAMS,
+	{ "query_rate", SB_P_DOUBLE, WL(query_rate), "2", 0, 1e7, "queries/s", NULL,
+	  "queries issued per second by each host (Poisson arrivals)" },
+	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL, "responders answering each query" },
+	{ "size_bytes", SB_P_INT, WL(size_bytes), "2000000", 1, 1e12, "bytes", NULL,
+	  "total response size of one query, split evenly among its fanin responders" },
+	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", responders_choices,
+	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier" },
+	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
+	  "true = each response is sent at once (its initial window covers the whole response), making the burst synchronous; false = initial window tcp.init_cwnd_pkts" },
+	SB_PARAM_END
+};
+
+static const struct sb_param longlived_params[] = {
+	WL_COMMON_PARAMS,
+	WL_ENDPOINT_PARAMS,
+	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
+	  "bytes each source sends, starting at start_ms; 0 = unlimited, the flow runs until the end of the run" },
+	SB_PARAM_END
+};
+
+static const struct sb_param burst_params[] = {
+	WL_COMMON_PARAMS,
+	WL_ENDPOINT_PARAMS,
+	{ "size_bytes", SB_P_INT, WL(size_bytes), "100000", 1, 1e12, "bytes", NULL,
+	  "bytes each source sends to dst, all sources starting together at start_ms" },
+	SB_PARAM_END
+};
+
+static const struct sb_param cbr_params[] = {
+	WL_COMMON_PARAMS,
+	WL_ENDPOINT_PARAMS,
+	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
+	  "bytes each source sends; 0 = unlimited, send until stop_ms" },
+	{ "rate_gbps", SB_P_DOUBLE, WL(rate_gbps), "10", 0.001, 10000, "Gb/s", NULL,
+	  "constant sending rate of each source, on the wire, without congestion control" },
+	{ "packet_bytes", SB_P_INT, WL(packet_bytes), "1048", 64, 65535, "bytes", NULL, "size on the wire of every packet" },
+	SB_PARAM_END
+};
+
+static const struct sb_param file_params[] = {
+	WL_COMMON_PARAMS,
+	{ "path", SB_P_STRING, WL(path), "", 0, 0, "", NULL,
+	  "file listing the flows to replay, one per line (see docs/workloads.md); relative to the working directory" },
+	SB_PARAM_END
+};
+
+const char *const sb_workload_type_name[SB_WL_N] = {
+	[SB_WL_POISSON] = "poisson", [SB_WL_INCAST] = "incast", [SB_WL_LONGLIVED] = "longlived",
+	[SB_WL_BURST] = "burst",     [SB_WL_CBR] = "cbr",       [SB_WL_FILE] = "file",
+};
+
+const struct sb_param *const sb_workload_param_table[SB_WL_N] = {
+	[SB_WL_POISSON] = poisson_params, [SB_WL_INCAST] = incast_params,
+	[SB_WL_LONGLIVED] = longlived_params, [SB_WL_BURST] = burst_params,
+	[SB_WL_CBR] = cbr_params, [SB_WL_FILE] = file_params,
+};
+
+static size_t scheme_count(void)
+{
+	size_t n = 0;
+	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++)
+		n++;
+	return n;
+}
+
+void sb_scenario_defaults(struct sb_scenario *sc)
+{
+	memset(sc, 0, sizeof(*sc));
+	sb_params_defaults(sb_run_param_table, &sc->run);
+	sb_params_defaults(sb_topo_param_table, &sc->topo);
+	sb_params_defaults(sb_switch_param_table, &sc->sw);
+	sb_params_defaults(sb_tcp_param_table, &sc->tcp);
+
+	const struct sb_bm_ops *const *all = sb_bm_all();
+	size_t n = scheme_count();
+	/* One extra NULL slot so the array is safe to walk without knowing the count. */
+	sc->scheme_params = sb_xcalloc(n + 1, sizeof(*sc->scheme_params));
+	for (size_t i = 0; i < n; i++) {
+		sc->scheme_params[i] = sb_xcalloc(1, all[i]->state_size ? all[i]->state_size : 1);
+		sb_params_defaults(all[i]->params, sc->scheme_params[i]);
+	}
+	sc->source = sb_xstrdup("(default)");
+}
+
+void sb_scenario_free(struct sb_scenario *sc)
+{
+	sb_params_free(sb_run_param_table, &sc->run);
+	sb_params_free(sb_topo_param_table, &sc->topo);
+	sb_params_free(sb_switch_param_table, &sc->sw);
+	sb_params_free(sb_tcp_param_table, &sc->tcp);
+	for (size_t i = 0; i < sc->nworkloads; i++) {
+		struct sb_workload *wl = &sc->workloads[i];
+		if (wl->type >= 0 && wl->type < SB_WL_N)
+			sb_params_free(sb_workload_param_table[wl->type], wl);
+	}
+	free(sc->workloads);
+	if (sc->scheme_params) {
+		const struct sb_bm_ops *const *all = sb_bm_all();
+		for (size_t i = 0; all[i]; i++) {
+			sb_params_free(all[i]->params, sc->scheme_params[i]);
+			free(sc->scheme_params[i]);
+		}
+		free(sc->scheme_params);
+	}
+	free(sc->source);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* --- validation --- */
+
+struct topo_shape {
+	int64_t hosts, racks, hosts_per_rack;
+	bool has_uplinks;
+};
+
+static struct topo_shape topo_shape(const struct sb_topo_params *t)
+{
+	struct topo_shape s = { 0, 1, 0, false };
+	switch (t->type) {
+	case SB_TOPO_SINGLE:
+		s.hosts = t->hosts;
+		s.hosts_per_rack = t->hosts;
+		break;
+	case SB_TOPO_LEAFSPINE:
+		s.hosts = t->hosts_per_leaf * t->leaves;
+		s.racks = t->leaves;
+		s.hosts_per_rack = t->hosts_per_leaf;
+		s.has_uplinks = true;
+		break;
+	case SB_TOPO_FATTREE:
+		s.hosts = t->k * t->k * t->k / 4;
+		s.racks = t->k * t->k / 2;
+		s.hosts_per_rack = t->k / 2;
+		s.has_uplinks = true;
+		break;
+	}
+	return s;
+}
+
+/* "leafspine has 1 leaf" reads better than "1 rack" for the topology the user wrote. */
+static int one_rack_fail(struct sb_error *err, const char *where, const char *key,
+			 const char *choice, const struct sb_topo_params *t)
+{
+	if (t->type == SB_TOPO_SINGLE)
+		return sb_fail(err, "%s%s: %s needs another rack, but topology single has one rack",
+			       where, key, choice);
+	return sb_fail(err, "%s%s: %s needs another rack, but topology %s has 1 leaf (topology.leaves = 1)",
+		       where, key, choice, topo_choices[t->type]);
+}
+
+static int check_host(struct sb_error *err, const char *where, const char *key, int64_t h,
+		      const struct topo_shape *s)
+{
+	if (h >= s->hosts)
+		return sb_fail(err, "%s%s: host %" PRId64 " does not exist, the topology has %" PRId64
+			       " hosts (0..%" PRId64 ")", where, key, h, s->hosts, s->hosts - 1);
+	return 0;
+}
+
+static void list_names(char *buf, size_t n, const char *const *names, size_t count)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < count && names[i] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "|" : "", names[i]);
+}
+
+static int validate_workload(const struct sb_scenario *sc, size_t index, const struct topo_shape *s,
+			     struct sb_error *err)
+{
+	const struct sb_workload *wl = &sc->workloads[index];
+	char where[300], key[64];
+	if (wl->line > 0)
+		snprintf(where, sizeof(where), "%.256s:%d: ", sc->source ? sc->source : "(default)", wl->line);
+	else
+		where[0] = 0;
+#define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", index, name), key)
+
+	if (!wl->transport || !sb_transport_find(wl->transport)) {
+		char known[256];
+		const char *names[32];
+		size_t n = 0;
+		for (const struct sb_transport_ops *const *t = sb_transport_all(); t && *t && n < 32; t++)
+			names[n++] = (*t)->name;
+		list_names(known, sizeof(known), names, n);
+		return sb_fail(err, "%s%s: unknown transport \"%s\", expected one of %s", where,
+			       KEY("transport"), wl->transport ? wl->transport : "", known);
+	}
+	if (wl->stop_ms != 0 && wl->stop_ms <= wl->start_ms)
+		return sb_fail(err, "%s%s: %g is not after start_ms (%g); use 0 for run.arrivals_ms", where,
+			       KEY("stop_ms"), wl->stop_ms, wl->start_ms);
+	if (wl->start_ms >= sc->run.duration_ms)
+		return sb_fail(err, "%s%s: %g is not before run.duration_ms (%g), the workload would never run",
+			       where, KEY("start_ms"), wl->start_ms, sc->run.duration_ms);
+
+	switch (wl->type) {
+	case SB_WL_POISSON:
+		if (s->hosts < 2)
+			return sb_fail(err, "%s%s: a poisson workload needs at least 2 hosts, the topology has %" PRId64,
+				       where, KEY("type"), s->hosts);
+		if (wl->dest != SB_DEST_ANY && s->racks < 2)
+			return one_rack_fail(err, where, KEY("dest"), dest_choices[wl->dest], &sc->topo);
+		if (wl->load_ref == SB_LOAD_UPLINK && !s->has_uplinks)
+			return sb_fail(err, "%s%s: uplink needs a topology with uplinks (leafspine or fattree), topology single has none",
+				       where, KEY("load_ref"));
+		break;
+	case SB_WL_INCAST: {
+		int64_t available;
+		if (wl->responders != SB_RESP_ANY) {
+			if (s->racks < 2)
+				return one_rack_fail(err, where, KEY("responders"),
+						     responders_choices[wl->responders], &sc->topo);
+			available = s->hosts_per_rack;
+		} else {
+			available = s->hosts - 1;
+		}
+		if (wl->fanin > available)
+			return sb_fail(err, "%s%s: %" PRId64 " responders per query, but responders = %s offers only %" PRId64
+				       " hosts", where, KEY("fanin"), wl->fanin,
+				       responders_choices[wl->responders], available);
+		break;
+	}
+	case SB_WL_LONGLIVED:
+	case SB_WL_BURST:
+	case SB_WL_CBR:
+		if (check_host(err, where, KEY("dst"), wl->dst, s))
+			return -1;
+		if (wl->srcs.n == 0 && s->hosts < 2)
+			return sb_fail(err, "%s%s: empty means every host but dst, and the topology has no other host",
+				       where, KEY("srcs"));
+		for (size_t i = 0; i < wl->srcs.n; i++) {
+			char elem[80];
+			snprintf(elem, sizeof(elem), "workloads.%zu.srcs[%zu]", index, i);
+			if (check_host(err, where, elem, wl->srcs.v[i], s))
+				return -1;
+			if (wl->srcs.v[i] == wl->dst)
+				return sb_fail(err, "%s%s: host %" PRId64 " is also the destination (dst)", where,
+					       elem, wl->dst);
+		}
+		break;
+	case SB_WL_FILE:
+		if (!wl->path || !*wl->path)
+			return sb_fail(err, "%s%s: required for a workload of type file (the flow list to replay)",
+				       where, KEY("path"));
+		break;
+	default:
+		return sb_fail(err, "%sworkloads.%zu: invalid workload type %d", where, index, wl->type);
+	}
+#undef KEY
+	return 0;
+}
+
+int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
+{
+	const struct sb_run_params *run = &sc->run;
+	const struct sb_topo_params *t = &sc->topo;
+
+	if (!(run->duration_ms > 0))
+		return sb_fail(err, "run.duration_ms: must be greater than 0, got %g", run->duration_ms);
+	if (run->arrivals_ms > run->duration_ms)
+		return sb_fail(err, "run.arrivals_ms: %g is after run.duration_ms (%g); flows would be started after the end",
+			       run->arrivals_ms, run->duration_ms);
+
+	if (t->type == SB_TOPO_FATTREE && t->k % 2 != 0)
+		return sb_fail(err, "topology.k: a fattree needs an even k, got %" PRId64, t->k);
+
+	if (!sc->sw.scheme || !sb_bm_find(sc->sw.scheme)) {
+		char known[256];
+		const char *names[64];
+		size_t n = 0;
+		for (const struct sb_bm_ops *const *s = sb_bm_all(); *s && n < 64; s++)
+			names[n++] = (*s)->name;
+		list_names(known, sizeof(known), names, n);
+		return sb_fail(err, "switch.scheme: unknown scheme \"%s\", expected one of %s",
+			       sc->sw.scheme ? sc->sw.scheme : "", known);
+	}
+	if (sc->sw.buffer_bytes == 0 && sc->sw.buffer_per_port_per_gbps <= 0)
+		return sb_fail(err, "switch.buffer_per_port_per_gbps: must be greater than 0 when switch.buffer_bytes = 0 (the buffer would be empty)");
+	if (sc->sw.ecn_mode == SB_ECN_RED)
+		for (int p = 0; p < 8; p++)
+			if (sc->sw.ecn_kmax_bytes[p] < sc->sw.ecn_kmin_bytes[p])
+				return sb_fail(err, "switch.ecn_kmax_bytes: priority %d: %g is below ecn_kmin_bytes (%g); red needs kmin <= kmax",
+					       p, sc->sw.ecn_kmax_bytes[p], sc->sw.ecn_kmin_bytes[p]);
+
+	if (sc->tcp.mss + sc->tcp.header_bytes > 65535)
+		return sb_fail(err, "tcp.mss: mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
+			       sc->tcp.mss + sc->tcp.header_bytes);
+
+	struct topo_shape shape = topo_shape(t);
+	for (size_t i = 0; i < sc->nworkloads; i++)
+		if (validate_workload(sc, i, &shape, err))
+			return -1;
+	return 0;
+}

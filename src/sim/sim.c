@@ -1,0 +1,271 @@
+/*
+ * sim.c — building, running, checking and freeing a simulation; host send/receive.
+ */
+#include "sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+#include "net/switch.h"
+#include "sim/report.h"
+#include "topo/topo.h"
+#include "transport/transport.h"
+#include "workload/workload.h"
+
+void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ack);
+
+void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
+{
+	struct sb_host *h = sim->hosts[pkt->src];
+	sim->stats.pkts_sent++;
+	sb_port_enqueue(sim, &h->node.ports[0], pkt);
+}
+
+static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *in, struct sb_packet *pkt)
+{
+	if (pkt->type == SB_PKT_PFC) {
+		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE);
+		sb_packet_free(sim, pkt);
+		return;
+	}
+	(void)h;
+	sim->stats.pkts_delivered++;
+	struct sb_flow *f = sb_flow_get(sim, pkt->flow);
+	if (pkt->type == SB_PKT_DATA) {
+		f->ops->on_data(sim, f, pkt);
+	} else if (f->ops->on_ack) {
+		f->ops->on_ack(sim, f, pkt);
+		sb_flow_acked(sim, f, pkt->seq);
+	}
+	sb_packet_free(sim, pkt);
+}
+
+void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+{
+	struct sb_node *n = port->node;
+	if (n->kind == SB_NODE_SWITCH)
+		sb_switch_receive(sim, (struct sb_switch *)n, port, pkt);
+	else
+		host_receive(sim, (struct sb_host *)n, port, pkt);
+}
+
+/* --- path facts --- */
+
+/* Walk one shortest path (the first ECMP choice at every hop): all ECMP paths of the supported
+ * topologies have the same length and link rates. */
+struct path_sum {
+	sb_time prop;
+	sb_time ser_data, ser_ack;
+	uint64_t bottleneck_bps;
+};
+
+static struct path_sum walk(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t data_bytes,
+			    uint32_t ack_bytes)
+{
+	struct path_sum s = { 0, 0, 0, UINT64_MAX };
+	const struct sb_port *p = &sim->hosts[src]->node.ports[0];
+	for (int hop = 0; hop < 64; hop++) {
+		s.prop += p->delay;
+		s.ser_data += sb_tx_time(data_bytes, p->rate_bps);
+		s.ser_ack += sb_tx_time(ack_bytes, p->peer->rate_bps);
+		if (p->rate_bps < s.bottleneck_bps)
+			s.bottleneck_bps = p->rate_bps;
+		const struct sb_node *n = p->peer->node;
+		if (n->kind == SB_NODE_HOST)
+			break;
+		const struct sb_switch *sw = (const struct sb_switch *)n;
+		p = &sw->node.ports[sw->fib_ports[sw->fib_off[dst]]];
+	}
+	return s;
+}
+
+static uint32_t data_wire_bytes(const struct sb_sim *sim, uint64_t payload)
+{
+	const struct sb_tcp_params *t = &sim->sc->tcp;
+	uint64_t mss = (uint64_t)t->mss;
+	return (uint32_t)((payload < mss ? payload : mss) + (uint64_t)t->header_bytes);
+}
+
+sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes)
+{
+	struct path_sum s = walk(sim, src, dst, pkt_bytes, (uint32_t)sim->sc->tcp.ack_bytes);
+	return 2 * s.prop + s.ser_data + s.ser_ack;
+}
+
+uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst)
+{
+	return walk(sim, src, dst, 0, 0).bottleneck_bps;
+}
+
+/*
+ * Ideal FCT (docs/outputs.md): the base RTT of the path for the flow's first packet plus the
+ * remaining wire bytes at the bottleneck rate:
+ *   ideal = 2·Σ prop + Σ_hops ser(first packet) + Σ_hops ser(ACK) + (wire_bytes − first) · 8 / C_min
+ * with wire_bytes = size + ceil(size / mss) · header_bytes. This is exactly the FCT of a flow
+ * alone on a path of equal link rates sending at line rate, so slowdown ≥ 1 up to rounding.
+ */
+sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
+{
+	const struct sb_tcp_params *t = &sim->sc->tcp;
+	uint64_t pkts = size ? (size + (uint64_t)t->mss - 1) / (uint64_t)t->mss : 1;
+	uint64_t wire = size + pkts * (uint64_t)t->header_bytes;
+	uint32_t first = data_wire_bytes(sim, size);
+	struct path_sum s = walk(sim, src, dst, first, (uint32_t)t->ack_bytes);
+	return 2 * s.prop + s.ser_data + s.ser_ack + sb_tx_time(wire - first, s.bottleneck_bps);
+}
+
+/* --- lifecycle --- */
+
+static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_params *p)
+{
+	for (uint16_t i = 0; i < sw->node.nports; i++) {
+		struct sb_port *port = &sw->node.ports[i];
+		port->sched = (uint8_t)p->sched;
+		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
+		for (int q = 0; q < SB_NPRIO; q++) {
+			double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
+			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
+			struct sb_ecn_cfg *e = &port->ecn[q];
+			e->mode = (uint8_t)p->ecn_mode;
+			e->kmin = (uint64_t)p->ecn_kmin_bytes[q];
+			e->kmax = (uint64_t)p->ecn_kmax_bytes[q];
+			if (e->kmax < e->kmin)
+				e->kmax = e->kmin;
+			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
+				e->mode = SB_ECN_STEP;
+			double pm = p->ecn_pmax[q] < 0 ? 0 : p->ecn_pmax[q] > 1 ? 1 : p->ecn_pmax[q];
+			e->pmax_q32 = (uint32_t)(pm * 4294967295.0);
+		}
+	}
+}
+
+int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_error *err)
+{
+	memset(sim, 0, sizeof(*sim));
+	sim->sc = sc;
+	sim->seed = (uint64_t)sc->run.seed;
+	sb_eventq_init(&sim->eq);
+	sb_pool_init(&sim->packets, sizeof(struct sb_packet), 4096);
+	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);
+	sim->arrivals_end = sc->run.arrivals_ms > 0 ? sb_time_from_ms(sc->run.arrivals_ms) : sim->stop_at;
+
+	for (size_t i = 0; i < sc->nworkloads; i++)
+		if (sc->workloads[i].klass == SB_CLASS_LOSSLESS)
+			sim->lossless_prio_mask |= (uint8_t)(1u << sc->workloads[i].prio);
+	struct sb_topo_plan plan;
+	int rc = sb_topo_plan_make(&plan, &sc->topo, err);
+	if (rc == 0)
+		rc = sb_topo_build(sim, &plan, err);
+	sb_topo_plan_free(&plan);
+	for (uint32_t s = 0; rc == 0 && s < sim->nswitches; s++) {
+		configure_switch_ports(sim->switches[s], &sc->sw);
+		rc = sb_switch_init_mmus(sim, sim->switches[s], sc, err);
+	}
+	if (rc == 0)
+		rc = sb_workloads_start(sim, err);
+	return rc;
+}
+
+void sb_sim_run(struct sb_sim *sim)
+{
+	sb_report_run_start(sim);
+	sb_time step = sim->stop_at / 100 + 1;
+	for (sb_time t = step; ; t += step) {
+		sb_time until = t < sim->stop_at ? t : sim->stop_at;
+		sb_eventq_run_until(&sim->eq, until);
+		sb_report_progress(sim, until);
+		if (until >= sim->stop_at || sb_eventq_peek_time(&sim->eq) == SB_TIME_NEVER)
+			break;
+	}
+	sb_report_run_end(sim);
+}
+
+static uint64_t count_fifo(const struct sb_fifo *f, bool pfc_only, bool exclude_pfc)
+{
+	uint64_t n = 0;
+	for (const struct sb_packet *p = f->head; p; p = p->next) {
+		bool is_pfc = p->type == SB_PKT_PFC;
+		if ((pfc_only && is_pfc) || (exclude_pfc && !is_pfc) || (!pfc_only && !exclude_pfc))
+			n++;
+	}
+	return n;
+}
+
+int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
+{
+	uint64_t in_network = 0, queued_pfc = 0;
+	for (uint32_t i = 0; i < sim->nnodes; i++) {
+		struct sb_node *n = sim->nodes[i];
+		for (uint16_t p = 0; p < n->nports; p++) {
+			struct sb_port *port = &n->ports[p];
+			in_network += count_fifo(&port->ctrl, false, true) + count_fifo(&port->wire, false, true);
+			queued_pfc += count_fifo(&port->ctrl, true, false) + count_fifo(&port->wire, true, false);
+			for (int q = 0; q < SB_NPRIO; q++)
+				in_network += port->q[q].pkts;
+		}
+	}
+	struct sb_stats *s = &sim->stats;
+	if (s->pkts_sent != s->pkts_delivered + s->pkts_dropped + in_network)
+		return sb_fail(err,
+			       "packet conservation: %llu sent != %llu delivered + %llu dropped + %llu in the network",
+			       (unsigned long long)s->pkts_sent, (unsigned long long)s->pkts_delivered,
+			       (unsigned long long)s->pkts_dropped, (unsigned long long)in_network);
+	uint64_t live = sim->packets.live;
+	if (live != in_network + queued_pfc)
+		return sb_fail(err, "packet pool: %llu packets live but %llu in the network",
+			       (unsigned long long)live, (unsigned long long)(in_network + queued_pfc));
+	for (uint32_t i = 0; i < sim->nswitches; i++) {
+		struct sb_switch *sw = sim->switches[i];
+		for (uint16_t g = 0; g < sw->nmmus; g++) {
+			if (sb_mmu_check(sw->mmus[g], err)) {
+				char why[sizeof(err->msg)];
+				snprintf(why, sizeof(why), "%s", err->msg);
+				return sb_fail(err, "switch %s MMU %u: %s", sw->node.name, g, why);
+			}
+			/* what the MMU holds is exactly what the data queues of its ports hold */
+			uint64_t held = 0;
+			for (uint16_t p = 0; p < sw->node.nports; p++)
+				if (sw->mmu_of_port[p] == g)
+					for (int q = 0; q < SB_NPRIO; q++)
+						held += sw->node.ports[p].q[q].bytes;
+			struct sb_mmu *m = sw->mmus[g];
+			uint64_t held_units = 0;
+			for (uint16_t p = 0; p < sw->node.nports; p++)
+				if (sw->mmu_of_port[p] == g)
+					for (int q = 0; q < SB_NPRIO; q++)
+						for (const struct sb_packet *k = sw->node.ports[p].q[q].head; k; k = k->next)
+							held_units += sb_mmu_units(m, k->size);
+			if (held_units != m->used)
+				return sb_fail(err, "switch %s MMU %u accounts %llu units but its queues hold %llu (%llu bytes)",
+					       sw->node.name, g, (unsigned long long)m->used,
+					       (unsigned long long)held_units, (unsigned long long)held);
+		}
+	}
+	return 0;
+}
+
+void sb_sim_free(struct sb_sim *sim)
+{
+	sb_report_free(sim);
+	sb_workloads_free(sim);
+	for (uint32_t i = 0; i < sim->nnodes; i++) {
+		struct sb_node *n = sim->nodes[i];
+		if (n->kind == SB_NODE_SWITCH)
+			sb_switch_free((struct sb_switch *)n);
+		free(n->ports);
+		free(n);
+	}
+	free(sim->nodes);
+	free(sim->rack_first);
+	free(sim->rack_count);
+	free(sim->hosts);
+	free(sim->switches);
+	for (uint32_t c = 0; c < sim->flow_chunk_cap; c++)
+		free(sim->flow_chunks[c]);
+	free(sim->flow_chunks);
+	free(sim->records);
+	free(sim->queries);
+	sb_pool_destroy(&sim->packets);
+	sb_eventq_free(&sim->eq);
+	memset(sim, 0, sizeof(*sim));
+}

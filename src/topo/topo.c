@@ -1,0 +1,176 @@
+/*
+ * topo.c — instantiate a topology plan: nodes, ports, links and shortest-path ECMP tables.
+ */
+#include "topo/topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+
+static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, uint64_t rate, sb_time delay)
+{
+	p->node = node;
+	p->index = index;
+	p->rate_bps = rate;
+	/* Exact ps per byte for every rate that divides 8e12 (all the usual ones). */
+	p->ps_per_byte = (8 * SB_SEC) % rate == 0 ? 8 * SB_SEC / rate : 0;
+	p->delay = delay;
+	p->sched = SB_SCHED_DRR;
+	for (int q = 0; q < SB_NPRIO; q++)
+		p->quantum[q] = 1500;
+}
+
+/*
+ * Forwarding tables. For each destination host, a breadth-first search from that host over
+ * switches only (hosts are never transit) gives every switch its hop distance; the egress
+ * ports of a switch towards the host are those whose peer is one hop closer. All of them
+ * form the ECMP group.
+ */
+static int build_routes(struct sb_sim *sim, struct sb_error *err)
+{
+	uint32_t N = sim->nnodes, H = sim->nhosts;
+	uint32_t *dist = sb_xmalloc(N * sizeof(*dist));
+	uint32_t *queue = sb_xmalloc(N * sizeof(*queue));
+	/* first pass counts entries, second fills them */
+	size_t *count = sb_xcalloc(sim->nswitches, sizeof(*count));
+	uint16_t **ports_tmp = sb_xcalloc(sim->nswitches, sizeof(*ports_tmp));
+	size_t *cap = sb_xcalloc(sim->nswitches, sizeof(*cap));
+	for (uint32_t s = 0; s < sim->nswitches; s++) {
+		sim->switches[s]->fib_off = sb_xcalloc(H + 1, sizeof(uint32_t));
+		cap[s] = (size_t)H * 2;
+		ports_tmp[s] = sb_xmalloc(cap[s] * sizeof(uint16_t));
+	}
+	int rc = 0;
+	for (uint32_t h = 0; h < H && rc == 0; h++) {
+		for (uint32_t i = 0; i < N; i++)
+			dist[i] = UINT32_MAX;
+		size_t qh = 0, qt = 0;
+		dist[h] = 0;
+		queue[qt++] = h;
+		while (qh < qt) {
+			struct sb_node *n = sim->nodes[queue[qh++]];
+			if (n->kind == SB_NODE_HOST && n->id != h)
+				continue;
+			for (uint16_t p = 0; p < n->nports; p++) {
+				struct sb_node *m = n->ports[p].peer->node;
+				if (dist[m->id] == UINT32_MAX) {
+					dist[m->id] = dist[n->id] + 1;
+					queue[qt++] = m->id;
+				}
+			}
+		}
+		for (uint32_t s = 0; s < sim->nswitches; s++) {
+			struct sb_switch *sw = sim->switches[s];
+			uint32_t d = dist[sw->node.id];
+			sw->fib_off[h] = (uint32_t)count[s];
+			if (d == UINT32_MAX) {
+				rc = sb_fail(err, "topology: host %u is unreachable from switch %s", h, sw->node.name);
+				break;
+			}
+			for (uint16_t p = 0; p < sw->node.nports; p++) {
+				struct sb_node *m = sw->node.ports[p].peer->node;
+				if (dist[m->id] + 1 != d || (m->kind == SB_NODE_HOST && m->id != h))
+					continue;
+				if (count[s] == cap[s]) {
+					cap[s] *= 2;
+					ports_tmp[s] = sb_xrealloc(ports_tmp[s], cap[s] * sizeof(uint16_t));
+				}
+				ports_tmp[s][count[s]++] = p;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < sim->nswitches; s++) {
+		sim->switches[s]->fib_off[H] = (uint32_t)count[s];
+		sim->switches[s]->fib_ports = ports_tmp[s];
+	}
+	free(count);
+	free(cap);
+	free(ports_tmp);
+	free(dist);
+	free(queue);
+	return rc;
+}
+
+int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err)
+{
+	uint32_t H = plan->nhosts, S = plan->nswitches, N = H + S;
+	uint16_t *nports = sb_xcalloc(N, sizeof(*nports));
+	for (size_t i = 0; i < plan->nlinks; i++) {
+		const struct sb_topo_link *l = &plan->links[i];
+		if (nports[l->a] == UINT16_MAX || nports[l->b] == UINT16_MAX) {
+			free(nports);
+			return sb_fail(err, "topology: a node would need more than %u ports", UINT16_MAX);
+		}
+		nports[l->a]++;
+		nports[l->b]++;
+	}
+	for (uint32_t h = 0; h < H; h++)
+		if (nports[h] != 1) {
+			free(nports);
+			return sb_fail(err, "topology: host %u has %u links, expected 1", h, nports[h]);
+		}
+	sim->nnodes = N;
+	sim->nhosts = H;
+	sim->nswitches = S;
+	sim->nracks = plan->nracks;
+	sim->nodes = sb_xcalloc(N, sizeof(*sim->nodes));
+	sim->hosts = sb_xcalloc(H, sizeof(*sim->hosts));
+	sim->switches = sb_xcalloc(S ? S : 1, sizeof(*sim->switches));
+	uint32_t tier_count[4] = { 0 };
+	for (uint32_t i = 0; i < N; i++) {
+		struct sb_node *n;
+		if (i < H) {
+			struct sb_host *h = sb_xcalloc(1, sizeof(*h));
+			h->index = i;
+			h->rack = plan->host_rack[i];
+			sb_rng_init(&h->rng, sim->seed, SB_STREAM_HOST + i);
+			sim->hosts[i] = h;
+			n = &h->node;
+			n->kind = SB_NODE_HOST;
+			snprintf(n->name, sizeof(n->name), "h%u", i);
+		} else {
+			struct sb_switch *sw = sb_xcalloc(1, sizeof(*sw));
+			sw->index = i - H;
+			sb_rng_init(&sw->rng, sim->seed, SB_STREAM_SWITCH + sw->index);
+			sim->switches[i - H] = sw;
+			n = &sw->node;
+			n->kind = SB_NODE_SWITCH;
+			uint8_t tier = plan->switch_tier[i - H];
+			n->tier = tier;
+			static const char *const tier_name[] = { "host", "leaf", "spine", "core" };
+			snprintf(n->name, sizeof(n->name), "%s%u", tier_name[tier & 3], tier_count[tier & 3]++);
+		}
+		n->sim = sim;
+		n->id = i;
+		n->ports = sb_xcalloc(nports[i], sizeof(*n->ports));
+		sim->nodes[i] = n;
+	}
+	memset(nports, 0, N * sizeof(*nports));
+	for (size_t i = 0; i < plan->nlinks; i++) {
+		const struct sb_topo_link *l = &plan->links[i];
+		struct sb_node *a = sim->nodes[l->a], *b = sim->nodes[l->b];
+		struct sb_port *pa = &a->ports[nports[l->a]], *pb = &b->ports[nports[l->b]];
+		wire_port(pa, a, nports[l->a]++, l->rate_bps, l->delay);
+		wire_port(pb, b, nports[l->b]++, l->rate_bps, l->delay);
+		pa->peer = pb;
+		pb->peer = pa;
+	}
+	for (uint32_t i = 0; i < N; i++)
+		sim->nodes[i]->nports = nports[i];
+	free(nports);
+	/* Racks: hosts of a rack are numbered contiguously by every builder; generators rely on it. */
+	sim->rack_first = sb_xcalloc(plan->nracks, sizeof(uint32_t));
+	sim->rack_count = sb_xcalloc(plan->nracks, sizeof(uint32_t));
+	for (uint32_t h = H; h-- > 0;) {
+		uint32_t r = plan->host_rack[h];
+		sim->rack_first[r] = h;
+		sim->rack_count[r]++;
+	}
+	for (uint32_t h = 0; h < H; h++) {
+		uint32_t r = plan->host_rack[h];
+		if (h < sim->rack_first[r] || h >= sim->rack_first[r] + sim->rack_count[r])
+			return sb_fail(err, "topology: hosts of rack %u are not numbered contiguously", r);
+	}
+	return build_routes(sim, err);
+}

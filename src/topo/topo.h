@@ -1,0 +1,38 @@
+/*
+ * topo.h — building the network graph: nodes, full-duplex links, shortest-path ECMP tables.
+ *
+ * Node numbering: hosts first (node id = host index), then switches. A builder describes the
+ * shape as a list of links; sb_topo_build allocates nodes with exactly the ports they need,
+ * in link order (so a leaf's host-facing ports come before its uplinks, matching how the
+ * papers' artifacts group ports into MMUs), then computes forwarding tables.
+ */
+#ifndef SB_TOPO_H
+#define SB_TOPO_H
+
+#include "sim/sim.h"
+
+struct sb_topo_link {
+	uint32_t a, b;       /* node ids */
+	uint64_t rate_bps;
+	sb_time delay;
+};
+
+struct sb_topo_plan {
+	uint32_t nhosts, nswitches;
+	uint32_t *host_rack;         /* [nhosts] */
+	uint32_t nracks;
+	uint8_t *switch_tier;        /* [nswitches]: 1 leaf/ToR/edge, 2 spine/agg, 3 core */
+	struct sb_topo_link *links;
+	size_t nlinks, links_cap;
+};
+
+/* Shape builders (shapes.c): fill a plan from the scenario. */
+int sb_topo_plan_make(struct sb_topo_plan *plan, const struct sb_topo_params *t, struct sb_error *err);
+void sb_topo_plan_free(struct sb_topo_plan *plan);
+void sb_topo_plan_link(struct sb_topo_plan *plan, uint32_t a, uint32_t b, uint64_t rate_bps, sb_time delay);
+uint32_t sb_topo_hosts(const struct sb_topo_params *t);
+
+/* Instantiate the plan in sim: nodes, ports, links, forwarding tables. */
+int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err);
+
+#endif

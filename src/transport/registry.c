@@ -1,0 +1,27 @@
+/*
+ * registry.c — every transport by name. Adding a transport: write its file exporting a
+ * struct sb_transport_ops and add one line to the list below.
+ */
+#include <string.h>
+#include "transport/transport.h"
+
+extern const struct sb_transport_ops sb_transport_dctcp, sb_transport_cubic, sb_transport_newreno,
+	sb_transport_cbr;
+
+static const struct sb_transport_ops *const transports[] = {
+	&sb_transport_dctcp,
+	&sb_transport_cubic,
+	&sb_transport_newreno,
+	&sb_transport_cbr,
+	NULL,
+};
+
+const struct sb_transport_ops *sb_transport_find(const char *name)
+{
+	for (size_t i = 0; transports[i]; i++)
+		if (strcmp(transports[i]->name, name) == 0)
+			return transports[i];
+	return NULL;
+}
+
+const struct sb_transport_ops *const *sb_transport_all(void) { return transports; }

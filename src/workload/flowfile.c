@@ -1,0 +1,250 @@
+#include "workload/flowfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim/scenario.h"
+
+enum { COL_START, COL_SRC, COL_DST, COL_SIZE, COL_PRIO, COL_TRANSPORT, COL_CLASS, NCOLS };
+
+static const char *const col_name[NCOLS] = {
+	"start_us", "src", "dst", "size_bytes", "priority", "transport", "class",
+};
+
+#define HEADER6 "start_us,src,dst,size_bytes,priority,transport"
+#define HEADER7 HEADER6 ",class"
+
+/* Fields longer than this are cut in messages; the message buffer is 512 bytes. */
+#define SHOW 60
+
+struct reader {
+	const char *path;
+	int line;
+	uint32_t nhosts;
+	struct sb_error *err;
+};
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Split s in place at commas into at most max fields (trimmed); returns the field count,
+ * which may exceed max (the extra fields are counted, not stored). */
+static size_t split(char *s, char **field, size_t max)
+{
+	size_t n = 0;
+	for (;;) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		if (n < max)
+			field[n] = trim(s);
+		n++;
+		if (!comma)
+			return n;
+		s = comma + 1;
+	}
+}
+
+static int col_fail(const struct reader *r, int col, const char *expected, const char *got)
+{
+	return sb_fail(r->err, "%s:%d: column %s: expected %s, got `%.*s`", r->path, r->line,
+		       col_name[col], expected, SHOW, got);
+}
+
+/* Digits only: no sign, no exponent, no spaces inside; rejects overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	if (*s == '\0')
+		return -1;
+	uint64_t v = 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A plain decimal number; strtod would also accept "nan", "inf" and hex floats. */
+static int parse_decimal(const char *s, double *out)
+{
+	if (*s == '\0' || strspn(s, "0123456789.eE+-") != strlen(s))
+		return -1;
+	char *end;
+	errno = 0;
+	*out = strtod(s, &end);
+	return *end == '\0' && errno != ERANGE && isfinite(*out) ? 0 : -1;
+}
+
+static int parse_host(const struct reader *r, int col, const char *s, uint32_t *out)
+{
+	uint64_t v;
+	if (parse_u64(s, &v) < 0 || v >= r->nhosts) {
+		char what[64];
+		snprintf(what, sizeof(what), "a host index 0..%u", r->nhosts - 1);
+		return col_fail(r, col, what, s);
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Returns the interned copy of name, adding it if new. */
+static const char *intern(struct sb_flowfile *ff, const char *name)
+{
+	for (size_t i = ff->ntransports; i-- > 0;)
+		if (strcmp(ff->transports[i], name) == 0)
+			return ff->transports[i];
+	ff->transports = sb_xrealloc(ff->transports, (ff->ntransports + 1) * sizeof(char *));
+	return ff->transports[ff->ntransports++] = sb_xstrdup(name);
+}
+
+static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb_flowfile *ff,
+			struct sb_flow_record *rec)
+{
+	char *f[NCOLS];
+	size_t n = split(s, f, NCOLS);
+	const char *header = ncols == NCOLS ? HEADER7 : HEADER6;
+	if (n < ncols)
+		return sb_fail(r->err, "%s:%d: column %s: missing, expected %zu comma-separated fields "
+			       "(%s), found %zu", r->path, r->line, col_name[n], ncols, header, n);
+	if (n > ncols)
+		return sb_fail(r->err, "%s:%d: column %zu: unexpected extra field, expected %zu "
+			       "comma-separated fields (%s), found %zu", r->path, r->line, ncols + 1,
+			       ncols, header, n);
+
+	memset(rec, 0, sizeof(*rec));
+	rec->line = r->line;
+	if (parse_decimal(f[COL_START], &rec->start_us) < 0 || rec->start_us < 0)
+		return col_fail(r, COL_START, "a number of microseconds >= 0", f[COL_START]);
+	if (parse_host(r, COL_SRC, f[COL_SRC], &rec->src) < 0 ||
+	    parse_host(r, COL_DST, f[COL_DST], &rec->dst) < 0)
+		return -1;
+	if (rec->src == rec->dst)
+		return sb_fail(r->err, "%s:%d: column dst: expected a host other than src, got %u for both",
+			       r->path, r->line, rec->dst);
+	if (parse_u64(f[COL_SIZE], &rec->size_bytes) < 0 || rec->size_bytes == 0)
+		return col_fail(r, COL_SIZE, "a whole number of bytes >= 1", f[COL_SIZE]);
+	uint64_t prio;
+	if (parse_u64(f[COL_PRIO], &prio) < 0 || prio > 7)
+		return col_fail(r, COL_PRIO, "an integer priority 0..7", f[COL_PRIO]);
+	rec->priority = (int)prio;
+	if (f[COL_TRANSPORT][0] == '\0')
+		return col_fail(r, COL_TRANSPORT, "a transport name (dctcp, cubic, ...)", "");
+	rec->transport = intern(ff, f[COL_TRANSPORT]);
+	rec->klass = SB_CLASS_LOSSY;
+	if (ncols == NCOLS) {
+		const char *k = f[COL_CLASS];
+		if (strcmp(k, "lossless") == 0)
+			rec->klass = SB_CLASS_LOSSLESS;
+		else if (k[0] != '\0' && strcmp(k, "lossy") != 0)
+			return col_fail(r, COL_CLASS, "lossy or lossless", k);
+	}
+	return 0;
+}
+
+/* Returns the column count the header declares (6 or 7), or -1. */
+static int parse_header(const struct reader *r, char *s)
+{
+	char shown[SHOW + 1];
+	snprintf(shown, sizeof(shown), "%s", s);
+	char *f[NCOLS];
+	size_t n = split(s, f, NCOLS);
+	int ok = n == NCOLS - 1 || n == NCOLS;
+	for (size_t i = 0; ok && i < n; i++)
+		ok = strcmp(f[i], col_name[i]) == 0;
+	if (!ok)
+		return sb_fail(r->err, "%s:%d: expected the header line `%s` (optionally followed by "
+			       "`,class`), got `%s`", r->path, r->line, HEADER6, shown);
+	return (int)n;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct sb_flow_record *x = a, *y = b;
+	if (x->start_us != y->start_us)
+		return x->start_us < y->start_us ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line); /* file order: qsort is not stable */
+}
+
+int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (nhosts == 0)
+		return sb_fail(err, "%s: the topology has no hosts to send flows between", path);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return sb_fail(err, "%s: cannot read flow file: %s", path, strerror(errno));
+
+	struct reader r = {path, 0, nhosts, err};
+	struct sb_flowfile ff = {0};
+	size_t cap = 0;
+	int ncols = 0, rc = 0;
+	char *line = NULL;
+	size_t linecap = 0;
+	errno = 0;
+	while (getline(&line, &linecap, f) >= 0) {
+		r.line++;
+		line[strcspn(line, "\r\n")] = '\0';
+		char *s = line;
+		if (r.line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
+			s += 3; /* UTF-8 byte-order mark, as spreadsheet exports write */
+		s = trim(s);
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (ncols == 0) {
+			if ((ncols = parse_header(&r, s)) < 0) {
+				rc = -1;
+				break;
+			}
+			continue;
+		}
+		if (ff.n == cap) {
+			cap = cap ? 2 * cap : 256;
+			ff.flows = sb_xrealloc(ff.flows, cap * sizeof(*ff.flows));
+		}
+		if (parse_record(&r, s, (size_t)ncols, &ff, &ff.flows[ff.n]) < 0) {
+			rc = -1;
+			break;
+		}
+		ff.n++;
+	}
+	if (rc == 0 && ferror(f))
+		rc = sb_fail(err, "%s: cannot read flow file: %s", path, strerror(errno ? errno : EIO));
+	if (rc == 0 && ncols == 0)
+		rc = sb_fail(err, "%s: expected the header line `%s` (optionally followed by `,class`), "
+			     "found no line", path, HEADER6);
+	free(line);
+	fclose(f);
+	ff.path = sb_xstrdup(path);
+	if (rc < 0) {
+		sb_flowfile_free(&ff);
+		return -1;
+	}
+	if (ff.n > 1)
+		qsort(ff.flows, ff.n, sizeof(*ff.flows), cmp_start);
+	*out = ff;
+	return 0;
+}
+
+void sb_flowfile_free(struct sb_flowfile *ff)
+{
+	for (size_t i = 0; i < ff->ntransports; i++)
+		free(ff->transports[i]);
+	free(ff->transports);
+	free(ff->flows);
+	free(ff->path);
+	memset(ff, 0, sizeof(*ff));
+}

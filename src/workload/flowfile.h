@@ -1,0 +1,55 @@
+/*
+ * flowfile.h — a user-supplied list of flows (the `file` workload).
+ *
+ * CSV, one flow per line, after a header line that names the columns:
+ *
+ *     # comments and blank lines are allowed anywhere
+ *     start_us,src,dst,size_bytes,priority,transport[,class]
+ *     0,0,5,100000,1,dctcp
+ *     12.5,3,5,2000000,3,dcqcn,lossless
+ *
+ * start_us   flow start in microseconds from the beginning of the run (>= 0, may be fractional)
+ * src, dst   host indices in 0..nhosts-1, different from each other
+ * size_bytes bytes to transfer, >= 1
+ * priority   0..7 (the switch queue the flow's data uses)
+ * transport  a transport name; kept as text, the simulator checks that it exists
+ * class      lossy | lossless (PFC-protected); only if the header has the column; an empty
+ *            field means lossy
+ *
+ * The header fixes the column order and count; every line must have exactly as many fields.
+ * Records come back sorted by start time, flows that start together in file order, so a file
+ * always replays the same way. Errors read "FILE:LINE: column NAME: expected ...".
+ */
+#ifndef SB_FLOWFILE_H
+#define SB_FLOWFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/util.h"
+
+struct sb_flow_record {
+	double start_us;
+	uint32_t src, dst;
+	uint64_t size_bytes;
+	int priority;          /* 0..7 */
+	int klass;             /* SB_CLASS_LOSSY or SB_CLASS_LOSSLESS (sim/scenario.h) */
+	const char *transport; /* points into sb_flowfile.transports */
+	int line;              /* line in the file, for the simulator's own messages */
+};
+
+struct sb_flowfile {
+	char *path;
+	struct sb_flow_record *flows;
+	size_t n;
+	/* Distinct transport names, shared by the records: a million-flow file names a handful. */
+	char **transports;
+	size_t ntransports;
+};
+
+/* Read and check `path` for a topology with `nhosts` hosts. On error fills err and returns -1
+ * with *out left empty (safe to sb_flowfile_free). */
+int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err);
+
+void sb_flowfile_free(struct sb_flowfile *ff);
+
+#endif

@@ -1,0 +1,305 @@
+/*
+ * workload.c — turning the scenario's workloads into flows.
+ */
+#include "workload/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "core/util.h"
+#include "transport/cbr.h"
+#include "transport/transport.h"
+#include "workload/cdf.h"
+#include "workload/flowfile.h"
+
+/* One generator per (workload, host) for the Poisson processes. */
+struct host_gen {
+	struct sb_sim *sim;
+	struct wl_state *wl;
+	uint32_t host;
+	double mean_gap_ps;  /* mean inter-arrival time */
+	struct sb_rng rng;
+};
+
+struct wl_state {
+	const struct sb_workload *cfg;
+	const struct sb_transport_ops *ops;
+	struct sb_cdf cdf;
+	bool has_cdf;
+	struct sb_flowfile file;
+	bool has_file;
+	const struct sb_transport_ops **file_ops; /* per distinct transport of the file */
+	struct host_gen *gens;
+	uint32_t ngens;
+	sb_time start, stop;
+	uint32_t *scratch;   /* responder candidates (incast) */
+};
+
+struct sb_wl_runtime {
+	struct wl_state *w;
+	size_t n;
+};
+
+static struct sb_flow *spawn(struct sb_sim *sim, struct wl_state *w, const struct sb_transport_ops *ops,
+			     uint32_t src, uint32_t dst, uint64_t size, sb_time start, enum sb_flow_kind kind)
+{
+	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	f->prio = (uint8_t)w->cfg->prio;
+	f->lossless = w->cfg->klass == SB_CLASS_LOSSLESS;
+	f->kind = (uint8_t)kind;
+	return f;
+}
+
+/* Capacity the "uplink" load is relative to: the rack's uplinks shared by its hosts. */
+double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workload *wl, uint32_t host)
+{
+	const struct sb_port *nic = &sim->hosts[host]->node.ports[0];
+	double ref = (double)nic->rate_bps;
+	if (wl->load_ref == SB_LOAD_UPLINK) {
+		const struct sb_node *tor = nic->peer->node;
+		double up = 0, hosts = 0;
+		for (uint16_t p = 0; p < tor->nports; p++) {
+			if (tor->ports[p].peer->node->kind == SB_NODE_HOST)
+				hosts += 1;
+			else
+				up += (double)tor->ports[p].rate_bps;
+		}
+		if (up > 0 && hosts > 0)
+			ref = up / hosts;
+	}
+	return wl->load * ref;
+}
+
+static uint32_t pick_other_host(struct sb_sim *sim, struct sb_rng *rng, uint32_t self, int policy)
+{
+	uint32_t rack = sim->hosts[self]->rack;
+	switch (policy) {
+	case SB_DEST_NEXT_RACK: {
+		uint32_t r = (rack + 1) % sim->nracks;
+		return sim->rack_first[r] + (uint32_t)sb_rng_below(rng, sim->rack_count[r]);
+	}
+	case SB_DEST_OTHER_RACK: {
+		uint32_t others = sim->nhosts - sim->rack_count[rack];
+		uint32_t k = (uint32_t)sb_rng_below(rng, others);
+		/* hosts of a rack are contiguous: skip over our own */
+		return k < sim->rack_first[rack] ? k : k + sim->rack_count[rack];
+	}
+	default: {
+		uint32_t k = (uint32_t)sb_rng_below(rng, sim->nhosts - 1);
+		return k < self ? k : k + 1;
+	}
+	}
+}
+
+/* --- poisson background --- */
+
+static void poisson_arrival(void *obj, uint64_t arg)
+{
+	struct host_gen *g = obj;
+	struct sb_sim *sim = g->sim;
+	struct wl_state *w = g->wl;
+	(void)arg;
+	sb_time now = sb_now(sim);
+	uint32_t dst = pick_other_host(sim, &g->rng, g->host, w->cfg->dest);
+	uint64_t size = sb_cdf_sample(&w->cdf, &g->rng);
+	spawn(sim, w, w->ops, g->host, dst, size, now, SB_KIND_BACKGROUND);
+	sb_time next = now + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
+	if (next < w->stop)
+		sb_at(sim, next, poisson_arrival, g, 0);
+}
+
+/* --- incast queries --- */
+
+static void incast_query(void *obj, uint64_t arg)
+{
+	struct host_gen *g = obj;
+	struct sb_sim *sim = g->sim;
+	struct wl_state *w = g->wl;
+	const struct sb_workload *c = w->cfg;
+	(void)arg;
+	sb_time now = sb_now(sim);
+	uint32_t rack = sim->hosts[g->host]->rack, n = 0;
+	if (c->responders == SB_RESP_ANY) {
+		for (uint32_t h = 0; h < sim->nhosts; h++)
+			if (h != g->host)
+				w->scratch[n++] = h;
+	} else {
+		uint32_t r = (rack + 1) % sim->nracks;
+		if (c->responders == SB_RESP_RANDOM_RACK) {
+			r = (uint32_t)sb_rng_below(&g->rng, sim->nracks - 1);
+			r = r < rack ? r : r + 1;
+		}
+		for (uint32_t i = 0; i < sim->rack_count[r]; i++)
+			w->scratch[n++] = sim->rack_first[r] + i;
+	}
+	uint32_t fanin = (uint32_t)c->fanin < n ? (uint32_t)c->fanin : n;
+	/* partial Fisher-Yates: the first `fanin` entries become a uniform random subset */
+	for (uint32_t i = 0; i < fanin && fanin < n; i++) {
+		uint32_t j = i + (uint32_t)sb_rng_below(&g->rng, n - i), t = w->scratch[i];
+		w->scratch[i] = w->scratch[j];
+		w->scratch[j] = t;
+	}
+	uint64_t each = (uint64_t)c->size_bytes / fanin;
+	if (each == 0)
+		each = 1;
+	int32_t q = sb_query_new(sim, g->host, now, (uint16_t)fanin, w->scratch[0], each * fanin);
+	for (uint32_t i = 0; i < fanin; i++) {
+		struct sb_flow *f = spawn(sim, w, w->ops, w->scratch[i], g->host, each, now, SB_KIND_INCAST);
+		f->query_id = q;
+		if (c->full_window)
+			f->init_window = each;
+	}
+	sb_time next = now + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
+	if (next < w->stop)
+		sb_at(sim, next, incast_query, g, 0);
+}
+
+static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, double rate_per_s_fixed,
+			    sb_event_fn fn)
+{
+	w->ngens = sim->nhosts;
+	w->gens = sb_xcalloc(sim->nhosts, sizeof(*w->gens));
+	for (uint32_t h = 0; h < sim->nhosts; h++) {
+		struct host_gen *g = &w->gens[h];
+		g->sim = sim;
+		g->wl = w;
+		g->host = h;
+		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + h);
+		double rate = rate_per_s_fixed;
+		if (rate <= 0) /* poisson: flows/s = offered bits/s / (8 × mean size) */
+			rate = sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
+		if (rate <= 0)
+			continue;
+		g->mean_gap_ps = 1e12 / rate;
+		sb_time first = w->start + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
+		if (first < w->stop)
+			sb_at(sim, first, fn, g, 0);
+	}
+}
+
+static int check_host(const struct sb_sim *sim, const struct sb_workload *c, const char *key, int64_t h,
+		      struct sb_error *err)
+{
+	if (h < 0 || h >= (int64_t)sim->nhosts)
+		return sb_fail(err, "%s:%d: workloads: %s %lld is not a host (the topology has %u, 0..%u)",
+			       sim->sc->source, c->line, key, (long long)h, sim->nhosts, sim->nhosts - 1);
+	return 0;
+}
+
+static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
+{
+	const struct sb_workload *c = w->cfg;
+	const char *src = sim->sc->source;
+	w->start = sb_time_from_ms(c->start_ms);
+	w->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sim->arrivals_end;
+	if (c->type != SB_WL_FILE) {
+		w->ops = sb_transport_find(c->transport);
+		if (!w->ops)
+			return sb_fail(err, "%s:%d: workloads: transport: unknown transport \"%s\" (see `sharebuf list`)",
+				       src, c->line, c->transport);
+	}
+	switch (c->type) {
+	case SB_WL_POISSON:
+		if (sb_cdf_load(&w->cdf, c->cdf, err)) {
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			return sb_fail(err, "%s:%d: workloads: cdf: %s", src, c->line, why);
+		}
+		w->has_cdf = true;
+		if (sim->nracks < 2 && c->dest != SB_DEST_ANY)
+			return sb_fail(err, "%s:%d: workloads: dest: the topology has one rack; use dest = \"any\"",
+				       src, c->line);
+		start_processes(sim, w, wi, 0, poisson_arrival);
+		return 0;
+	case SB_WL_INCAST:
+		if (sim->nracks < 2 && c->responders != SB_RESP_ANY)
+			return sb_fail(err, "%s:%d: workloads: responders: the topology has one rack; use responders = \"any\"",
+				       src, c->line);
+		w->scratch = sb_xcalloc(sim->nhosts, sizeof(*w->scratch));
+		start_processes(sim, w, wi, c->query_rate, incast_query);
+		return 0;
+	case SB_WL_LONGLIVED:
+	case SB_WL_BURST:
+	case SB_WL_CBR:
+		if (c->srcs.n == 0)
+			return sb_fail(err, "%s:%d: workloads: srcs: a %s workload needs at least one source host",
+				       src, c->line, sb_workload_type_name[c->type]);
+		if (check_host(sim, c, "dst", c->dst, err))
+			return -1;
+		for (size_t i = 0; i < c->srcs.n; i++) {
+			if (check_host(sim, c, "srcs", c->srcs.v[i], err))
+				return -1;
+			if (c->srcs.v[i] == c->dst)
+				return sb_fail(err, "%s:%d: workloads: srcs: host %lld sends to itself", src, c->line,
+					       (long long)c->dst);
+			enum sb_flow_kind kind = c->type == SB_WL_BURST ? SB_KIND_BURST
+						 : c->type == SB_WL_CBR ? SB_KIND_CBR : SB_KIND_LONGLIVED;
+			struct sb_flow *f = spawn(sim, w, w->ops, (uint32_t)c->srcs.v[i], (uint32_t)c->dst,
+						  (uint64_t)c->size_bytes, w->start, kind);
+			if (c->type == SB_WL_CBR)
+				sb_cbr_configure(f, (uint64_t)(c->rate_gbps * 1e9), (uint32_t)c->packet_bytes);
+			if (c->type == SB_WL_BURST && c->full_window)
+				f->init_window = (uint64_t)c->size_bytes;
+		}
+		return 0;
+	case SB_WL_FILE:
+		if (sb_flowfile_load(c->path, sim->nhosts, &w->file, err))
+			return -1;
+		w->has_file = true;
+		w->file_ops = sb_xcalloc(w->file.ntransports + 1, sizeof(*w->file_ops));
+		for (size_t t = 0; t < w->file.ntransports; t++) {
+			w->file_ops[t] = sb_transport_find(w->file.transports[t]);
+			if (!w->file_ops[t]) {
+				for (size_t i = 0; i < w->file.n; i++)
+					if (!strcmp(w->file.flows[i].transport, w->file.transports[t]))
+						return sb_fail(err, "%s:%d: column transport: unknown transport \"%s\"",
+							       c->path, w->file.flows[i].line, w->file.transports[t]);
+			}
+		}
+		for (size_t i = 0; i < w->file.n; i++) {
+			const struct sb_flow_record *r = &w->file.flows[i];
+			const struct sb_transport_ops *ops = NULL;
+			for (size_t t = 0; t < w->file.ntransports; t++)
+				if (!strcmp(r->transport, w->file.transports[t]))
+					ops = w->file_ops[t];
+			struct sb_flow *f = spawn(sim, w, ops, r->src, r->dst, r->size_bytes,
+						  sb_time_from_us(r->start_us), SB_KIND_FILE);
+			f->prio = (uint8_t)r->priority;
+			f->lossless = r->klass == SB_CLASS_LOSSLESS;
+		}
+		return 0;
+	}
+	return sb_fail(err, "%s:%d: workloads: unknown type", src, c->line);
+}
+
+int sb_workloads_start(struct sb_sim *sim, struct sb_error *err)
+{
+	const struct sb_scenario *sc = sim->sc;
+	sim->wl = sb_xcalloc(1, sizeof(*sim->wl));
+	sim->wl->n = sc->nworkloads;
+	sim->wl->w = sb_xcalloc(sc->nworkloads + 1, sizeof(*sim->wl->w));
+	for (size_t i = 0; i < sc->nworkloads; i++) {
+		sim->wl->w[i].cfg = &sc->workloads[i];
+		if (start_one(sim, &sim->wl->w[i], i, err))
+			return -1;
+	}
+	return 0;
+}
+
+void sb_workloads_free(struct sb_sim *sim)
+{
+	if (!sim->wl)
+		return;
+	for (size_t i = 0; i < sim->wl->n; i++) {
+		struct wl_state *w = &sim->wl->w[i];
+		if (w->has_cdf)
+			sb_cdf_free(&w->cdf);
+		if (w->has_file)
+			sb_flowfile_free(&w->file);
+		free(w->file_ops);
+		free(w->gens);
+		free(w->scratch);
+	}
+	free(sim->wl->w);
+	free(sim->wl);
+	sim->wl = NULL;
+}
