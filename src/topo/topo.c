@@ -107,8 +107,9 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 	}
 	for (uint32_t h = 0; h < H; h++)
 		if (nports[h] != 1) {
+			unsigned links = nports[h];
 			free(nports);
-			return sb_fail(err, "topology: host %u has %u links, expected 1", h, nports[h]);
+			return sb_fail(err, "topology: host %u has %u links, expected 1", h, links);
 		}
 	sim->nnodes = N;
 	sim->nhosts = H;

@@ -1,3 +1,0 @@
-build/src/core/pool.o: src/core/pool.c src/core/pool.h src/core/util.h
-src/core/pool.h:
-src/core/util.h:

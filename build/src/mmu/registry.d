@@ -1,6 +1,0 @@
-build/src/mmu/registry.o: src/mmu/registry.c src/mmu/mmu.h \
- src/core/param.h src/core/util.h src/core/time.h
-src/mmu/mmu.h:
-src/core/param.h:
-src/core/util.h:
-src/core/time.h:
