@@ -52,16 +52,24 @@ static int relay(struct sb_error *err, const char *place, const struct sb_param 
 	return sb_fail(err, "%s: %s", place, what);
 }
 
-/* "FILE:LINE: KEY" for a setting; FILE is the included file when the setting came from one. */
-static void file_place(char *buf, size_t n, const char *fallback, const config_setting_t *s,
+/*
+ * "FILE:LINE: KEY" for a setting. `main` is the scenario's name. A setting from an @include'd
+ * file carries the name written in the directive, which libconfig resolved against the main
+ * file's directory (parse_config sets it as include dir), so we show that resolved path.
+ */
+static void file_place(char *buf, size_t n, const char *main, const config_setting_t *s,
 		       const char *key)
 {
-	const char *file = s && config_setting_source_file(s) ? config_setting_source_file(s) : fallback;
+	const char *file = s && config_setting_source_file(s) ? config_setting_source_file(s) : main;
+	const char *slash = strrchr(main, '/');
+	int dirlen = 0;
+	if (file != main && strcmp(file, main) != 0 && file[0] != '/' && slash)
+		dirlen = (int)SB_MIN(slash - main + 1, 200);
 	unsigned line = s ? config_setting_source_line(s) : 0;
 	if (line)
-		snprintf(buf, n, "%s:%u: %s", file, line, key);
+		snprintf(buf, n, "%.*s%s:%u: %s", dirlen, main, file, line, key);
 	else
-		snprintf(buf, n, "%s: %s", file, key);
+		snprintf(buf, n, "%.*s%s: %s", dirlen, main, file, key);
 }
 
 static void describe(const config_setting_t *s, char *buf, size_t n)
@@ -175,11 +183,12 @@ static void workload_types_text(char *buf, size_t n)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", sb_workload_type_name[t]);
 }
 
-static int workload_type_fail(struct sb_error *err, const char *place, const char *got)
+/* `got` describes the value as the user wrote it; `name` is the bare string, if it was one. */
+static int workload_type_fail(struct sb_error *err, const char *place, const char *got, const char *name)
 {
 	char types[128];
 	workload_types_text(types, sizeof(types));
-	struct suggestion s = { got, NULL, 0 };
+	struct suggestion s = { name ? name : "", NULL, 0 };
 	for (int t = 0; t < SB_WL_N; t++)
 		consider(&s, sb_workload_type_name[t]);
 	if (s.best)
@@ -416,10 +425,10 @@ static int read_workload(const char *file, const config_setting_t *g, size_t ind
 	char got[256];
 	describe(ts, got, sizeof(got));
 	if (config_setting_type(ts) != CONFIG_TYPE_STRING)
-		return workload_type_fail(err, place, got);
+		return workload_type_fail(err, place, got, NULL);
 	int type = find_workload_type(config_setting_get_string(ts));
 	if (type < 0)
-		return workload_type_fail(err, place, got);
+		return workload_type_fail(err, place, got, config_setting_get_string(ts));
 
 	const struct sb_param *table = sb_workload_param_table[type];
 	wl->type = type;
@@ -644,9 +653,12 @@ static int parse_config(config_t *cfg, const char *path, const char *text, const
 	const char *etext = config_error_text(cfg) ? config_error_text(cfg) : "cannot be read";
 	if (config_error_type(cfg) == CONFIG_ERR_FILE_IO)
 		return sb_fail(err, "cannot open %s: read error", efile);
-	bool syntax = strcmp(etext, "syntax error") == 0;
-	return sb_fail(err, "%s:%d: %s%s", efile, config_error_line(cfg), etext,
-		       syntax ? " (expected key = value; or name: { ... }; strings need double quotes)" : "");
+	const char *hint = "";
+	if (strcmp(etext, "syntax error") == 0)
+		hint = " (expected key = value; or name: { ... }; strings need double quotes)";
+	else if (strcmp(etext, "mismatched element type in array") == 0)
+		hint = " (the numbers of a [ ... ] array must all be written alike, e.g. 1.0 and 0.5, or use a ( ... ) list)";
+	return sb_fail(err, "%s:%d: %s%s", efile, config_error_line(cfg), etext, hint);
 }
 
 /* ---------- --set ---------- */
@@ -686,8 +698,9 @@ static int append_workload(struct sb_scenario *sc, const char *place, const char
 	if (type < 0) {
 		char got[160];
 		snprintf(got, sizeof(got), "\"%.128s\"", name);
+		int rc = workload_type_fail(err, place, got, name);
 		free(name);
-		return workload_type_fail(err, place, got);
+		return rc;
 	}
 	free(name);
 	sc->workloads = sb_xrealloc(sc->workloads, (sc->nworkloads + 1) * sizeof(*sc->workloads));
@@ -896,7 +909,7 @@ void sb_cfg_write_reference(FILE *f)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "## Scheme parameters\n\n"
-		   "Each scheme reads its parameters from the group `switch.<scheme>`; only the group of the "
+		   "Each scheme reads its parameters from the group `switch.SCHEME`; only the group of the "
 		   "scheme selected by `switch.scheme` is used, the others may stay in the file.\n\n");
 	for (const struct sb_bm_ops *const *o = sb_bm_all(); *o; o++) {
 		char prefix[80];

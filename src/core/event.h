@@ -29,9 +29,25 @@ struct sb_event {
 	uint64_t arg;
 };
 
+/* Heap entries are 16 bytes (time + tie-break/slot), so a few thousand pending events stay
+ * in L1; the callback lives in a separate slot array touched once per event. */
+struct sb_heap_entry {
+	sb_time when;
+	uint64_t order; /* sequence number << 24 | slot index */
+};
+
+struct sb_event_slot {
+	sb_event_fn fn;
+	void *obj;
+	uint64_t arg;
+};
+
 struct sb_eventq {
-	struct sb_event *heap;
+	struct sb_heap_entry *heap;
 	size_t len, cap;
+	struct sb_event_slot *slots;
+	uint32_t *free_slots;
+	size_t nfree, slots_cap;
 	uint64_t next_seq;
 	sb_time now;        /* time of the event being executed (or last executed) */
 	uint64_t executed;  /* events fired so far */

@@ -34,7 +34,7 @@ static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NU
 static const char *const responders_choices[] = { "next_rack", "random_rack", "any", NULL };
 
 const struct sb_param sb_run_param_table[] = {
-	{ "seed", SB_P_INT, RUN(seed), "1", 0, 9007199254740991.0, "", NULL,
+	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
 	  "random seed; every random choice of the run derives from it, so the same seed and scenario give the same results" },
 	{ "duration_ms", SB_P_DOUBLE, RUN(duration_ms), "20", 0, 1e7, "ms", NULL,
 	  "simulated time; flows still running at the end are reported as unfinished" },
@@ -75,7 +75,7 @@ const struct sb_param sb_topo_param_table[] = {
 
 const struct sb_param sb_switch_param_table[] = {
 	{ "scheme", SB_P_STRING, SW(scheme), "dt", 0, 0, "", NULL,
-	  "buffer-management scheme of every switch (`sharebuf list` shows them); its parameters go in the group switch.<scheme>" },
+	  "buffer-management scheme of every switch (`sharebuf list` shows them); its parameters go in the group switch.SCHEME (e.g. switch.dt)" },
 	{ "buffer_bytes", SB_P_INT, SW(buffer_bytes), "0", 0, 1e12, "bytes", NULL,
 	  "shared buffer of each switch; 0 = buffer_per_port_per_gbps × the sum of its port rates in Gb/s" },
 	{ "buffer_per_port_per_gbps", SB_P_DOUBLE, SW(buffer_per_port_per_gbps), "5120", 0, 1e9, "bytes", NULL,
@@ -83,9 +83,9 @@ const struct sb_param sb_switch_param_table[] = {
 	{ "cell_bytes", SB_P_INT, SW(cell_bytes), "0", 0, 65536, "bytes", NULL,
 	  "buffer allocation cell: a packet occupies ceil(size / cell_bytes) cells; 0 = account exact bytes" },
 	{ "mmu_ports", SB_P_INT, SW(mmu_ports), "0", 0, 65535, "ports", NULL,
-	  "ports per MMU: the buffer is split evenly among ceil(ports / mmu_ports) independent MMUs; 0 = one MMU for the whole switch" },
+	  "ports per MMU: the switch's ports are grouped into ceil(ports / mmu_ports) independent MMUs, each with the share of the buffer its ports' rates represent; 0 = one MMU for the whole switch" },
 	{ "sched", SB_P_ENUM, SW(sched), "drr", 0, 0, "", sched_choices,
-	  "scheduler among the 8 priority queues of a port: sp = strict priority, drr = deficit round robin weighted by drr_weight" },
+	  "scheduler among the 8 priority queues of a port: sp = strict priority (priority 7 first), drr = deficit round robin weighted by drr_weight" },
 	{ "drr_weight", SB_P_PRIO, SW(drr_weight), "1", 0.001, 1e6, "", NULL,
 	  "DRR weight per priority; a queue's quantum = weight × drr_quantum_bytes" },
 	{ "drr_quantum_bytes", SB_P_INT, SW(drr_quantum_bytes), "1500", 1, 1e9, "bytes", NULL,
@@ -130,9 +130,9 @@ const struct sb_param sb_tcp_param_table[] = {
 };
 
 /* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
-#define WL_COMMON_PARAMS                                                                           \
-	{ "transport", SB_P_STRING, WL(transport), "dctcp", 0, 0, "", NULL,                         \
-	  "congestion control of the workload's flows (`sharebuf list` shows them: dctcp, cubic, ...)" }, \
+#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: dctcp, cubic, newreno, ...)"
+#define WL_COMMON_PARAMS(transport_default, transport_doc)                                         \
+	{ "transport", SB_P_STRING, WL(transport), transport_default, 0, 0, "", NULL, transport_doc }, \
 	{ "prio", SB_P_INT, WL(prio), "1", 0, 7, "", NULL,                                          \
 	  "priority (switch queue, 0..7) of the workload's packets" },                              \
 	{ "class", SB_P_ENUM, WL(klass), "lossy", 0, 0, "", class_choices,                          \
@@ -144,12 +144,12 @@ const struct sb_param sb_tcp_param_table[] = {
 
 #define WL_ENDPOINT_PARAMS                                                                         \
 	{ "srcs", SB_P_INT_LIST, WL(srcs), "", 0, MAX_HOST_INDEX, "host indices", NULL,             \
-	  "sending hosts, e.g. [1, 2, 3]; empty = every host except dst" },                          \
+	  "sending hosts, e.g. [1, 2, 3]; at least one, dst excluded" },                          \
 	{ "dst", SB_P_INT, WL(dst), "0", 0, MAX_HOST_INDEX, "host index", NULL,                     \
 	  "receiving host (hosts are numbered from 0, rack by rack)" }
 
 static const struct sb_param poisson_params[] = {
-	WL_COMMON_PARAMS,
+	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	{ "cdf", SB_P_STRING, WL(cdf), "websearch", 0, 0, "", NULL,
 	  "flow-size distribution: a built-in name (websearch, datamining, hadoop, cache, ...) or the path of a CDF file; write ./NAME for a file named like a built-in" },
 	{ "load", SB_P_DOUBLE, WL(load), "0.5", 0, 2, "", NULL,
@@ -162,7 +162,7 @@ static const struct sb_param poisson_params[] = {
 };
 
 static const struct sb_param incast_params[] = {
-	WL_COMMON_PARAMS,
+	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	{ "query_rate", SB_P_DOUBLE, WL(query_rate), "2", 0, 1e7, "queries/s", NULL,
 	  "queries issued per second by each host (Poisson arrivals)" },
 	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL, "responders answering each query" },
@@ -176,7 +176,7 @@ static const struct sb_param incast_params[] = {
 };
 
 static const struct sb_param longlived_params[] = {
-	WL_COMMON_PARAMS,
+	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	WL_ENDPOINT_PARAMS,
 	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
 	  "bytes each source sends, starting at start_ms; 0 = unlimited, the flow runs until the end of the run" },
@@ -184,26 +184,40 @@ static const struct sb_param longlived_params[] = {
 };
 
 static const struct sb_param burst_params[] = {
-	WL_COMMON_PARAMS,
+	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	WL_ENDPOINT_PARAMS,
 	{ "size_bytes", SB_P_INT, WL(size_bytes), "100000", 1, 1e12, "bytes", NULL,
 	  "bytes each source sends to dst, all sources starting together at start_ms" },
+	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
+	  "true = each source sends its size_bytes at once (its initial window covers it); false = initial window tcp.init_cwnd_pkts" },
 	SB_PARAM_END
 };
 
+/* A CBR source is a transport of its own (no congestion control), hence the default. */
 static const struct sb_param cbr_params[] = {
-	WL_COMMON_PARAMS,
+	WL_COMMON_PARAMS("cbr", "must be cbr: the constant-rate transport (no congestion control, no ACKs, no retransmissions)"),
 	WL_ENDPOINT_PARAMS,
 	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
-	  "bytes each source sends; 0 = unlimited, send until stop_ms" },
+	  "bytes each source sends; 0 = unlimited, the source sends until the end of the run" },
 	{ "rate_gbps", SB_P_DOUBLE, WL(rate_gbps), "10", 0.001, 10000, "Gb/s", NULL,
 	  "constant sending rate of each source, on the wire, without congestion control" },
 	{ "packet_bytes", SB_P_INT, WL(packet_bytes), "1048", 64, 65535, "bytes", NULL, "size on the wire of every packet" },
 	SB_PARAM_END
 };
 
+/* The flow list gives each flow its own start, transport, priority and class; the common
+ * keys exist (every type has them) but do not apply, and their docs say so. */
 static const struct sb_param file_params[] = {
-	WL_COMMON_PARAMS,
+	{ "transport", SB_P_STRING, WL(transport), "dctcp", 0, 0, "", NULL,
+	  "not used by file workloads: each line of the file names its flow's transport" },
+	{ "prio", SB_P_INT, WL(prio), "1", 0, 7, "", NULL,
+	  "not used by file workloads: each line of the file gives its flow's priority" },
+	{ "class", SB_P_ENUM, WL(klass), "lossy", 0, 0, "", class_choices,
+	  "not used by file workloads: the file's optional class column gives each flow's class" },
+	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,
+	  "not used by file workloads: flows start at the file's start_us, counted from the start of the run" },
+	{ "stop_ms", SB_P_DOUBLE, WL(stop_ms), "0", 0, 1e7, "ms", NULL,
+	  "not used by file workloads: every flow of the file is started" },
 	{ "path", SB_P_STRING, WL(path), "", 0, 0, "", NULL,
 	  "file listing the flows to replay, one per line (see docs/workloads.md); relative to the working directory" },
 	SB_PARAM_END
@@ -390,9 +404,12 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 	case SB_WL_CBR:
 		if (check_host(err, where, KEY("dst"), wl->dst, s))
 			return -1;
-		if (wl->srcs.n == 0 && s->hosts < 2)
-			return sb_fail(err, "%s%s: empty means every host but dst, and the topology has no other host",
-				       where, KEY("srcs"));
+		if (wl->srcs.n == 0)
+			return sb_fail(err, "%s%s: a %s workload needs at least one source host, e.g. srcs = [1];",
+				       where, KEY("srcs"), sb_workload_type_name[wl->type]);
+		if (wl->type == SB_WL_CBR && strcmp(wl->transport, "cbr") != 0)
+			return sb_fail(err, "%s%s: a cbr workload sends with transport \"cbr\", got \"%s\"", where,
+				       KEY("transport"), wl->transport);
 		for (size_t i = 0; i < wl->srcs.n; i++) {
 			char elem[80];
 			snprintf(elem, sizeof(elem), "workloads.%zu.srcs[%zu]", index, i);

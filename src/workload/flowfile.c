@@ -179,7 +179,8 @@ static int cmp_start(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line); /* file order: qsort is not stable */
 }
 
-int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err)
+int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
+		     struct sb_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (nhosts == 0)

@@ -48,7 +48,8 @@ struct sb_flowfile {
 
 /* Read and check `path` for a topology with `nhosts` hosts. On error fills err and returns -1
  * with *out left empty (safe to sb_flowfile_free). */
-int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err);
+int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
+		     struct sb_error *err);
 
 void sb_flowfile_free(struct sb_flowfile *ff);
 
