@@ -11,9 +11,9 @@ BUILD   ?= build
 PKGS    := libconfig jansson
 OPT     ?= -O2 -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(WARN) -Isrc $(shell pkg-config --cflags $(PKGS))
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm
-TEST_LDLIBS := $(shell pkg-config --libs cmocka)
+CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(WARN) -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRC  := $(sort $(filter-out src/cli/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -21,7 +21,7 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test sanitize bench deps clean docs
+.PHONY: all test test-only sanitize bench deps clean docs demo
 all: $(BUILD)/sharebuf
 
 $(BUILD)/%.o: %.c
@@ -45,11 +45,24 @@ $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(BUILD)/libsharebuf.a
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
 
-test: $(BUILD)/sharebuf $(TESTS)
+# The README's two commands. Each first installs missing Debian packages, then re-enters make
+# so that pkg-config sees them.
+demo:
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/sharebuf run --out out/default
+
+test:
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory test-only
+
+test-only: $(BUILD)/sharebuf $(TESTS)
 	sh tests/run-tests.sh $(BUILD)
 
 sanitize:
-	$(MAKE) BUILD=build-san OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" test
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory BUILD=build-san \
+		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" test-only
 
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf

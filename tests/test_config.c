@@ -447,6 +447,9 @@ static void test_wrong_types(void **state)
 			  "(default):1: workloads.0: expected a group { type = \"poisson\"; ... }, got 3");
 	expect_load_error("switch: { ecn_mode = \"foo\"; };", NULL, 0,
 			  "(default):1: switch.ecn_mode: expected one of off|red|step, got \"foo\"");
+	expect_load_error("topology: { type = \"leaf_spine\"; };", NULL, 0,
+			  "(default):1: topology.type: expected one of single|leafspine|fattree, got \"leaf_spine\" "
+			  "(did you mean \"leafspine\"?)");
 	expect_load_error("switch: { dt: { alpha = [0.5, 0.5, 0.5]; }; };", NULL, 0,
 			  "(default):1: switch.dt.alpha: expected a number or a list of 8 numbers (one per priority), got a list of 3");
 	expect_load_error("workloads = (\n  { type = \"burst\";\n    srcs = (1, \"two\"); }\n);", NULL, 0,
@@ -492,6 +495,8 @@ static void test_bad_overrides(void **state)
 	(void)state;
 	expect_set_error("run.sed=3", "--set run.sed: unknown key (did you mean run.seed?)");
 	expect_set_error("switch.ecn_mode=foo", "--set switch.ecn_mode: expected one of off|red|step, got \"foo\"");
+	expect_set_error("switch.ecn_mode=\"stpe\"",
+			 "--set switch.ecn_mode: expected one of off|red|step, got \"stpe\" (did you mean \"step\"?)");
 	expect_set_error("run.seed", "--set run.seed: expected KEY=VALUE");
 	expect_set_error("run=3", "--set run: is a group; set one of its keys, e.g. run.seed=VALUE");
 	expect_set_error("switch.dt=3", "--set switch.dt: is a group; set one of its keys, e.g. switch.dt.alpha=VALUE");

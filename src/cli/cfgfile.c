@@ -23,6 +23,26 @@
 
 static const char *const root_groups[] = { "run", "topology", "switch", "tcp", "workloads", NULL };
 
+/* The groups that map one-to-one onto a parameter table and a struct of the scenario. */
+static const struct section {
+	const char *name;
+	const struct sb_param *table;
+	size_t offset; /* of its struct in struct sb_scenario */
+} sections[] = {
+	{ "run", sb_run_param_table, offsetof(struct sb_scenario, run) },
+	{ "topology", sb_topo_param_table, offsetof(struct sb_scenario, topo) },
+	{ "switch", sb_switch_param_table, offsetof(struct sb_scenario, sw) },
+	{ "tcp", sb_tcp_param_table, offsetof(struct sb_scenario, tcp) },
+};
+
+static const struct section *find_section(const char *name)
+{
+	for (size_t i = 0; i < SB_ARRAY_LEN(sections); i++)
+		if (strcmp(sections[i].name, name) == 0)
+			return &sections[i];
+	return NULL;
+}
+
 /* ---------- messages ---------- */
 
 static int fail_place(struct sb_error *err, const char *place, const char *fmt, ...) SB_PRINTF(3, 4);
@@ -130,8 +150,9 @@ struct suggestion {
 static void consider(struct suggestion *s, const char *candidate)
 {
 	int d = edit_distance(s->name, candidate);
-	/* A distance as long as the word itself would suggest anything for short typos. */
-	if (d <= 2 && d < (int)strlen(s->name) && (!s->best || d < s->dist)) {
+	/* Two edits turn any short word into another ("foo" into "off"): be stricter there. */
+	int allowed = strlen(s->name) <= 3 ? 1 : 2;
+	if (d <= allowed && (!s->best || d < s->dist)) {
 		s->best = candidate;
 		s->dist = d;
 	}
@@ -210,6 +231,22 @@ static int scheme_index(const char *name)
 	for (int i = 0; all[i]; i++)
 		if (strcmp(all[i]->name, name) == 0)
 			return i;
+	return -1;
+}
+
+/* relay() for a string value: an unknown choice of an enum also gets a "did you mean". */
+static int relay_string(struct sb_error *err, const char *place, const struct sb_param *p,
+			const struct sb_error *inner, const char *value)
+{
+	relay(err, place, p, inner);
+	if (p->type != SB_P_ENUM)
+		return -1;
+	struct suggestion s = { value, NULL, 0 };
+	for (const char *const *c = p->choices; c && *c; c++)
+		consider(&s, *c);
+	size_t used = strlen(err->msg);
+	if (s.best && used < sizeof(err->msg))
+		snprintf(err->msg + used, sizeof(err->msg) - used, " (did you mean \"%s\"?)", s.best);
 	return -1;
 }
 
@@ -313,8 +350,9 @@ static int set_from_setting(const char *file, const struct sb_param *p, void *ob
 	case CONFIG_TYPE_STRING:
 		if (p->type != SB_P_STRING && p->type != SB_P_ENUM)
 			return mismatch(err, place, p, s);
-		rc = sb_param_set_string(p, obj, config_setting_get_string(s), &inner);
-		break;
+		if (sb_param_set_string(p, obj, config_setting_get_string(s), &inner))
+			return relay_string(err, place, p, &inner, config_setting_get_string(s));
+		return 0;
 	case CONFIG_TYPE_ARRAY:
 	case CONFIG_TYPE_LIST:
 		if (p->type != SB_P_PRIO && p->type != SB_P_INT_LIST)
@@ -370,10 +408,12 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 }
 
 /* One of run, topology, switch, tcp; `switch` also holds one subgroup per scheme. */
-static int read_table_group(const char *file, struct sb_scenario *sc, const config_setting_t *group,
-			    const char *gname, const struct sb_param *table, void *obj,
-			    struct sb_error *err)
+static int read_section(const char *file, struct sb_scenario *sc, const config_setting_t *group,
+			const struct section *sec, struct sb_error *err)
 {
+	const char *gname = sec->name;
+	const struct sb_param *table = sec->table;
+	void *obj = (char *)sc + sec->offset;
 	bool is_switch = strcmp(gname, "switch") == 0;
 	if (expect_group(file, group, gname, "{ key = value; ... }", err))
 		return -1;
@@ -484,32 +524,32 @@ static int read_workloads(const char *file, struct sb_scenario *sc, const config
 	return 0;
 }
 
+static int unknown_group(struct sb_error *err, const char *place, const char *name)
+{
+	struct suggestion s = { name, NULL, 0 };
+	for (const char *const *r = root_groups; *r; r++)
+		consider(&s, *r);
+	if (s.best)
+		return fail_place(err, place, "unknown key (did you mean %s?)", s.best);
+	return fail_place(err, place, "unknown key, expected one of run, topology, switch, tcp, workloads");
+}
+
 static int read_root(const char *file, struct sb_scenario *sc, const config_setting_t *root,
 		     struct sb_error *err)
 {
 	for (int i = 0; i < config_setting_length(root); i++) {
 		const config_setting_t *g = config_setting_get_elem(root, (unsigned)i);
 		const char *name = config_setting_name(g) ? config_setting_name(g) : "";
+		const struct section *sec = find_section(name);
 		int rc;
-		if (strcmp(name, "run") == 0)
-			rc = read_table_group(file, sc, g, name, sb_run_param_table, &sc->run, err);
-		else if (strcmp(name, "topology") == 0)
-			rc = read_table_group(file, sc, g, name, sb_topo_param_table, &sc->topo, err);
-		else if (strcmp(name, "switch") == 0)
-			rc = read_table_group(file, sc, g, name, sb_switch_param_table, &sc->sw, err);
-		else if (strcmp(name, "tcp") == 0)
-			rc = read_table_group(file, sc, g, name, sb_tcp_param_table, &sc->tcp, err);
-		else if (strcmp(name, "workloads") == 0)
+		if (sec) {
+			rc = read_section(file, sc, g, sec, err);
+		} else if (strcmp(name, "workloads") == 0) {
 			rc = read_workloads(file, sc, g, err);
-		else {
-			struct suggestion s = { name, NULL, 0 };
-			for (const char *const *r = root_groups; *r; r++)
-				consider(&s, *r);
+		} else {
 			char place[PLACE_LEN];
 			file_place(place, sizeof(place), file, g, name);
-			if (s.best)
-				return fail_place(err, place, "unknown key (did you mean %s?)", s.best);
-			return fail_place(err, place, "unknown key, expected one of run, topology, switch, tcp, workloads");
+			return unknown_group(err, place, name);
 		}
 		if (rc)
 			return -1;
@@ -717,19 +757,16 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 			    struct sb_error *err)
 {
 	const char *g = part[0];
+	const struct section *sec = find_section(g);
 	const struct sb_param *table = NULL;
 	void *obj = NULL;
 	char prefix[96], group[96];
 	struct suggestion s = { "", NULL, 0 };
 	size_t leaf = 1; /* index of the part naming the parameter */
 
-	if (!strcmp(g, "run") || !strcmp(g, "topology") || !strcmp(g, "tcp") || !strcmp(g, "switch")) {
-		table = !strcmp(g, "run") ? sb_run_param_table
-			: !strcmp(g, "topology") ? sb_topo_param_table
-			: !strcmp(g, "tcp") ? sb_tcp_param_table : sb_switch_param_table;
-		obj = !strcmp(g, "run") ? (void *)&sc->run
-			: !strcmp(g, "topology") ? (void *)&sc->topo
-			: !strcmp(g, "tcp") ? (void *)&sc->tcp : (void *)&sc->sw;
+	if (sec) {
+		table = sec->table;
+		obj = (char *)sc + sec->offset;
 		snprintf(group, sizeof(group), "%s", g);
 		int scheme = !strcmp(g, "switch") && nparts >= 2 ? scheme_index(part[1]) : -1;
 		if (scheme >= 0) {
@@ -769,12 +806,7 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 		leaf = 2;
 		snprintf(group, sizeof(group), "a workload of type %s", sb_workload_type_name[wl->type]);
 	} else {
-		s.name = g;
-		for (const char *const *r = root_groups; *r; r++)
-			consider(&s, *r);
-		if (s.best)
-			return fail_place(err, place, "unknown key (did you mean %s?)", s.best);
-		return fail_place(err, place, "unknown key, expected a key of run, topology, switch, tcp or workloads");
+		return unknown_group(err, place, g);
 	}
 
 	if (nparts <= leaf)
@@ -842,8 +874,11 @@ static int apply_override(struct sb_scenario *sc, const char *set, struct sb_err
 			end++;
 		if (end != value && !*end && int_range_fail(err, place, p, v))
 			rc = -1;
-		else if (sb_param_set_text(p, obj, value, &inner))
-			rc = relay(err, place, p, &inner);
+		else if (sb_param_set_text(p, obj, value, &inner)) {
+			char *bare = bare_value(value);
+			rc = relay_string(err, place, p, &inner, bare);
+			free(bare);
+		}
 	}
 	free(key);
 	return rc < 0 ? -1 : 0;
@@ -875,11 +910,11 @@ int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, cons
 /* ---------- reference ---------- */
 
 static const char *const workload_summary[SB_WL_N] = {
-	[SB_WL_POISSON] = "Background traffic: flows arrive as a Poisson process at every host, sizes drawn "
-			  "from `cdf`, rate set by `load`. Flow arrival rate per host = offered bits per second "
-			  "/ (8 × mean flow size).",
-	[SB_WL_INCAST] = "Query/response incast: every host issues queries at `query_rate`; each query asks "
-			 "`fanin` responders for `size_bytes / fanin` bytes each, all answering at once.",
+	[SB_WL_POISSON] = ("Background traffic: flows arrive as a Poisson process at every host, sizes drawn "
+			   "from `cdf`, rate set by `load` (docs/scenario.md). Flow arrival rate per host = "
+			   "offered bits per second / (8 × mean flow size)."),
+	[SB_WL_INCAST] = ("Query/response incast: every host issues queries at `query_rate`; each query asks "
+			  "`fanin` responders for `size_bytes / fanin` bytes each, all answering at once."),
 	[SB_WL_LONGLIVED] = "Long-lived flows from each host of `srcs` to `dst`, started at `start_ms`.",
 	[SB_WL_BURST] = "One synchronised burst: at `start_ms` every host of `srcs` sends `size_bytes` to `dst`.",
 	[SB_WL_CBR] = "Constant-bit-rate senders without congestion control, from each host of `srcs` to `dst`.",
@@ -892,20 +927,11 @@ void sb_cfg_write_reference(FILE *f)
 		   "Generated by `sharebuf params` from the parameter tables; do not edit by hand. "
 		   "docs/scenario.md describes the file format, `--set` and units. "
 		   "A key is written `group.key` in `--set` and `key = value;` inside its group in a file.\n\n");
-	static const struct {
-		const char *name;
-		const struct sb_param *table;
-	} groups[] = {
-		{ "run", sb_run_param_table },
-		{ "topology", sb_topo_param_table },
-		{ "switch", sb_switch_param_table },
-		{ "tcp", sb_tcp_param_table },
-	};
-	for (size_t i = 0; i < SB_ARRAY_LEN(groups); i++) {
+	for (size_t i = 0; i < SB_ARRAY_LEN(sections); i++) {
 		char prefix[32];
-		snprintf(prefix, sizeof(prefix), "%s.", groups[i].name);
-		fprintf(f, "## %s\n\n", groups[i].name);
-		sb_params_markdown(f, prefix, groups[i].table);
+		snprintf(prefix, sizeof(prefix), "%s.", sections[i].name);
+		fprintf(f, "## %s\n\n", sections[i].name);
+		sb_params_markdown(f, prefix, sections[i].table);
 		fprintf(f, "\n");
 	}
 	fprintf(f, "## Scheme parameters\n\n"
@@ -914,7 +940,10 @@ void sb_cfg_write_reference(FILE *f)
 	for (const struct sb_bm_ops *const *o = sb_bm_all(); *o; o++) {
 		char prefix[80];
 		snprintf(prefix, sizeof(prefix), "switch.%s.", (*o)->name);
-		fprintf(f, "### switch.%s\n\n%s.\n\n", (*o)->name, (*o)->summary ? (*o)->summary : "");
+		const char *summary = (*o)->summary ? (*o)->summary : "";
+		size_t len = strlen(summary);
+		fprintf(f, "### switch.%s\n\n%s%s\n\n", (*o)->name, summary,
+			len && summary[len - 1] != '.' ? "." : "");
 		if ((*o)->params && (*o)->params->name)
 			sb_params_markdown(f, prefix, (*o)->params);
 		else

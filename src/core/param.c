@@ -45,6 +45,16 @@ void sb_param_type_text(const struct sb_param *p, char *buf, size_t n)
 	}
 }
 
+/* Markdown table cells cannot hold a bare '|'. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
 static int type_fail(const struct sb_param *p, const char *got, struct sb_error *err)
 {
 	char t[256];
@@ -78,6 +88,8 @@ int sb_param_set_double(const struct sb_param *p, void *obj, double v, struct sb
 	if (p->type == SB_P_INT) {
 		if (v != floor(v))
 			return type_fail(p, "a fractional number", err);
+		if (!range_ok(p, v)) /* before converting: (int64_t)1e300 is undefined */
+			return range_fail(p, v, err);
 		return sb_param_set_int(p, obj, (int64_t)v, err);
 	}
 	if (p->type != SB_P_DOUBLE)
@@ -321,8 +333,11 @@ void sb_params_markdown(FILE *f, const char *prefix, const struct sb_param *tabl
 		if (p->type == SB_P_INT || p->type == SB_P_DOUBLE || p->type == SB_P_PRIO ||
 		    p->type == SB_P_INT_LIST)
 			snprintf(range, sizeof(range), "%g … %g", p->min, p->max);
-		fprintf(f, "| `%s%s` | %s | `%s` | %s | %s | %s |\n", prefix, p->name, t,
-			p->def && *p->def ? p->def : "(none)", p->unit && *p->unit ? p->unit : "",
-			range, p->doc);
+		fprintf(f, "| `%s%s` | ", prefix, p->name);
+		md_cell(f, t);
+		fprintf(f, " | `%s` | %s | %s | ", p->def && *p->def ? p->def : "(none)",
+			p->unit && *p->unit ? p->unit : "", range);
+		md_cell(f, p->doc);
+		fprintf(f, " |\n");
 	}
 }

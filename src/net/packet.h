@@ -32,8 +32,7 @@ enum sb_pkt_flags {
 };
 
 struct sb_packet {
-	struct sb_packet *next; /* FIFO link: egress queue, link pipeline, or pool free list */
-	sb_time t_arrive;       /* while on a link: when its last bit reaches the peer */
+	struct sb_packet *next; /* FIFO link: egress queue or pool free list */
 	sb_time t_sent;         /* when the transport sent it (echoed by ACKs for RTT samples) */
 	uint64_t seq;           /* data: first payload byte; ACK: cumulative ack; PFC: unused */
 	uint32_t flow;          /* flow index (sb_flow.id); PFC: priority mask */
@@ -46,6 +45,7 @@ struct sb_packet {
 	uint8_t type;           /* enum sb_pkt_type */
 	uint8_t flags;          /* enum sb_pkt_flags */
 	uint8_t hops;           /* switches traversed so far */
+	uint32_t reserved;      /* keeps the struct at 64 bytes; free for transports */
 };
 
 #endif

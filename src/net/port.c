@@ -3,6 +3,9 @@
  */
 #include "net/port.h"
 
+#include <stdlib.h>
+#include "core/util.h"
+
 #include "sim/sim.h"
 #include "net/switch.h"
 
@@ -55,6 +58,36 @@ static struct sb_packet *select_packet(struct sb_port *port)
 
 static void link_arrive(void *obj, uint64_t arg);
 
+/* Rare: only if more packets are in flight than sb_port_init_wire expected. */
+static void wire_grow(struct sb_wire *w)
+{
+	uint32_t cap = (w->mask + 1) * 2;
+	struct sb_wire_slot *slot = sb_xmalloc(cap * sizeof(*slot));
+	for (uint32_t i = 0; i < w->count; i++)
+		slot[i] = w->slot[(w->head + i) & w->mask];
+	free(w->slot);
+	w->slot = slot;
+	w->head = 0;
+	w->mask = cap - 1;
+}
+
+void sb_port_init_wire(struct sb_port *port)
+{
+	/* At most delay / ser(64 B) + 1 frames fit on a link; start there, grow if ever needed. */
+	sb_time smallest = sb_tx_time(64, port->rate_bps);
+	uint64_t need = port->delay / (smallest ? smallest : 1) + 2, cap = 4;
+	while (cap < need && cap < (1u << 30))
+		cap *= 2;
+	port->wire.slot = sb_xcalloc(cap, sizeof(*port->wire.slot));
+	port->wire.mask = (uint32_t)cap - 1;
+}
+
+void sb_port_free(struct sb_port *port)
+{
+	free(port->wire.slot);
+	port->wire.slot = NULL;
+}
+
 static void tx_done(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
@@ -89,11 +122,13 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	port->tx_bytes += p->size;
 	if (p->type != SB_PKT_PFC)
 		sim->stats.packet_hops++;
-	p->t_arrive = end + port->delay;
-	bool wire_idle = port->wire.head == NULL;
-	sb_fifo_push(&port->wire, p);
-	if (wire_idle)
-		sb_at(sim, p->t_arrive, link_arrive, port, 0);
+	struct sb_wire *w = &port->wire;
+	if (w->count > w->mask)
+		wire_grow(w);
+	sb_time arrive = end + port->delay;
+	w->slot[(w->head + w->count++) & w->mask] = (struct sb_wire_slot){ arrive, p };
+	if (w->count == 1)
+		sb_at(sim, arrive, link_arrive, port, 0);
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (port->ctrl.head || (port->backlog & (uint8_t)~port->paused)) {
 		port->kick_pending = true;
@@ -105,10 +140,12 @@ static void link_arrive(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
 	struct sb_sim *sim = port->node->sim;
+	struct sb_wire *w = &port->wire;
 	(void)arg;
-	struct sb_packet *p = sb_fifo_pop(&port->wire);
-	if (port->wire.head)
-		sb_at(sim, port->wire.head->t_arrive, link_arrive, port, 0);
+	struct sb_packet *p = w->slot[w->head].pkt;
+	w->head = (w->head + 1) & w->mask;
+	if (--w->count)
+		sb_at(sim, w->slot[w->head].t_arrive, link_arrive, port, 0);
 	sb_node_receive(sim, port->peer, p);
 }
 

@@ -9,8 +9,9 @@
  *
  * Event economy: a port has at most two pending events — "transmission done" (start the next
  * packet) and "head of the link pipeline arrives at the peer". Packets on the wire wait in the
- * `wire` FIFO in arrival order (constant propagation delay keeps them ordered), so the event
- * heap never holds one event per packet in flight.
+ * `wire` ring in arrival order (constant propagation delay keeps them ordered), so the event
+ * heap never holds one event per packet in flight. The ring stores each arrival time next to
+ * the packet pointer: scheduling the next arrival reads the ring, not the (cold) packet.
  */
 #ifndef SB_PORT_H
 #define SB_PORT_H
@@ -55,6 +56,22 @@ static inline struct sb_packet *sb_fifo_pop(struct sb_fifo *f)
 	return p;
 }
 
+/* Packets in flight on a link: a growable power-of-two ring of (arrival time, packet). */
+struct sb_wire_slot {
+	sb_time t_arrive; /* when the packet's last bit reaches the peer */
+	struct sb_packet *pkt;
+};
+
+struct sb_wire {
+	struct sb_wire_slot *slot;
+	uint32_t head, count, mask;
+};
+
+static inline struct sb_packet *sb_wire_at(const struct sb_wire *w, uint32_t i)
+{
+	return w->slot[(w->head + i) & w->mask].pkt;
+}
+
 struct sb_ecn_cfg {
 	uint64_t kmin, kmax; /* bytes of the egress queue */
 	uint32_t pmax_q32;   /* marking probability at kmax, as a 32-bit fraction */
@@ -83,7 +100,7 @@ struct sb_port {
 	uint32_t quantum[SB_NPRIO];
 	struct sb_ecn_cfg ecn[SB_NPRIO];
 
-	struct sb_fifo wire;      /* packets on the link, ordered by t_arrive */
+	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
 
 	/* statistics */
 	uint64_t tx_pkts, tx_bytes;
@@ -91,6 +108,9 @@ struct sb_port {
 	sb_time busy_time;
 };
 
+/* Size the link pipeline for the link's delay (called once when the port is wired). */
+void sb_port_init_wire(struct sb_port *port);
+void sb_port_free(struct sb_port *port);
 /* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */

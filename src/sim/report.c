@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -302,6 +303,12 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		(unsigned long long)s->drops_lossless, (unsigned long long)sim->stats.pfc_pause_frames);
 	fprintf(f, "buffer occupancy: p99 %llu B, max %llu B\n", (unsigned long long)s->p99_occupancy_bytes,
 		(unsigned long long)s->max_occupancy_bytes);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
+		wall_s, (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim->eq.executed,
+		wall_s > 0 ? (double)sim->eq.executed / wall_s / 1e6 : 0.0, (unsigned long long)sim->stats.packet_hops,
+		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
 }
 
 /* --- output files --- */

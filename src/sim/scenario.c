@@ -205,21 +205,13 @@ static const struct sb_param cbr_params[] = {
 	SB_PARAM_END
 };
 
-/* The flow list gives each flow its own start, transport, priority and class; the common
- * keys exist (every type has them) but do not apply, and their docs say so. */
+/* The flow list gives each flow its own transport, priority, class and start, so a file
+ * workload has only its path and an optional time offset. */
 static const struct sb_param file_params[] = {
-	{ "transport", SB_P_STRING, WL(transport), "dctcp", 0, 0, "", NULL,
-	  "not used by file workloads: each line of the file names its flow's transport" },
-	{ "prio", SB_P_INT, WL(prio), "1", 0, 7, "", NULL,
-	  "not used by file workloads: each line of the file gives its flow's priority" },
-	{ "class", SB_P_ENUM, WL(klass), "lossy", 0, 0, "", class_choices,
-	  "not used by file workloads: the file's optional class column gives each flow's class" },
-	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,
-	  "not used by file workloads: flows start at the file's start_us, counted from the start of the run" },
-	{ "stop_ms", SB_P_DOUBLE, WL(stop_ms), "0", 0, 1e7, "ms", NULL,
-	  "not used by file workloads: every flow of the file is started" },
 	{ "path", SB_P_STRING, WL(path), "", 0, 0, "", NULL,
 	  "file listing the flows to replay, one per line (see docs/workloads.md); relative to the working directory" },
+	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,
+	  "offset added to every start time of the file" },
 	SB_PARAM_END
 };
 
@@ -355,7 +347,7 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 		where[0] = 0;
 #define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", index, name), key)
 
-	if (!wl->transport || !sb_transport_find(wl->transport)) {
+	if (wl->type != SB_WL_FILE && (!wl->transport || !sb_transport_find(wl->transport))) {
 		char known[256];
 		const char *names[32];
 		size_t n = 0;

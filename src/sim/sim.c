@@ -198,8 +198,14 @@ int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 		struct sb_node *n = sim->nodes[i];
 		for (uint16_t p = 0; p < n->nports; p++) {
 			struct sb_port *port = &n->ports[p];
-			in_network += count_fifo(&port->ctrl, false, true) + count_fifo(&port->wire, false, true);
-			queued_pfc += count_fifo(&port->ctrl, true, false) + count_fifo(&port->wire, true, false);
+			in_network += count_fifo(&port->ctrl, false, true);
+			queued_pfc += count_fifo(&port->ctrl, true, false);
+			for (uint32_t w = 0; w < port->wire.count; w++) {
+				if (sb_wire_at(&port->wire, w)->type == SB_PKT_PFC)
+					queued_pfc++;
+				else
+					in_network++;
+			}
 			for (int q = 0; q < SB_NPRIO; q++)
 				in_network += port->q[q].pkts;
 		}
@@ -252,6 +258,8 @@ void sb_sim_free(struct sb_sim *sim)
 		struct sb_node *n = sim->nodes[i];
 		if (n->kind == SB_NODE_SWITCH)
 			sb_switch_free((struct sb_switch *)n);
+		for (uint16_t p = 0; p < n->nports; p++)
+			sb_port_free(&n->ports[p]);
 		free(n->ports);
 		free(n);
 	}

@@ -262,7 +262,7 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 				if (!strcmp(r->transport, w->file.transports[t]))
 					ops = w->file_ops[t];
 			struct sb_flow *f = spawn(sim, w, ops, r->src, r->dst, r->size_bytes,
-						  sb_time_from_us(r->start_us), SB_KIND_FILE);
+						  w->start + sb_time_from_us(r->start_us), SB_KIND_FILE);
 			f->prio = (uint8_t)r->priority;
 			f->lossless = r->klass == SB_CLASS_LOSSLESS;
 		}
