@@ -19,60 +19,22 @@
 #include "sim/sim.h"
 #include "transport/cbr.h"
 #include "transport/transport.h"
-
-static void *scheme_params(struct sb_scenario *sc, const char *name)
-{
-	size_t i = 0;
-	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++, i++)
-		if (!strcmp((*s)->name, name))
-			return sc->scheme_params[i];
-	fail_msg("no scheme %s", name);
-	return NULL;
-}
-
-static void set_scheme(struct sb_scenario *sc, const char *name, const char *param, const char *value)
-{
-	free(sc->sw.scheme);
-	sc->sw.scheme = strdup(name);
-	if (param) {
-		struct sb_error err;
-		const struct sb_param *p = sb_param_find(sb_bm_find(name)->params, param);
-		assert_non_null(p);
-		assert_int_equal(sb_param_set_text(p, scheme_params(sc, name), value, &err), 0);
-	}
-}
+#include "testlib.h"
 
 /* Single switch, n congested output ports (hosts 0..n-1), 2 CBR senders per port. */
 static void overload_setup(struct sb_scenario *sc, int n, uint64_t buffer, int64_t cell)
 {
-	sb_scenario_defaults(sc);
-	sc->topo.type = SB_TOPO_SINGLE;
-	sc->topo.hosts = 3 * n;
-	sc->topo.host_rate_gbps = 10;
-	sc->topo.host_delay_us = 1;
-	sc->sw.buffer_bytes = (int64_t)buffer;
+	tl_single_switch(sc, 3 * n, 10, buffer);
 	sc->sw.cell_bytes = cell;
-	sc->sw.ecn_mode = SB_ECN_OFF;
-	sc->run.duration_ms = 10;
-	sc->run.sample_interval_us = 0;
-	sc->run.check_invariants = true;
 }
 
 static void overload_run(struct sb_sim *sim, struct sb_scenario *sc, int n)
 {
-	struct sb_error err = { "" };
-	if (sb_sim_build(sim, sc, &err))
-		fail_msg("build: %s", err.msg);
-	const struct sb_transport_ops *cbr = sb_transport_find("cbr");
+	tl_build(sim, sc);
 	for (int d = 0; d < n; d++)
-		for (int k = 0; k < 2; k++) {
-			struct sb_flow *f = sb_flow_create(sim, (uint32_t)(n + 2 * d + k), (uint32_t)d, 0,
-							   (sb_time)k * 100 * SB_NS, cbr);
-			sb_cbr_configure(f, 10000000000ULL, 1048);
-		}
-	sb_sim_run(sim);
-	if (sb_sim_check(sim, &err))
-		fail_msg("invariants: %s", err.msg);
+		for (int k = 0; k < 2; k++)
+			tl_cbr(sim, (uint32_t)(n + 2 * d + k), (uint32_t)d, 10000000000ULL, 1048, (sb_time)k * 100 * SB_NS);
+	tl_run_and_check(sim);
 }
 
 static void check_dt_steady_state(int n, double alpha, int64_t cell)
@@ -83,7 +45,7 @@ static void check_dt_steady_state(int n, double alpha, int64_t cell)
 	overload_setup(&sc, n, B, cell);
 	char a[32];
 	snprintf(a, sizeof(a), "%g", alpha);
-	set_scheme(&sc, "dt", "alpha", a);
+	tl_set_scheme(&sc, "dt", "alpha", a);
 	overload_run(&sim, &sc, n);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
 	double units = cell ? (double)(B / (uint64_t)cell) : (double)B;
@@ -129,7 +91,7 @@ static void test_cs_fills_buffer(void **state)
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	overload_setup(&sc, 2, 500000, 0);
-	set_scheme(&sc, "cs", NULL, NULL);
+	tl_set_scheme(&sc, "cs", NULL, NULL);
 	overload_run(&sim, &sc, 2);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
 	assert_true(m->buffer - m->used < 1048);
@@ -147,7 +109,7 @@ static void test_static_share(void **state)
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	overload_setup(&sc, 2, 600000, 0);
-	set_scheme(&sc, "static", "queue_bytes", "100000");
+	tl_set_scheme(&sc, "static", "queue_bytes", "100000");
 	overload_run(&sim, &sc, 2);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
 	for (int d = 0; d < 2; d++) {

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cfgfile.h"
+#include "mmu/mmu.h"
+#include "transport/cbr.h"
+#include "transport/transport.h"
 
 void tl_scenario(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets)
 {
@@ -62,4 +65,59 @@ char *tl_slurp(const char *path)
 		s[n] = 0;
 	fclose(f);
 	return s;
+}
+
+void tl_set_scheme(struct sb_scenario *sc, const char *name, const char *param, const char *value)
+{
+	free(sc->sw.scheme);
+	sc->sw.scheme = strdup(name);
+	if (!param)
+		return;
+	size_t i = 0;
+	const struct sb_bm_ops *const *s = sb_bm_all();
+	for (; *s && strcmp((*s)->name, name); s++)
+		i++;
+	if (!*s)
+		fail_msg("no scheme %s", name);
+	struct sb_error err;
+	const struct sb_param *p = sb_param_find((*s)->params, param);
+	if (!p || sb_param_set_text(p, sc->scheme_params[i], value, &err))
+		fail_msg("scheme %s: cannot set %s = %s", name, param, value);
+}
+
+struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
+		       sb_time start)
+{
+	struct sb_flow *f = sb_flow_create(sim, src, dst, 0, start, sb_transport_find("cbr"));
+	sb_cbr_configure(f, rate_bps, packet_bytes);
+	return f;
+}
+
+void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes)
+{
+	sb_scenario_defaults(sc);
+	sc->topo.type = SB_TOPO_SINGLE;
+	sc->topo.hosts = hosts;
+	sc->topo.host_rate_gbps = gbps;
+	sc->topo.host_delay_us = 1;
+	sc->sw.buffer_bytes = (int64_t)buffer_bytes;
+	sc->sw.ecn_mode = SB_ECN_OFF;
+	sc->run.duration_ms = 10;
+	sc->run.sample_interval_us = 0;
+	sc->run.check_invariants = true;
+}
+
+void tl_build(struct sb_sim *sim, const struct sb_scenario *sc)
+{
+	struct sb_error err = { "" };
+	if (sb_sim_build(sim, sc, &err))
+		fail_msg("build: %s", err.msg);
+}
+
+void tl_run_and_check(struct sb_sim *sim)
+{
+	struct sb_error err = { "" };
+	sb_sim_run(sim);
+	if (sb_sim_check(sim, &err))
+		fail_msg("invariants: %s", err.msg);
 }

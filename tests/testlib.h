@@ -13,6 +13,18 @@
 void tl_scenario(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets);
 /* Build and run, then assert conservation and MMU invariants (sb_sim_check). */
 void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc);
+/* Select a BM scheme and optionally set one of its parameters (text value). */
+void tl_set_scheme(struct sb_scenario *sc, const char *name, const char *param, const char *value);
+/* Start an unbounded CBR flow (rate in bits/s, wire-size packets) at `start`. */
+struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
+		       sb_time start);
+/* Scenario defaults for a single switch with `hosts` hosts at `gbps`, no workloads, invariants on. */
+void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes);
+/* Build (asserting success) without running. */
+void tl_build(struct sb_sim *sim, const struct sb_scenario *sc);
+/* Run and assert sb_sim_check. */
+void tl_run_and_check(struct sb_sim *sim);
+
 /* A fresh temporary directory (removed by tl_rmtree). */
 char *tl_tmpdir(void);
 void tl_rmtree(const char *dir);

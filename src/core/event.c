@@ -94,36 +94,21 @@ int sb_eventq_pop(struct sb_eventq *q, struct sb_event *out)
 	 * selects rather than branches (event times are random, so branches mispredict). */
 	for (;;) {
 		size_t c = 4 * i + 1;
-		if (c + 3 < n) {
-			/* all four children exist: a fixed tournament, no loop-carried branch */
-			sb_u128 k0 = key_of(&h[c]), k1 = key_of(&h[c + 1]);
-			sb_u128 k2 = key_of(&h[c + 2]), k3 = key_of(&h[c + 3]);
-			size_t a = k1 < k0 ? c + 1 : c, b = k3 < k2 ? c + 3 : c + 2;
-			sb_u128 ka = k1 < k0 ? k1 : k0, kb = k3 < k2 ? k3 : k2;
-			size_t best = kb < ka ? b : a;
-			sb_u128 best_key = kb < ka ? kb : ka;
-			if (best_key >= last_key)
-				break;
-			h[i] = h[best];
-			i = best;
-			continue;
-		}
 		if (c >= n)
 			break;
 		size_t best = c;
 		sb_u128 best_key = key_of(&h[c]);
-		for (size_t k = c + 1; k < n; k++) {
+		size_t end = c + 4 < n ? c + 4 : n;
+		for (size_t k = c + 1; k < end; k++) {
 			sb_u128 kk = key_of(&h[k]);
-			if (kk < best_key) {
-				best = k;
-				best_key = kk;
-			}
+			bool less = kk < best_key;
+			best = less ? k : best;
+			best_key = less ? kk : best_key;
 		}
-		if (best_key < last_key) {
-			h[i] = h[best];
-			i = best;
-		}
-		break;
+		if (best_key >= last_key)
+			break;
+		h[i] = h[best];
+		i = best;
 	}
 	if (n)
 		h[i] = last;

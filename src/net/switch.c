@@ -21,19 +21,21 @@ static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out
 	return m;
 }
 
-/* ECN marking on the instantaneous length of the egress queue (bytes). */
-static void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
+bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng)
 {
-	if (!(p->flags & SB_PF_ECT) || e->mode == SB_ECN_OFF || qbytes <= e->kmin)
-		return;
-	if (e->mode == SB_ECN_STEP || qbytes > e->kmax) {
-		p->flags |= SB_PF_CE;
-		return;
-	}
+	if (e->mode == SB_ECN_OFF || qbytes <= e->kmin)
+		return false;
+	if (e->mode == SB_ECN_STEP || qbytes > e->kmax)
+		return true;
 	/* RED: probability rises linearly from 0 at kmin to pmax at kmax */
 	uint64_t span = e->kmax - e->kmin;
 	uint64_t threshold = (uint64_t)(((unsigned __int128)e->pmax_q32 * (qbytes - e->kmin)) / span);
-	if ((sb_rng_u64(&sw->rng) >> 32) < threshold)
+	return (sb_rng_u64(rng) >> 32) < threshold;
+}
+
+static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
+{
+	if ((p->flags & SB_PF_ECT) && sb_ecn_decide(e, qbytes, &sw->rng))
 		p->flags |= SB_PF_CE;
 }
 

@@ -17,6 +17,11 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 /* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue. */
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
 
+/* ECN decision for an ECN-capable packet meeting `qbytes` in its egress queue: step marks
+ * above kmin; RED marks with probability pmax·(q − kmin)/(kmax − kmin) between kmin and kmax
+ * and always above kmax. */
+bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng);
+
 /* Buffer of the whole switch in bytes, as configured or derived from its ports. */
 uint64_t sb_switch_buffer_bytes(const struct sb_switch *sw, const struct sb_switch_params *p);
 

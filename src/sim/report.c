@@ -268,6 +268,7 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_t *causes = json_object();
 	for (int c = 1; c < SB_DROP_NCAUSES; c++)
 		json_object_set_new(causes, sb_drop_cause_name[c], json_integer((json_int_t)sim->stats.drops[c]));
+	json_object_set_new(causes, "nic", json_integer((json_int_t)sim->stats.drops_nic));
 	json_object_set_new(drops, "by_cause", causes);
 	json_object_set_new(root, "drops", drops);
 	json_t *pfc = json_object();

@@ -105,6 +105,19 @@ const struct sb_param sb_switch_param_table[] = {
 	SB_PARAM_END
 };
 
+#define HOST(f) offsetof(struct sb_host_params, f)
+const struct sb_param sb_host_param_table[] = {
+	{ "sched", SB_P_ENUM, HOST(sched), "drr", 0, 0, "", sched_choices,
+	  "scheduler among the NIC's 8 priority queues: sp = strict priority (priority 7 first), drr = deficit round robin" },
+	{ "drr_weight", SB_P_PRIO, HOST(drr_weight), "1", 0.001, 1e6, "", NULL,
+	  "DRR weight per priority at the NIC (quantum = weight × drr_quantum_bytes)" },
+	{ "drr_quantum_bytes", SB_P_INT, HOST(drr_quantum_bytes), "1500", 1, 1e7, "bytes", NULL,
+	  "DRR quantum of weight 1 at the NIC" },
+	{ "nic_buffer_bytes", SB_P_INT, HOST(nic_buffer_bytes), "0", 0, 1e15, "bytes", NULL,
+	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic)" },
+	SB_PARAM_END
+};
+
 const struct sb_param sb_tcp_param_table[] = {
 	{ "mss", SB_P_INT, TCP(mss), "1000", 1, 65535, "bytes", NULL, "payload bytes of a full-sized data segment" },
 	{ "header_bytes", SB_P_INT, TCP(header_bytes), "48", 0, 1024, "bytes", NULL,
@@ -240,6 +253,7 @@ void sb_scenario_defaults(struct sb_scenario *sc)
 	sb_params_defaults(sb_run_param_table, &sc->run);
 	sb_params_defaults(sb_topo_param_table, &sc->topo);
 	sb_params_defaults(sb_switch_param_table, &sc->sw);
+	sb_params_defaults(sb_host_param_table, &sc->host);
 	sb_params_defaults(sb_tcp_param_table, &sc->tcp);
 
 	const struct sb_bm_ops *const *all = sb_bm_all();
@@ -258,6 +272,7 @@ void sb_scenario_free(struct sb_scenario *sc)
 	sb_params_free(sb_run_param_table, &sc->run);
 	sb_params_free(sb_topo_param_table, &sc->topo);
 	sb_params_free(sb_switch_param_table, &sc->sw);
+	sb_params_free(sb_host_param_table, &sc->host);
 	sb_params_free(sb_tcp_param_table, &sc->tcp);
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		struct sb_workload *wl = &sc->workloads[i];

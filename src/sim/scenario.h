@@ -54,6 +54,14 @@ struct sb_switch_params {
 	bool check_invariants;
 };
 
+/* Host NICs: one port towards the first switch, 8 priority queues + the control queue. */
+struct sb_host_params {
+	int sched;                  /* SB_SCHED_* among the NIC's data queues */
+	double drr_weight[8];
+	int64_t drr_quantum_bytes;
+	int64_t nic_buffer_bytes;   /* 0 = unlimited; else data packets beyond it are dropped at the NIC */
+};
+
 struct sb_tcp_params {
 	int64_t mss;              /* payload bytes per segment */
 	int64_t header_bytes;     /* per-packet header overhead on the wire */
@@ -107,6 +115,7 @@ struct sb_scenario {
 	struct sb_run_params run;
 	struct sb_topo_params topo;
 	struct sb_switch_params sw;
+	struct sb_host_params host;
 	struct sb_tcp_params tcp;
 	struct sb_workload *workloads;
 	size_t nworkloads;
@@ -117,6 +126,7 @@ struct sb_scenario {
 extern const struct sb_param sb_run_param_table[];
 extern const struct sb_param sb_topo_param_table[];
 extern const struct sb_param sb_switch_param_table[];
+extern const struct sb_param sb_host_param_table[];
 extern const struct sb_param sb_tcp_param_table[];
 extern const char *const sb_workload_type_name[SB_WL_N];
 extern const struct sb_param *const sb_workload_param_table[SB_WL_N];

@@ -17,8 +17,22 @@ void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ac
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 {
 	struct sb_host *h = sim->hosts[pkt->src];
+	struct sb_port *nic = &h->node.ports[0];
 	sim->stats.pkts_sent++;
-	sb_port_enqueue(sim, &h->node.ports[0], pkt);
+	if (sim->nic_limit && pkt->type == SB_PKT_DATA) {
+		uint64_t queued = 0;
+		for (int q = 0; q < SB_NPRIO; q++)
+			queued += nic->q[q].bytes;
+		if (queued + pkt->size > sim->nic_limit) {
+			sim->stats.drops_nic++;
+			sim->stats.pkts_dropped++;
+			if (pkt->flags & SB_PF_LOSSLESS)
+				sim->stats.pkts_dropped_lossless++;
+			sb_packet_free(sim, pkt);
+			return;
+		}
+	}
+	sb_port_enqueue(sim, nic, pkt);
 }
 
 static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *in, struct sb_packet *pkt)
@@ -116,6 +130,16 @@ sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint6
 
 /* --- lifecycle --- */
 
+static void configure_nic(struct sb_host *h, const struct sb_host_params *p)
+{
+	struct sb_port *nic = &h->node.ports[0];
+	nic->sched = (uint8_t)p->sched;
+	for (int q = 0; q < SB_NPRIO; q++) {
+		double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
+		nic->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
+	}
+}
+
 static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_params *p)
 {
 	for (uint16_t i = 0; i < sw->node.nports; i++) {
@@ -157,6 +181,9 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	if (rc == 0)
 		rc = sb_topo_build(sim, &plan, err);
 	sb_topo_plan_free(&plan);
+	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
+	for (uint32_t h = 0; rc == 0 && h < sim->nhosts; h++)
+		configure_nic(sim->hosts[h], &sc->host);
 	for (uint32_t s = 0; rc == 0 && s < sim->nswitches; s++) {
 		configure_switch_ports(sim->switches[s], &sc->sw);
 		rc = sb_switch_init_mmus(sim, sim->switches[s], sc, err);

@@ -74,6 +74,7 @@ struct sb_stats {
 	uint64_t pkts_delivered;    /* to hosts */
 	uint64_t pkts_dropped;      /* by switches, all causes */
 	uint64_t pkts_dropped_lossless;
+	uint64_t drops_nic;         /* data packets dropped at a full host NIC (host.nic_buffer_bytes) */
 	uint64_t packet_hops;       /* packets × links traversed (data + ACK + control) */
 	uint64_t drops[SB_DROP_NCAUSES];
 	uint64_t pfc_pause_frames, pfc_resume_frames;
@@ -109,6 +110,7 @@ struct sb_sim {
 
 	struct sb_stats stats;
 	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
+	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
 	struct sb_occupancy_sink *occ;

@@ -1,0 +1,200 @@
+/*
+ * test_switch.c — the data plane around the MMU: ECN marking rules, egress scheduling (strict
+ * priority, weighted DRR), switches split into several MMUs, PFC frames pausing an upstream
+ * port, and the optional host NIC buffer limit.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include "mmu/mmu.h"
+#include "net/switch.h"
+#include "sim/sim.h"
+#include "testlib.h"
+#include "transport/transport.h"
+
+static void test_ecn_step_and_red(void **state)
+{
+	(void)state;
+	struct sb_rng rng;
+	sb_rng_init(&rng, 1, SB_STREAM_TEST);
+	struct sb_ecn_cfg step = { .kmin = 65000, .kmax = 65000, .pmax_q32 = UINT32_MAX, .mode = SB_ECN_STEP };
+	assert_false(sb_ecn_decide(&step, 65000, &rng));
+	assert_true(sb_ecn_decide(&step, 65001, &rng));
+	struct sb_ecn_cfg off = step;
+	off.mode = SB_ECN_OFF;
+	assert_false(sb_ecn_decide(&off, 10000000, &rng));
+	/* RED between 100 KB and 400 KB with pmax 0.2: at 250 KB the probability is 0.1 */
+	struct sb_ecn_cfg red = { .kmin = 100000, .kmax = 400000, .pmax_q32 = (uint32_t)(0.2 * 4294967295.0),
+				  .mode = SB_ECN_RED };
+	assert_false(sb_ecn_decide(&red, 100000, &rng));
+	assert_true(sb_ecn_decide(&red, 400001, &rng));
+	const double at[] = { 130000, 250000, 370000 };
+	for (int k = 0; k < 3; k++) {
+		int marks = 0, n = 400000;
+		for (int i = 0; i < n; i++)
+			marks += sb_ecn_decide(&red, (uint64_t)at[k], &rng);
+		double expect = 0.2 * (at[k] - 100000) / 300000;
+		assert_true(fabs((double)marks / n - expect) < 0.003);
+	}
+}
+
+/* Two line-rate CBR sources to one host, priorities 1 and 6. */
+static void two_class_run(struct sb_sim *sim, struct sb_scenario *sc, uint64_t *bytes1, uint64_t *bytes6)
+{
+	tl_build(sim, sc);
+	struct sb_flow *a = tl_cbr(sim, 1, 0, 10000000000ULL, 1048, 0);
+	struct sb_flow *b = tl_cbr(sim, 2, 0, 10000000000ULL, 1048, 0);
+	a->prio = 1;
+	b->prio = 6;
+	tl_run_and_check(sim);
+	*bytes1 = a->bytes_received;
+	*bytes6 = b->bytes_received;
+}
+
+static void test_strict_priority(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	uint64_t lo, hi;
+	tl_single_switch(&sc, 3, 10, 1000000);
+	sc.sw.sched = SB_SCHED_SP;
+	two_class_run(&sim, &sc, &lo, &hi);
+	/* priority 6 takes the whole link; priority 1 only gets what was sent before its queue filled */
+	double link = 10e9 / 8 * sc.run.duration_ms / 1e3 * 1000.0 / 1048.0;
+	assert_true(hi > 0.97 * link);
+	assert_true(lo < 0.02 * link);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+static void test_drr_weights(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	uint64_t lo, hi;
+	tl_single_switch(&sc, 3, 10, 1000000);
+	sc.sw.sched = SB_SCHED_DRR;
+	sc.sw.drr_weight[1] = 1;
+	sc.sw.drr_weight[6] = 3;
+	two_class_run(&sim, &sc, &lo, &hi);
+	double ratio = (double)hi / (double)lo;
+	assert_true(ratio > 2.9 && ratio < 3.1);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+/* Ports 0-1 in MMU 0, ports 2-3 in MMU 1 (mmu_ports = 2): an overloaded queue in each MMU sees
+ * only its own half of the buffer, so DT gives it α(B/2)/(1+α), not αB/(1+2α). */
+static void test_multi_mmu_split(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	const uint64_t B = 1000000;
+	tl_single_switch(&sc, 4, 10, B);
+	sc.sw.mmu_ports = 2;
+	tl_set_scheme(&sc, "dt", "alpha", "1");
+	tl_build(&sim, &sc);
+	struct sb_switch *sw = sim.switches[0];
+	assert_int_equal(sw->nmmus, 2);
+	assert_int_equal(sw->mmus[0]->buffer, B / 2);
+	assert_int_equal(sw->mmus[1]->buffer, B / 2);
+	/* host 1 -> host 0 (egress port 0, MMU 0) and host 3 -> host 2 (egress port 2, MMU 1), at 2x rate */
+	tl_cbr(&sim, 1, 0, 10000000000ULL, 1048, 0);
+	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 0);
+	tl_cbr(&sim, 0, 2, 10000000000ULL, 1048, 0);
+	tl_cbr(&sim, 1, 2, 10000000000ULL, 1048, 0);
+	tl_run_and_check(&sim);
+	double expect = 1.0 * (double)(B / 2) / 2.0;
+	for (int g = 0; g < 2; g++) {
+		uint64_t q = sw->mmus[g]->q_egr[sb_mmu_qi((uint16_t)(2 * g), 1)];
+		assert_true(fabs((double)q - expect) < 0.03 * expect);
+	}
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+/* A PFC PAUSE sent by the switch out of port 1 stops host 1's NIC for priority 1 until the
+ * RESUME arrives: the receiver sees nothing new in between except what was already in flight. */
+struct pfc_ctx {
+	struct sb_sim *sim;
+	struct sb_flow *f;
+	uint64_t at_pause, at_resume;
+};
+
+static void send_pause(void *obj, uint64_t pause)
+{
+	struct pfc_ctx *c = obj;
+	struct sb_mmu *m = c->sim->switches[0]->mmus[0];
+	if (pause)
+		c->at_pause = c->f->bytes_received;
+	else
+		c->at_resume = c->f->bytes_received;
+	sb_mmu_send_pfc(m, 1, 1u << 1, pause);
+}
+
+static void test_pfc_pause_resume(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 2, 10, 1000000);
+	sc.run.duration_ms = 3;
+	tl_build(&sim, &sc);
+	struct pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), 0, 0 };
+	sb_at(&sim, 1 * SB_MS, send_pause, &c, 1);
+	sb_at(&sim, 2 * SB_MS, send_pause, &c, 0);
+	tl_run_and_check(&sim);
+	/* in flight when the pause took effect: at most a few packets (2 x 1 us links at 10G) */
+	assert_true(c.at_resume - c.at_pause < 6 * 1000);
+	/* before and after: the flow runs at its 5 Gb/s */
+	double per_ms = 5e9 / 8 / 1e3 * 1000.0 / 1048.0;
+	assert_true(c.at_pause > 0.97 * per_ms);
+	assert_true(c.f->bytes_received - c.at_resume > 0.97 * per_ms);
+	assert_int_equal(sim.stats.pfc_pause_frames, 1);
+	assert_int_equal(sim.stats.pfc_resume_frames, 1);
+	assert_int_equal(sim.hosts[1]->node.ports[0].pause_rx, 1);
+	assert_int_equal(sim.hosts[1]->node.ports[0].resume_rx, 1);
+	assert_int_equal(sim.stats.pkts_dropped, 0);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+/* A host NIC with a buffer limit drops what does not fit (the simulator's NIC does not push
+ * back on the transport); TCP recovers and completes once its window outgrows the NIC. */
+static void test_nic_limit(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 3, 10, 2000000);
+	sc.host.nic_buffer_bytes = 32 * 1048;
+	sc.run.duration_ms = 100;
+	tl_build(&sim, &sc);
+	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 2000000, 0, sb_transport_find("newreno"));
+	tl_run_and_check(&sim);
+	assert_true(sim.stats.drops_nic > 0);
+	assert_true(f->completed);
+	assert_int_equal(sim.stats.drops[SB_DROP_THRESHOLD] + sim.stats.drops[SB_DROP_BUFFER_FULL], 0);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ecn_step_and_red),
+		cmocka_unit_test(test_strict_priority),
+		cmocka_unit_test(test_drr_weights),
+		cmocka_unit_test(test_multi_mmu_split),
+		cmocka_unit_test(test_pfc_pause_resume),
+		cmocka_unit_test(test_nic_limit),
+	};
+	return cmocka_run_group_tests_name("switch", tests, NULL, NULL);
+}
