@@ -412,7 +412,7 @@ static void test_unknown_keys(void **state)
 	(void)state;
 	expect_load_error("rnu: { seed = 1; };", NULL, 0, "(default):1: rnu: unknown key (did you mean run?)");
 	expect_load_error("network: { };", NULL, 0,
-			  "(default):1: network: unknown key, expected one of run, topology, switch, tcp, workloads");
+			  "(default):1: network: unknown key, expected one of run, topology, switch, host, tcp, workloads");
 	expect_load_error("run: { seed = 1; };\nswitch: {\n  ecn_mod = \"red\";\n};", NULL, 0,
 			  "(default):3: switch.ecn_mod: unknown key (did you mean switch.ecn_mode?)");
 	expect_load_error("run: { foo_bar_baz = 1; };", NULL, 0,

@@ -2,7 +2,7 @@
  * cfgfile.h — reading a scenario file (libconfig syntax) and `--set` overrides into a
  * struct sb_scenario, and printing the reference of every key.
  *
- * The file layout (docs/scenario.md): groups run, topology, switch and tcp whose keys are those
+ * The file layout (docs/scenario.md): groups run, topology, switch, host and tcp whose keys are those
  * of the parameter tables in src/sim/scenario.c; inside switch, a group named after a scheme
  * (switch.dt, ...) holds that scheme's parameters; `workloads` is a list of groups, each with
  * a `type`. Every error names its place as "FILE:LINE: KEY: what was expected" (or
