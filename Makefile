@@ -62,7 +62,7 @@ test-only: $(BUILD)/sharebuf $(TESTS)
 sanitize:
 	@sh tools/install-deps.sh
 	@$(MAKE) --no-print-directory BUILD=build-san \
-		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" test-only
+		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" test-only
 
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <unistd.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
 #include "sim/report.h"
@@ -89,7 +91,15 @@ static int cmd_run(int argc, char **argv)
 			if (!strcmp(a, "--set")) {
 				sets[nsets++] = v;
 			} else if (!strcmp(a, "--seed")) {
-				snprintf(seed_set, sizeof(seed_set), "run.seed=%s", v);
+				char *end;
+				errno = 0;
+				long long seed = strtoll(v, &end, 10);
+				if (!*v || *end || errno || seed < 0) {
+					fprintf(stderr, "sharebuf: --seed: expected a non-negative integer, got \"%s\"\n", v);
+					free(sets);
+					return 2;
+				}
+				snprintf(seed_set, sizeof(seed_set), "run.seed=%lld", seed);
 				sets[nsets++] = seed_set;
 			} else {
 				out = v;
@@ -124,8 +134,11 @@ static int cmd_run(int argc, char **argv)
 	if (quiet)
 		sb_report_progress_enabled = false;
 	struct sb_sim sim;
+	bool created_out = false;
 	double t0 = wall_now();
-	if (sb_sim_build(&sim, &sc, &err)) {
+	if (sb_sim_build(&sim, &sc, &err) || sb_report_prepare_dir(out, &created_out, &err)) {
+		if (created_out)
+			rmdir(out);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 		return fail(err.msg);
@@ -140,6 +153,8 @@ static int cmd_run(int argc, char **argv)
 	sb_report_summarize(&sim, &s);
 	if (rc == 0 && sb_report_write(&sim, out, wall, &err))
 		rc = fail(err.msg);
+	if (rc && created_out)
+		rmdir(out); /* only succeeds if empty: never removes a user's files */
 	if (rc == 0 && !quiet) {
 		sb_report_print(stdout, &sim, &s, wall);
 		printf("outputs: %s/{flows.csv,summary.json,occupancy.csv,drops.csv}\n", out);

@@ -332,6 +332,10 @@ static int out_open(struct out_file *o, const char *dir, const char *name, struc
 static int mkdir_p(const char *dir, struct sb_error *err)
 {
 	char path[4096];
+	if (!*dir)
+		return sb_fail(err, "--out: the output directory name is empty");
+	if (strlen(dir) >= sizeof(path))
+		return sb_fail(err, "--out: the output directory name is longer than %zu bytes", sizeof(path) - 1);
 	snprintf(path, sizeof(path), "%s", dir);
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
@@ -369,12 +373,28 @@ static void write_occupancy(FILE *f, const struct sb_sim *sim)
 
 static void write_drops(FILE *f, const struct sb_sim *sim)
 {
-	fprintf(f, "switch,cause,packets\n");
+	fprintf(f, "node,cause,packets\n");
 	for (uint32_t i = 0; i < sim->nswitches; i++)
 		for (int c = 1; c < SB_DROP_NCAUSES; c++)
 			if (sim->switches[i]->drops[c])
 				fprintf(f, "%s,%s,%llu\n", sim->switches[i]->node.name, sb_drop_cause_name[c],
 					(unsigned long long)sim->switches[i]->drops[c]);
+	for (uint32_t h = 0; h < sim->nhosts; h++)
+		if (sim->hosts[h]->nic_drops)
+			fprintf(f, "%s,nic,%llu\n", sim->hosts[h]->node.name, (unsigned long long)sim->hosts[h]->nic_drops);
+}
+
+int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err)
+{
+	struct stat st;
+	*created = stat(dir, &st) != 0;
+	if (!*created && !S_ISDIR(st.st_mode))
+		return sb_fail(err, "--out: %s exists and is not a directory", dir);
+	if (mkdir_p(dir, err))
+		return -1;
+	if (access(dir, W_OK | X_OK))
+		return sb_fail(err, "--out: cannot write into %s: %s", dir, strerror(errno));
+	return 0;
 }
 
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err)

@@ -3,8 +3,10 @@
  * and the output directory (flows.csv, summary.json, occupancy.csv, drops.csv; docs/outputs.md
  * documents every column and key).
  *
- * Outputs are written into a temporary directory next to the target and renamed into place
- * only when every file is complete, so a failed or interrupted run never leaves partial files.
+ * Every file is first written as a hidden temporary file inside the output directory and
+ * renamed to its name only once all four are complete, so a failed or interrupted run leaves
+ * no partial file under a real name. The directory is created (and checked writable) before
+ * the simulation starts, so a bad --out fails at once, not after a long run.
  */
 #ifndef SB_REPORT_H
 #define SB_REPORT_H
@@ -36,7 +38,11 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
 /* Print the human summary (stdout of `sharebuf run`). */
 void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s);
 
-/* Write every output file into `dir` (created if needed; files replaced atomically). */
+/* Create `dir` (and parents) if needed and check it is writable; *created says whether this
+ * call made it (so a failed run can remove it again). */
+int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err);
+
+/* Write every output file into `dir` (files replaced atomically). */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
 
 /* Nearest-rank percentile of a sorted array: the value at index ceil(p/100·n) − 1. */

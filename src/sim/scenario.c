@@ -39,7 +39,7 @@ const struct sb_param sb_run_param_table[] = {
 	{ "duration_ms", SB_P_DOUBLE, RUN(duration_ms), "20", 0, 1e7, "ms", NULL,
 	  "simulated time; flows still running at the end are reported as unfinished" },
 	{ "arrivals_ms", SB_P_DOUBLE, RUN(arrivals_ms), "10", 0, 1e7, "ms", NULL,
-	  "workloads start no new flow after this time, leaving the rest of the run for flows to finish; 0 = duration_ms" },
+	  "workloads start no new flow after this time, leaving the rest of the run for flows to finish; 0 = duration_ms; a value past duration_ms is cut at duration_ms" },
 	{ "sample_interval_us", SB_P_DOUBLE, RUN(sample_interval_us), "10", 0, 1e6, "us", NULL,
 	  "period of the buffer-occupancy samples; 0 = no sampling" },
 	{ "sample_switches", SB_P_ENUM, RUN(sample_switches), "leaves", 0, 0, "", sample_choices,
@@ -446,9 +446,6 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 
 	if (!(run->duration_ms > 0))
 		return sb_fail(err, "run.duration_ms: must be greater than 0, got %g", run->duration_ms);
-	if (run->arrivals_ms > run->duration_ms)
-		return sb_fail(err, "run.arrivals_ms: %g is after run.duration_ms (%g); flows would be started after the end",
-			       run->arrivals_ms, run->duration_ms);
 
 	if (t->type == SB_TOPO_FATTREE && t->k % 2 != 0)
 		return sb_fail(err, "topology.k: a fattree needs an even k, got %" PRId64, t->k);

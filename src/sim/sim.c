@@ -25,6 +25,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 			queued += nic->q[q].bytes;
 		if (queued + pkt->size > sim->nic_limit) {
 			sim->stats.drops_nic++;
+			h->nic_drops++;
 			sim->stats.pkts_dropped++;
 			if (pkt->flags & SB_PF_LOSSLESS)
 				sim->stats.pkts_dropped_lossless++;
@@ -172,10 +173,9 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	sb_pool_init(&sim->packets, sizeof(struct sb_packet), 4096);
 	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);
 	sim->arrivals_end = sc->run.arrivals_ms > 0 ? sb_time_from_ms(sc->run.arrivals_ms) : sim->stop_at;
+	if (sim->arrivals_end > sim->stop_at)
+		sim->arrivals_end = sim->stop_at;
 
-	for (size_t i = 0; i < sc->nworkloads; i++)
-		if (sc->workloads[i].klass == SB_CLASS_LOSSLESS)
-			sim->lossless_prio_mask |= (uint8_t)(1u << sc->workloads[i].prio);
 	struct sb_topo_plan plan;
 	int rc = sb_topo_plan_make(&plan, &sc->topo, err);
 	if (rc == 0)
@@ -184,12 +184,14 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
 	for (uint32_t h = 0; rc == 0 && h < sim->nhosts; h++)
 		configure_nic(sim->hosts[h], &sc->host);
+	/* Workloads first: they only create flows and schedule events, and they tell which
+	 * priorities carry lossless traffic (file workloads per line), which the MMUs need. */
+	if (rc == 0)
+		rc = sb_workloads_start(sim, err);
 	for (uint32_t s = 0; rc == 0 && s < sim->nswitches; s++) {
 		configure_switch_ports(sim->switches[s], &sc->sw);
 		rc = sb_switch_init_mmus(sim, sim->switches[s], sc, err);
 	}
-	if (rc == 0)
-		rc = sb_workloads_start(sim, err);
 	return rc;
 }
 

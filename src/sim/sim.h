@@ -48,6 +48,7 @@ struct sb_host {
 	struct sb_node node;
 	uint32_t index;            /* host index (flows use it) */
 	uint32_t rack;             /* leaf/ToR index (single switch: 0) */
+	uint64_t nic_drops;        /* data packets its NIC dropped (host.nic_buffer_bytes) */
 	struct sb_rng rng;
 };
 

@@ -3,6 +3,7 @@
  */
 #include "workload/workload.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
@@ -39,14 +40,20 @@ struct sb_wl_runtime {
 	size_t n;
 };
 
+static struct sb_flow *spawn_as(struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
+				uint32_t dst, uint64_t size, sb_time start, enum sb_flow_kind kind, int prio, int klass)
+{
+	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	f->prio = (uint8_t)prio;
+	f->lossless = klass == SB_CLASS_LOSSLESS;
+	f->kind = (uint8_t)kind;
+	return f;
+}
+
 static struct sb_flow *spawn(struct sb_sim *sim, struct wl_state *w, const struct sb_transport_ops *ops,
 			     uint32_t src, uint32_t dst, uint64_t size, sb_time start, enum sb_flow_kind kind)
 {
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
-	f->prio = (uint8_t)w->cfg->prio;
-	f->lossless = w->cfg->klass == SB_CLASS_LOSSLESS;
-	f->kind = (uint8_t)kind;
-	return f;
+	return spawn_as(sim, ops, src, dst, size, start, kind, (int)w->cfg->prio, w->cfg->klass);
 }
 
 /* Capacity the "uplink" load is relative to: the rack's uplinks shared by its hosts. */
@@ -90,6 +97,15 @@ static uint32_t pick_other_host(struct sb_sim *sim, struct sb_rng *rng, uint32_t
 	}
 }
 
+/* The next arrival of a per-host Poisson process, if it falls inside the window. */
+static void schedule_next(struct sb_sim *sim, struct host_gen *g, sb_event_fn fn)
+{
+	sb_time now = sb_now(sim);
+	double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
+	if (now < g->wl->stop && gap < (double)(g->wl->stop - now))
+		sb_at(sim, now + (sb_time)(gap + 0.5), fn, g, 0);
+}
+
 /* --- poisson background --- */
 
 static void poisson_arrival(void *obj, uint64_t arg)
@@ -102,9 +118,7 @@ static void poisson_arrival(void *obj, uint64_t arg)
 	uint32_t dst = pick_other_host(sim, &g->rng, g->host, w->cfg->dest);
 	uint64_t size = sb_cdf_sample(&w->cdf, &g->rng);
 	spawn(sim, w, w->ops, g->host, dst, size, now, SB_KIND_BACKGROUND);
-	sb_time next = now + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
-	if (next < w->stop)
-		sb_at(sim, next, poisson_arrival, g, 0);
+	schedule_next(sim, g, poisson_arrival);
 }
 
 /* --- incast queries --- */
@@ -148,12 +162,12 @@ static void incast_query(void *obj, uint64_t arg)
 		if (c->full_window)
 			f->init_window = each;
 	}
-	sb_time next = now + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
-	if (next < w->stop)
-		sb_at(sim, next, incast_query, g, 0);
+	schedule_next(sim, g, incast_query);
 }
 
-static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, double rate_per_s_fixed,
+/* Per-host Poisson processes. `fixed_rate` (events/s per host) for incast queries; poisson
+ * background flows derive theirs from the offered load and the CDF mean instead. */
+static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, bool fixed, double fixed_rate,
 			    sb_event_fn fn)
 {
 	w->ngens = sim->nhosts;
@@ -164,24 +178,24 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, d
 		g->wl = w;
 		g->host = h;
 		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + h);
-		double rate = rate_per_s_fixed;
-		if (rate <= 0) /* poisson: flows/s = offered bits/s / (8 × mean size) */
-			rate = sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
-		if (rate <= 0)
+		/* poisson: flows/s = offered bits/s / (8 × mean size) */
+		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
+		if (!(rate > 0) || !isfinite(rate))
 			continue;
 		g->mean_gap_ps = 1e12 / rate;
-		sb_time first = w->start + (sb_time)(sb_rng_exponential(&g->rng, g->mean_gap_ps) + 0.5);
-		if (first < w->stop)
-			sb_at(sim, first, fn, g, 0);
+		/* a first arrival beyond the window (or beyond what sb_time holds) never happens */
+		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
+		if (w->start < w->stop && gap < (double)(w->stop - w->start))
+			sb_at(sim, w->start + (sb_time)(gap + 0.5), fn, g, 0);
 	}
 }
 
-static int check_host(const struct sb_sim *sim, const struct sb_workload *c, const char *key, int64_t h,
+static int check_host(const struct sb_sim *sim, const struct sb_workload *c, size_t wi, const char *key, int64_t h,
 		      struct sb_error *err)
 {
 	if (h < 0 || h >= (int64_t)sim->nhosts)
-		return sb_fail(err, "%s:%d: workloads: %s %lld is not a host (the topology has %u, 0..%u)",
-			       sim->sc->source, c->line, key, (long long)h, sim->nhosts, sim->nhosts - 1);
+		return sb_fail(err, "%s:%d: workloads.%zu.%s: %lld is not a host (the topology has %u, 0..%u)",
+			       sim->sc->source, c->line, wi, key, (long long)h, sim->nhosts, sim->nhosts - 1);
 	return 0;
 }
 
@@ -194,42 +208,42 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 	if (c->type != SB_WL_FILE) {
 		w->ops = sb_transport_find(c->transport);
 		if (!w->ops)
-			return sb_fail(err, "%s:%d: workloads: transport: unknown transport \"%s\" (see `sharebuf list`)",
-				       src, c->line, c->transport);
+			return sb_fail(err, "%s:%d: workloads.%zu.transport: unknown transport \"%s\" (see `sharebuf list`)",
+				       src, c->line, wi, c->transport);
 	}
 	switch (c->type) {
 	case SB_WL_POISSON:
 		if (sb_cdf_load(&w->cdf, c->cdf, err)) {
 			char why[sizeof(err->msg)];
 			snprintf(why, sizeof(why), "%s", err->msg);
-			return sb_fail(err, "%s:%d: workloads: cdf: %s", src, c->line, why);
+			return sb_fail(err, "%s:%d: workloads.%zu.cdf: %s", src, c->line, wi, why);
 		}
 		w->has_cdf = true;
 		if (sim->nracks < 2 && c->dest != SB_DEST_ANY)
-			return sb_fail(err, "%s:%d: workloads: dest: the topology has one rack; use dest = \"any\"",
-				       src, c->line);
-		start_processes(sim, w, wi, 0, poisson_arrival);
+			return sb_fail(err, "%s:%d: workloads.%zu.dest: the topology has one rack; use dest = \"any\"",
+				       src, c->line, wi);
+		start_processes(sim, w, wi, false, 0, poisson_arrival);
 		return 0;
 	case SB_WL_INCAST:
 		if (sim->nracks < 2 && c->responders != SB_RESP_ANY)
-			return sb_fail(err, "%s:%d: workloads: responders: the topology has one rack; use responders = \"any\"",
-				       src, c->line);
+			return sb_fail(err, "%s:%d: workloads.%zu.responders: the topology has one rack; use responders = \"any\"",
+				       src, c->line, wi);
 		w->scratch = sb_xcalloc(sim->nhosts, sizeof(*w->scratch));
-		start_processes(sim, w, wi, c->query_rate, incast_query);
+		start_processes(sim, w, wi, true, c->query_rate, incast_query);
 		return 0;
 	case SB_WL_LONGLIVED:
 	case SB_WL_BURST:
 	case SB_WL_CBR:
 		if (c->srcs.n == 0)
-			return sb_fail(err, "%s:%d: workloads: srcs: a %s workload needs at least one source host",
-				       src, c->line, sb_workload_type_name[c->type]);
-		if (check_host(sim, c, "dst", c->dst, err))
+			return sb_fail(err, "%s:%d: workloads.%zu.srcs: a %s workload needs at least one source host",
+				       src, c->line, wi, sb_workload_type_name[c->type]);
+		if (check_host(sim, c, wi, "dst", c->dst, err))
 			return -1;
 		for (size_t i = 0; i < c->srcs.n; i++) {
-			if (check_host(sim, c, "srcs", c->srcs.v[i], err))
+			if (check_host(sim, c, wi, "srcs", c->srcs.v[i], err))
 				return -1;
 			if (c->srcs.v[i] == c->dst)
-				return sb_fail(err, "%s:%d: workloads: srcs: host %lld sends to itself", src, c->line,
+				return sb_fail(err, "%s:%d: workloads.%zu.srcs: host %lld sends to itself", src, c->line, wi,
 					       (long long)c->dst);
 			enum sb_flow_kind kind = c->type == SB_WL_BURST ? SB_KIND_BURST
 						 : c->type == SB_WL_CBR ? SB_KIND_CBR : SB_KIND_LONGLIVED;
@@ -261,14 +275,14 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 			for (size_t t = 0; t < w->file.ntransports; t++)
 				if (!strcmp(r->transport, w->file.transports[t]))
 					ops = w->file_ops[t];
-			struct sb_flow *f = spawn(sim, w, ops, r->src, r->dst, r->size_bytes,
-						  w->start + sb_time_from_us(r->start_us), SB_KIND_FILE);
-			f->prio = (uint8_t)r->priority;
-			f->lossless = r->klass == SB_CLASS_LOSSLESS;
+			spawn_as(sim, ops, r->src, r->dst, r->size_bytes, w->start + sb_time_from_us(r->start_us),
+				 SB_KIND_FILE, r->priority, r->klass);
+			if (r->klass == SB_CLASS_LOSSLESS)
+				sim->lossless_prio_mask |= (uint8_t)(1u << r->priority);
 		}
 		return 0;
 	}
-	return sb_fail(err, "%s:%d: workloads: unknown type", src, c->line);
+	return sb_fail(err, "%s:%d: workloads.%zu: unknown type", src, c->line, wi);
 }
 
 int sb_workloads_start(struct sb_sim *sim, struct sb_error *err)
