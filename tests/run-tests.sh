@@ -2,8 +2,6 @@
 # Run every test program in BUILD/tests, from the repository root (tests read data/ and
 # scenarios/), and print one closing line "tests: N passed, N failed" (cmocka counts).
 BUILD=${1:-build}
-# tests that drive the program use the binary of this build (plain or sanitized)
-SHAREBUF_BIN="$BUILD/sharebuf"; export SHAREBUF_BIN
 passed=0; failed=0; broken=""
 for t in "$BUILD"/tests/test_*; do
 	case "$t" in *.o|*.d) continue ;; esac

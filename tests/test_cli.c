@@ -657,14 +657,14 @@ static void test_info_commands(void **state)
 	assert_int_equal(r.status, 0);
 	assert_true(!strncmp(r.out, "# Scenario keys", 15));
 	/* every top-level group has a section, and every key of the parameter tables a row */
-	static const char *sections[] = { "\n## run\n", "\n## topology\n", "\n## switch\n", "\n## tcp\n",
+	static const char *sections[] = { "\n## run\n", "\n## topology\n", "\n## switch\n", "\n## host\n", "\n## tcp\n",
 					  "\n## Workloads\n", "### type = \"poisson\"", "### type = \"file\"" };
 	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
 		if (!strstr(r.out, sections[i]))
 			fail_msg("`sharebuf params` lacks %s", sections[i]);
 	static const struct { const char *group; const struct sb_param *table; } tables[] = {
 		{ "run", sb_run_param_table }, { "topology", sb_topo_param_table },
-		{ "switch", sb_switch_param_table }, { "tcp", sb_tcp_param_table },
+		{ "switch", sb_switch_param_table }, { "host", sb_host_param_table }, { "tcp", sb_tcp_param_table },
 	};
 	size_t rows = 0;
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
@@ -682,6 +682,12 @@ static void test_info_commands(void **state)
 			expect_row(r.out, group, p->name);
 	}
 	assert_true(rows > 50);
+	/* the checked-in reference is what the program prints (regenerate with `make docs`) */
+	char *doc = tl_slurp("docs/scenario-keys.md");
+	assert_non_null(doc);
+	if (strcmp(doc, r.out) != 0)
+		fail_msg("docs/scenario-keys.md is out of date: run `make docs`");
+	free(doc);
 	cmd_free(&r);
 
 	/* no command, an unknown command: usage errors */
