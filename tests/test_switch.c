@@ -186,6 +186,38 @@ static void test_nic_limit(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* A scheme may send PFC from on_dequeue out of the very port that starts transmitting: the
+ * frame must queue behind the packet, never serialise in parallel with it. */
+static void pfc_on_every_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
+{
+	(void)why;
+	sb_mmu_send_pfc(m, pkt->out_port, 1u << 5, false); /* resume an idle priority: harmless */
+}
+
+static void test_dequeue_hook_cannot_double_book_a_link(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 3, 10, 1000000);
+	sc.run.duration_ms = 2;
+	tl_build(&sim, &sc);
+	static struct sb_bm_ops probe;
+	probe = *sim.switches[0]->mmus[0]->ops;
+	probe.on_dequeue = pfc_on_every_dequeue;
+	sim.switches[0]->mmus[0]->ops = &probe;
+	tl_cbr(&sim, 1, 0, 10000000000ULL, 1048, 0);
+	tl_cbr(&sim, 2, 0, 10000000000ULL, 1048, 0);
+	tl_run_and_check(&sim);
+	struct sb_port *egress = &sim.switches[0]->node.ports[0];
+	assert_true(sim.stats.pfc_resume_frames > 1000);
+	/* the link was never busier than the time that passed */
+	assert_true(egress->busy_time <= 2 * SB_MS);
+	assert_true(egress->busy_time > 2 * SB_MS * 99 / 100);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_multi_mmu_split),
 		cmocka_unit_test(test_pfc_pause_resume),
 		cmocka_unit_test(test_nic_limit),
+		cmocka_unit_test(test_dequeue_hook_cannot_double_book_a_link),
 	};
 	return cmocka_run_group_tests_name("switch", tests, NULL, NULL);
 }

@@ -509,7 +509,26 @@ static void test_file_lossless_priorities(void **state)
 	assert_int_equal(records, 2);
 	print_message("file workload: lossless_prio_mask 0x%02x (want bit 3 set, bit 2 clear)\n", mask);
 	assert_int_equal(mask & (1u << 2), 0);
-	assert_int_not_equal(mask & (1u << 3), 0); /* fails: the mask is 0 */
+	assert_int_not_equal(mask & (1u << 3), 0);
+}
+
+/* A workload's class = "lossless" reaches the simulation's mask (occupancy split) and the MMUs. */
+static void test_workload_lossless_class(void **state)
+{
+	(void)state;
+	const char *text = "run: { duration_ms = 2.0; arrivals_ms = 2.0; sample_interval_us = 5.0; };\n"
+			   "topology: { type = \"single\"; hosts = 6; };\n"
+			   "workloads = ({ type = \"burst\"; srcs = [1, 2, 3, 4]; dst = 0; size_bytes = 200000;\n"
+			   "               prio = 3; class = \"lossless\"; },\n"
+			   "             { type = \"burst\"; srcs = [5]; dst = 0; size_bytes = 100000; prio = 2; });";
+	struct sb_scenario sc;
+	tl_scenario(&sc, text, NULL, 0);
+	struct sb_sim sim;
+	tl_run_checked(&sim, &sc);
+	unsigned mask = sim.lossless_prio_mask, mmu_mask = sim.switches[0]->mmus[0]->lossless_prio_mask;
+	finish(&sim, &sc);
+	assert_int_equal(mask, 1u << 3);
+	assert_int_equal(mmu_mask, 1u << 3);
 }
 
 /* Same seed, same flows; another seed, other flows. */
@@ -568,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_cbr),
 		cmocka_unit_test(test_file_workload),
 		cmocka_unit_test(test_file_lossless_priorities),
+		cmocka_unit_test(test_workload_lossless_class),
 		cmocka_unit_test(test_seeded_generators),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);

@@ -110,13 +110,15 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	struct sb_packet *p = select_packet(port);
 	if (!p)
 		return;
-	if (p->type == SB_PKT_DATA && port->node->kind == SB_NODE_SWITCH)
-		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
-
 	sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
 					: sb_tx_time(p->size, port->rate_bps);
 	sb_time end = now + ser;
+	/* The port is busy from here on: anything the dequeue hook sends out of this port (a PFC
+	 * frame, say) waits for the end of this packet instead of starting in parallel. */
 	port->busy_until = end;
+	if (p->type == SB_PKT_DATA && port->node->kind == SB_NODE_SWITCH)
+		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
+
 	port->busy_time += ser;
 	port->tx_pkts++;
 	port->tx_bytes += p->size;
@@ -130,7 +132,7 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	if (w->count == 1)
 		sb_at(sim, arrive, link_arrive, port, 0);
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
-	if (port->ctrl.head || (port->backlog & (uint8_t)~port->paused)) {
+	if (!port->kick_pending && (port->ctrl.head || (port->backlog & (uint8_t)~port->paused))) {
 		port->kick_pending = true;
 		sb_at(sim, end, tx_done, port, 0);
 	}

@@ -206,6 +206,8 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 	w->start = sb_time_from_ms(c->start_ms);
 	w->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sim->arrivals_end;
 	if (c->type != SB_WL_FILE) {
+		if (c->klass == SB_CLASS_LOSSLESS)
+			sim->lossless_prio_mask |= (uint8_t)(1u << c->prio);
 		w->ops = sb_transport_find(c->transport);
 		if (!w->ops)
 			return sb_fail(err, "%s:%d: workloads.%zu.transport: unknown transport \"%s\" (see `sharebuf list`)",
