@@ -120,6 +120,26 @@ static void test_multi_mmu_split(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* Static partitioning divides an MMU's buffer among that MMU's own ports only. */
+static void test_static_share_per_mmu(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 4, 10, 1000000);
+	sc.sw.mmu_ports = 2;
+	tl_set_scheme(&sc, "static", NULL, NULL);
+	tl_build(&sim, &sc);
+	tl_cbr(&sim, 1, 0, 10000000000ULL, 1048, 0);
+	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 0);
+	tl_run_and_check(&sim);
+	/* 500 KB per MMU, 2 ports each: 250 KB per queue */
+	uint64_t q = sim.switches[0]->mmus[0]->q_egr[sb_mmu_qi(0, 1)];
+	assert_true(q <= 250000 && q > 250000 - 2 * 1048); /* full, give or take the packet leaving */
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* A PFC PAUSE sent by the switch out of port 1 stops host 1's NIC for priority 1 until the
  * RESUME arrives: the receiver sees nothing new in between except what was already in flight. */
 struct pfc_ctx {
@@ -225,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_strict_priority),
 		cmocka_unit_test(test_drr_weights),
 		cmocka_unit_test(test_multi_mmu_split),
+		cmocka_unit_test(test_static_share_per_mmu),
 		cmocka_unit_test(test_pfc_pause_resume),
 		cmocka_unit_test(test_nic_limit),
 		cmocka_unit_test(test_dequeue_hook_cannot_double_book_a_link),

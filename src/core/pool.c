@@ -1,16 +1,20 @@
 #include "core/pool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include "core/util.h"
 
+/* Chunks are cache-line aligned and objects of more than 32 bytes get whole cache lines, so
+ * a hot object (a packet) is one line, never two. */
+#define LINE 64
+
 struct sb_pool_chunk {
 	struct sb_pool_chunk *next;
-	max_align_t align[]; /* objects follow, suitably aligned */
 };
 
 void sb_pool_init(struct sb_pool *p, size_t obj_size, size_t per_chunk)
 {
-	size_t a = _Alignof(max_align_t);
+	size_t a = obj_size > LINE / 2 ? LINE : _Alignof(max_align_t);
 	if (obj_size < sizeof(void *))
 		obj_size = sizeof(void *);
 	p->obj_size = (obj_size + a - 1) / a * a;
@@ -22,10 +26,16 @@ void sb_pool_init(struct sb_pool *p, size_t obj_size, size_t per_chunk)
 
 void sb_pool_grow(struct sb_pool *p)
 {
-	struct sb_pool_chunk *c = sb_xmalloc(sizeof(*c) + p->obj_size * p->per_chunk);
+	/* the chunk header takes the first line; objects start on the second */
+	size_t bytes = LINE + p->obj_size * p->per_chunk;
+	struct sb_pool_chunk *c = aligned_alloc(LINE, (bytes + LINE - 1) / LINE * LINE);
+	if (!c) {
+		fprintf(stderr, "sharebuf: out of memory (pool chunk of %zu bytes)\n", bytes);
+		abort();
+	}
 	c->next = p->chunks;
 	p->chunks = c;
-	char *base = (char *)c->align;
+	char *base = (char *)c + LINE;
 	/* Thread the free list so the lowest address is handed out first (sequential reuse). */
 	for (size_t i = p->per_chunk; i-- > 0;) {
 		void *obj = base + i * p->obj_size;

@@ -2,8 +2,8 @@
  * bm_static.c — static (complete) partitioning: every egress queue owns a fixed share and
  * never uses more, whatever the rest of the buffer holds. Perfect isolation, no sharing.
  *
- * The share is `queue_bytes` if set, else buffer / (ports × queues_per_port): with one data
- * queue per port in use (the common case) that is B/N per port.
+ * The share is `queue_bytes` if set, else buffer / (ports × queues_per_port), counting only
+ * the ports of this MMU: with one data queue per port in use (the common case) that is B/N.
  */
 #include <stddef.h>
 #include "mmu/mmu.h"
@@ -16,7 +16,7 @@ struct static_state {
 
 static const struct sb_param static_params[] = {
 	{ "queue_bytes", SB_P_INT, offsetof(struct static_state, queue_bytes), "0", 0, 1e15, "bytes",
-	  NULL, "fixed share of every egress queue; 0 = buffer / (ports × queues_per_port)" },
+	  NULL, "fixed share of every egress queue; 0 = this MMU's buffer / (its ports × queues_per_port)" },
 	{ "queues_per_port", SB_P_INT, offsetof(struct static_state, queues_per_port), "1", 1, 8, "",
 	  NULL, "queues per port the buffer is divided among when queue_bytes = 0" },
 	SB_PARAM_END
@@ -25,8 +25,10 @@ static const struct sb_param static_params[] = {
 static int static_init(struct sb_mmu *m, struct sb_error *err)
 {
 	struct static_state *s = m->state;
+	/* only this MMU's own ports share its buffer (a switch may be split into several MMUs) */
+	uint64_t own_ports = (uint64_t)(m->port_hi - m->port_lo);
 	uint64_t bytes = s->queue_bytes ? (uint64_t)s->queue_bytes
-					: m->buffer_bytes / ((uint64_t)m->nports * (uint64_t)s->queues_per_port);
+					: m->buffer_bytes / (own_ports * (uint64_t)s->queues_per_port);
 	/* whole units only: a share never rounds up into its neighbour's */
 	s->limit_units = m->cell_bytes ? bytes / m->cell_bytes : bytes;
 	if (s->limit_units == 0)

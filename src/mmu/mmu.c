@@ -25,6 +25,9 @@ struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_confi
 	if (env)
 		m->env = *env;
 	m->nports = cfg->nports;
+	m->port_lo = cfg->port_hi ? cfg->port_lo : 0;
+	m->port_hi = cfg->port_hi ? cfg->port_hi : cfg->nports;
+	sb_rng_init(&m->rng, cfg->seed, SB_STREAM_MMU);
 	m->cell_bytes = cfg->cell_bytes;
 	m->lossless_prio_mask = cfg->lossless_prio_mask;
 	m->buffer_bytes = cfg->buffer_bytes;
@@ -92,6 +95,8 @@ enum sb_drop_cause sb_mmu_admit(struct sb_mmu *m, struct sb_mmu_pkt *pkt)
 		m->drops[why]++;
 		if (sb_mmu_pkt_lossless(pkt))
 			m->drops_lossless++;
+		if (m->ops->on_drop)
+			m->ops->on_drop(m, pkt, why);
 		return why;
 	}
 	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);

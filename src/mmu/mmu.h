@@ -49,6 +49,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "core/param.h"
+#include "core/rng.h"
 #include "core/time.h"
 
 #define SB_MMU_NPRIO 8
@@ -105,9 +106,14 @@ struct sb_bm_ops {
 
 	/* Derive internal values from parameters and mmu geometry; -1 + err on bad parameters. */
 	int (*init)(struct sb_mmu *mmu, struct sb_error *err);
-	/* Decide on pre-arrival counters. Return SB_ADMIT or a drop cause. Must not change state
-	 * (except scheme-internal statistics) when it drops. */
+	/* Decide on pre-arrival counters. Return SB_ADMIT or a drop cause. It may update the
+	 * scheme's own state (filters, n_p refreshes, per-flow counters) whatever it decides, and
+	 * may expel queued packets through sb_mmu_expel_head (Pushout) before admitting; it never
+	 * touches the core counters itself. */
 	enum sb_drop_cause (*admit)(struct sb_mmu *mmu, const struct sb_mmu_pkt *pkt);
+	/* Every refused packet, whoever refused it (the scheme, or the core's final physical
+	 * check after the scheme admitted): EDT's drop and overflow pulses live here. */
+	void (*on_drop)(struct sb_mmu *mmu, const struct sb_mmu_pkt *pkt, enum sb_drop_cause why);
 	/* After the core counted an admitted packet. */
 	void (*on_enqueue)(struct sb_mmu *mmu, const struct sb_mmu_pkt *pkt);
 	/* After the core uncounted a departing packet. */
@@ -120,7 +126,10 @@ struct sb_bm_ops {
 
 /* Geometry and options of one MMU, given by the embedder. */
 struct sb_mmu_config {
-	uint16_t nports;
+	uint16_t nports;             /* port indices of the switch, 0..nports-1 */
+	uint16_t port_lo, port_hi;   /* the egress ports whose packets this MMU holds: [lo, hi);
+				      * 0,0 = all (a switch split into several MMUs gives each a range) */
+	uint64_t seed;               /* for schemes that draw random numbers (AFD) */
 	uint64_t buffer_bytes;       /* physical buffer of this MMU */
 	uint32_t cell_bytes;         /* 0: account bytes; >0: account whole cells */
 	const uint64_t *port_rate_bps; /* nports entries (drain-rate normalisation) */
@@ -133,8 +142,10 @@ struct sb_mmu {
 	struct sb_mmu_env env;
 
 	uint16_t nports;
+	uint16_t port_lo, port_hi;   /* egress ports served by this MMU: [port_lo, port_hi) */
 	uint32_t cell_bytes;
 	uint8_t lossless_prio_mask;
+	struct sb_rng rng;           /* scheme randomness, seeded by the embedder */
 	uint64_t buffer;             /* capacity in units */
 	uint64_t buffer_bytes;
 	uint64_t *port_rate_bps;

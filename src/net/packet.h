@@ -1,8 +1,9 @@
 /*
  * packet.h — the packet: a plain struct that travels hop by hop.
  *
- * One struct serves data segments, ACKs and control frames (PFC). It is 64 bytes, one cache
- * line, and comes from the simulation's packet pool (never malloc'd per packet). Fields are
+ * One struct serves data segments, ACKs and control frames (PFC). It is 56 bytes and comes
+ * from the simulation's packet pool (never malloc'd per packet), which gives every object of
+ * more than 32 bytes a 64-byte aligned slot, so a packet never straddles two cache lines. Fields are
  * ordered by size to avoid padding. Headers are not modelled byte by byte: `size` is the
  * number of bytes on the wire (payload + header overhead), which is what links serialise and
  * what buffers account.
@@ -45,7 +46,9 @@ struct sb_packet {
 	uint8_t type;           /* enum sb_pkt_type */
 	uint8_t flags;          /* enum sb_pkt_flags */
 	uint8_t hops;           /* switches traversed so far */
-	uint32_t reserved;      /* keeps the struct at 64 bytes; free for transports */
+	uint32_t reserved;      /* free for transports (fills the 4-byte hole) */
 };
+
+_Static_assert(sizeof(struct sb_packet) <= 64, "a packet must fit one cache line");
 
 #endif

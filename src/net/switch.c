@@ -190,6 +190,9 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 			.cell_bytes = (uint32_t)p->cell_bytes,
 			.port_rate_bps = rates,
 			.lossless_prio_mask = sim->lossless_prio_mask,
+			.port_lo = (uint16_t)(g * group),
+			.port_hi = (uint16_t)SB_MIN((uint32_t)(g + 1) * group, (uint32_t)nports),
+			.seed = sb_mix64(sim->seed ^ ((uint64_t)sw->index << 16) ^ g),
 		};
 		struct sb_mmu *m = sb_mmu_new(ops, &cfg, &env);
 		m->id = g;

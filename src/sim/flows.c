@@ -116,7 +116,9 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 	*r = (struct sb_flow_result){
 		.id = f->id, .src = f->src, .dst = f->dst, .size = f->size,
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
-		.start = f->start, .fct = now - f->start, .ideal = sb_ideal_fct(sim, f->src, f->dst, f->size),
+		.start = f->start, .fct = now - f->start,
+		.ideal = f->ops->on_ack ? sb_ideal_fct(sim, f->src, f->dst, f->size)
+					: sb_ideal_fct_oneway(sim, f->src, f->dst, f->size),
 	};
 	if (f->query_id >= 0) {
 		struct sb_query *q = &sim->queries[f->query_id];

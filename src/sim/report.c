@@ -211,18 +211,21 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 			occ[i] = (double)(o->v[i].lossy + o->v[i].lossless);
 		qsort(occ, o->n, sizeof(double), cmp_double);
 		s->p99_occupancy_bytes = (uint64_t)sb_percentile_sorted(occ, o->n, 99);
+		s->max_occupancy_bytes = (uint64_t)occ[o->n - 1];
 		free(occ);
 	}
 	for (uint32_t i = 0; i < sim->nswitches; i++) {
 		const struct sb_switch *sw = sim->switches[i];
-		if (!sampled(sim, sw) && sim->sc->run.sample_switches != SB_SAMPLE_NONE)
+		if (!sampled(sim, sw))
 			continue;
 		for (uint16_t g = 0; g < sw->nmmus; g++) {
 			uint64_t peak = sw->mmus[g]->peak_used * (sw->mmus[g]->cell_bytes ? sw->mmus[g]->cell_bytes : 1);
-			if (peak > s->max_occupancy_bytes)
-				s->max_occupancy_bytes = peak;
+			if (peak > s->peak_mmu_occupancy_bytes)
+				s->peak_mmu_occupancy_bytes = peak;
 		}
 	}
+	s->queries_started = sim->nqueries;
+	s->queries_completed = s->qct.count;
 	sb_time end = sim->eq.now < sim->stop_at ? sim->eq.now : sim->stop_at;
 	s->sim_time_s = sb_time_to_sec(end);
 }
@@ -254,13 +257,17 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->stats.pkts_sent));
 	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->stats.flows_started));
 	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->stats.flows_completed));
+	json_object_set_new(root, "flows_unfinished",
+			    json_integer((json_int_t)(sim->stats.flows_started - sim->stats.flows_completed)));
+	json_object_set_new(root, "queries_started", json_integer((json_int_t)s->queries_started));
+	json_object_set_new(root, "queries_completed", json_integer((json_int_t)s->queries_completed));
 	json_t *fct = json_object();
 	json_object_set_new(fct, "all", group_json(&s->all, true));
 	json_object_set_new(fct, "short", group_json(&s->small, true));
 	json_object_set_new(fct, "long", group_json(&s->large, true));
 	json_object_set_new(fct, "incast", group_json(&s->incast, true));
 	json_object_set_new(root, "fct_slowdown", fct);
-	json_object_set_new(root, "qct_slowdown", group_json(&s->qct, false));
+	json_object_set_new(root, "qct_slowdown", group_json(&s->qct, true));
 	json_t *drops = json_object();
 	json_object_set_new(drops, "total", json_integer((json_int_t)s->drops_total));
 	json_object_set_new(drops, "lossy", json_integer((json_int_t)s->drops_lossy));
@@ -278,6 +285,7 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));
+	json_object_set_new(buf, "peak_mmu_occupancy_bytes", json_integer((json_int_t)s->peak_mmu_occupancy_bytes));
 	json_object_set_new(root, "buffer", buf);
 	return root;
 }
@@ -288,8 +296,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		sim->sc->sw.scheme, (long long)sim->sc->run.seed, s->sim_time_s * 1e3, wall_s,
 		(unsigned long long)sim->eq.executed,
 		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
-	fprintf(f, "flows: %llu started, %llu completed\n", (unsigned long long)sim->stats.flows_started,
-		(unsigned long long)sim->stats.flows_completed);
+	fprintf(f, "flows: %llu started, %llu completed; queries: %llu started, %llu completed\n",
+		(unsigned long long)sim->stats.flows_started, (unsigned long long)sim->stats.flows_completed,
+		(unsigned long long)s->queries_started, (unsigned long long)s->queries_completed);
 	fprintf(f, "FCT slowdown        count      mean       p50       p95       p99\n");
 	const struct { const char *name; const struct sb_summary_group *g; } rows[] = {
 		{ "all", &s->all }, { "short (<100KB)", &s->small }, { "long (>1MB)", &s->large },
@@ -302,8 +311,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	fprintf(f, "drops: %llu (lossy %llu, lossless %llu); PFC pause frames %llu\n",
 		(unsigned long long)s->drops_total, (unsigned long long)s->drops_lossy,
 		(unsigned long long)s->drops_lossless, (unsigned long long)sim->stats.pfc_pause_frames);
-	fprintf(f, "buffer occupancy: p99 %llu B, max %llu B\n", (unsigned long long)s->p99_occupancy_bytes,
-		(unsigned long long)s->max_occupancy_bytes);
+	fprintf(f, "buffer occupancy (sampled switches): p99 %llu B, max %llu B; peak of one MMU %llu B\n",
+		(unsigned long long)s->p99_occupancy_bytes, (unsigned long long)s->max_occupancy_bytes,
+		(unsigned long long)s->peak_mmu_occupancy_bytes);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
@@ -420,7 +430,8 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 	for (int i = 0; i < opened; i++) {
 		if (!files[i].f)
 			continue;
-		if (fclose(files[i].f) && rc == 0)
+		bool failed = ferror(files[i].f);
+		if ((fclose(files[i].f) || failed) && rc == 0)
 			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp, strerror(errno));
 	}
 	for (int i = 0; i < opened; i++) {

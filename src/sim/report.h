@@ -24,7 +24,9 @@ struct sb_summary {
 	struct sb_summary_group all, small, large, incast; /* FCT slowdown: all, <100 KB, >1 MB, incast */
 	struct sb_summary_group qct;                       /* query completion slowdown */
 	uint64_t drops_total, drops_lossy, drops_lossless;
-	uint64_t p99_occupancy_bytes, max_occupancy_bytes;
+	uint64_t p99_occupancy_bytes, max_occupancy_bytes; /* over the samples of sampled switches */
+	uint64_t peak_mmu_occupancy_bytes;  /* exact high-water mark of any MMU of those switches */
+	uint64_t queries_started, queries_completed;
 	double sim_time_s;
 };
 

@@ -37,7 +37,7 @@ const struct sb_param sb_run_param_table[] = {
 	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
 	  "random seed; every random choice of the run derives from it, so the same seed and scenario give the same results" },
 	{ "duration_ms", SB_P_DOUBLE, RUN(duration_ms), "20", 0, 1e7, "ms", NULL,
-	  "simulated time; flows still running at the end are reported as unfinished" },
+	  "simulated time; flows still running at the end get no row in flows.csv and are counted in summary.json flows_unfinished" },
 	{ "arrivals_ms", SB_P_DOUBLE, RUN(arrivals_ms), "10", 0, 1e7, "ms", NULL,
 	  "workloads start no new flow after this time, leaving the rest of the run for flows to finish; 0 = duration_ms; a value past duration_ms is cut at duration_ms" },
 	{ "sample_interval_us", SB_P_DOUBLE, RUN(sample_interval_us), "10", 0, 1e6, "us", NULL,

@@ -119,14 +119,25 @@ uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst)
  * with wire_bytes = size + ceil(size / mss) · header_bytes. This is exactly the FCT of a flow
  * alone on a path of equal link rates sending at line rate, so slowdown ≥ 1 up to rounding.
  */
-sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
+static sb_time ideal(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size, bool with_ack)
 {
 	const struct sb_tcp_params *t = &sim->sc->tcp;
 	uint64_t pkts = size ? (size + (uint64_t)t->mss - 1) / (uint64_t)t->mss : 1;
 	uint64_t wire = size + pkts * (uint64_t)t->header_bytes;
 	uint32_t first = data_wire_bytes(sim, size);
 	struct path_sum s = walk(sim, src, dst, first, (uint32_t)t->ack_bytes);
-	return 2 * s.prop + s.ser_data + s.ser_ack + sb_tx_time(wire - first, s.bottleneck_bps);
+	sb_time one_way = s.prop + s.ser_data + sb_tx_time(wire - first, s.bottleneck_bps);
+	return with_ack ? one_way + s.prop + s.ser_ack : one_way;
+}
+
+sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
+{
+	return ideal(sim, src, dst, size, true);
+}
+
+sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
+{
+	return ideal(sim, src, dst, size, false);
 }
 
 /* --- lifecycle --- */

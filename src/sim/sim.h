@@ -166,5 +166,8 @@ int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t 
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);
 uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
 sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
+/* The same without the ACK's way back: the ideal of transports that complete at the receiver
+ * (no ACKs, e.g. cbr), so their slowdown is also ≥ 1 in an empty network. */
+sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
 
 #endif
