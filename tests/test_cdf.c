@@ -17,31 +17,15 @@
 #include <unistd.h>
 
 #include "core/rng.h"
+#include "testlib.h"
 #include "workload/cdf.h"
 
-static char tmpdir[64];
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/sbtest.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	(void)state;
-	return rmdir(tmpdir);
-}
-
-/* Writes text to TMPDIR/name; the path goes to path (caller unlinks it). */
+/* Writes text to the group's directory; the path goes to path (caller unlinks it). */
 static void write_file(char *path, size_t n, const char *name, const char *text)
 {
-	snprintf(path, n, "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	char *p = tl_write_file(tl_group_dir, name, text);
+	snprintf(path, n, "%s", p);
+	free(p);
 }
 
 /* Load text as a CDF file and check the error message (NULL: expect success). The message
@@ -325,7 +309,7 @@ static void test_bad_files(void **state)
 	struct sb_cdf c;
 	struct sb_error err;
 
-	snprintf(path, sizeof(path), "%s/missing.cdf", tmpdir);
+	snprintf(path, sizeof(path), "%s/missing.cdf", tl_group_dir);
 	assert_int_equal(sb_cdf_load(&c, path, &err), -1);
 	snprintf(want, sizeof(want), "%s: cannot read CDF file: No such file or directory", path);
 	assert_string_equal(err.msg, want);
@@ -336,8 +320,8 @@ static void test_bad_files(void **state)
 			    "built-in distribution: websearch, datamining, hadoop, cache, websearch_hpcc, "
 			    "fbhdp, alistorage, websearch_dsh, datamining_dsh, hadoop_dsh)");
 
-	assert_int_equal(sb_cdf_load(&c, tmpdir, &err), -1);
-	snprintf(want, sizeof(want), "%s: cannot read CDF file: Is a directory", tmpdir);
+	assert_int_equal(sb_cdf_load(&c, tl_group_dir, &err), -1);
+	snprintf(want, sizeof(want), "%s: cannot read CDF file: Is a directory", tl_group_dir);
 	assert_string_equal(err.msg, want);
 
 #define TWO "expected two numbers `size_bytes cumulative_probability`"
@@ -412,5 +396,5 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_points),
 	};
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, tl_group_tmpdir, tl_group_rmdir);
 }

@@ -74,13 +74,7 @@ static char *path_in(const char *dir, const char *name)
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
-	char *p = path_in(dir, name);
-	FILE *f = fopen(p, "w");
-	if (!f)
-		fail_msg("cannot write %s", p);
-	fputs(text, f);
-	fclose(f);
-	free(p);
+	free(tl_write_file(dir, name, text));
 }
 
 static char *slurp_in(const char *dir, const char *name)

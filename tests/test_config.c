@@ -73,19 +73,6 @@ static const double *dt_alpha(const struct sb_scenario *sc)
 	return (const double *)(const void *)((const char *)scheme_block(sc, "dt") + p->offset);
 }
 
-static char *write_file(const char *dir, const char *name, const char *content)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *path = malloc(n);
-	assert_non_null(path);
-	snprintf(path, n, "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(content, f);
-	fclose(f);
-	return path;
-}
-
 /* ---------- good input ---------- */
 
 static void test_defaults_from_empty_text(void **state)
@@ -257,7 +244,7 @@ static void test_full_scenario_file(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir();
-	char *path = write_file(dir, "full.cfg", full_text);
+	char *path = tl_write_file(dir, "full.cfg", full_text);
 	struct sb_scenario sc;
 	struct sb_error err;
 	sb_scenario_defaults(&sc);
@@ -373,7 +360,7 @@ static void test_syntax_errors(void **state)
 			  "all be written alike, e.g. 1.0 and 0.5, or use a ( ... ) list)");
 
 	char *dir = tl_tmpdir();
-	char *path = write_file(dir, "bad.cfg", "run: {\n  seed = 1;\n  duration_ms = = 10;\n};\n");
+	char *path = tl_write_file(dir, "bad.cfg", "run: {\n  seed = 1;\n  duration_ms = = 10;\n};\n");
 	struct sb_scenario sc;
 	struct sb_error err;
 	sb_scenario_defaults(&sc);
@@ -391,8 +378,8 @@ static void test_error_in_included_file(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir();
-	char *inc = write_file(dir, "part.cfg", "tcp: {\n  mss = 1000;\n  msss = 9;\n};\n");
-	char *path = write_file(dir, "main.cfg", "run: { seed = 1; };\n@include \"part.cfg\"\n");
+	char *inc = tl_write_file(dir, "part.cfg", "tcp: {\n  mss = 1000;\n  msss = 9;\n};\n");
+	char *path = tl_write_file(dir, "main.cfg", "run: { seed = 1; };\n@include \"part.cfg\"\n");
 	struct sb_scenario sc;
 	struct sb_error err;
 	sb_scenario_defaults(&sc);

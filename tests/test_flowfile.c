@@ -14,30 +14,14 @@
 #include <unistd.h>
 
 #include "sim/scenario.h"
+#include "testlib.h"
 #include "workload/flowfile.h"
-
-static char tmpdir[64];
-
-static int make_tmpdir(void **state)
-{
-	(void)state;
-	strcpy(tmpdir, "/tmp/sbtest.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int remove_tmpdir(void **state)
-{
-	(void)state;
-	return rmdir(tmpdir);
-}
 
 static void write_file(char *path, size_t n, const char *text)
 {
-	snprintf(path, n, "%s/flows.csv", tmpdir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	char *p = tl_write_file(tl_group_dir, "flows.csv", text);
+	snprintf(path, n, "%s", p);
+	free(p);
 }
 
 #define H6 "start_us,src,dst,size_bytes,priority,transport\n"
@@ -149,7 +133,7 @@ static void test_bad_files(void **state)
 	struct sb_flowfile ff;
 	struct sb_error err;
 
-	snprintf(path, sizeof(path), "%s/missing.csv", tmpdir);
+	snprintf(path, sizeof(path), "%s/missing.csv", tl_group_dir);
 	assert_int_equal(sb_flowfile_load(path, 8, &ff, &err), -1);
 	snprintf(want, sizeof(want), "%s: cannot read flow file: No such file or directory", path);
 	assert_string_equal(err.msg, want);
@@ -230,5 +214,5 @@ int main(void)
 		cmocka_unit_test(test_six_columns_and_empty),
 		cmocka_unit_test(test_bad_files),
 	};
-	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+	return cmocka_run_group_tests(tests, tl_group_tmpdir, tl_group_rmdir);
 }

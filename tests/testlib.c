@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
 #include "transport/cbr.h"
@@ -120,4 +121,33 @@ void tl_run_and_check(struct sb_sim *sim)
 	sb_sim_run(sim);
 	if (sb_sim_check(sim, &err))
 		fail_msg("invariants: %s", err.msg);
+}
+
+char *tl_write_file(const char *dir, const char *name, const char *text)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = malloc(n);
+	assert_non_null(path);
+	snprintf(path, n, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		fail_msg("cannot write %s", path);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+char tl_group_dir[64];
+
+int tl_group_tmpdir(void **state)
+{
+	(void)state;
+	strcpy(tl_group_dir, "/tmp/sbtest.XXXXXX");
+	return mkdtemp(tl_group_dir) ? 0 : -1;
+}
+
+int tl_group_rmdir(void **state)
+{
+	(void)state;
+	return rmdir(tl_group_dir);
 }

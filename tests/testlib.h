@@ -25,6 +25,14 @@ void tl_build(struct sb_sim *sim, const struct sb_scenario *sc);
 /* Run and assert sb_sim_check. */
 void tl_run_and_check(struct sb_sim *sim);
 
+/* Write text to DIR/NAME (failing the test if it cannot) and return the path (malloc'd). */
+char *tl_write_file(const char *dir, const char *name, const char *text);
+/* cmocka group setup/teardown giving the group a temporary directory, tl_group_dir (the
+ * tests remove what they create in it; teardown removes the directory itself). */
+extern char tl_group_dir[64];
+int tl_group_tmpdir(void **state);
+int tl_group_rmdir(void **state);
+
 /* A fresh temporary directory (removed by tl_rmtree). */
 char *tl_tmpdir(void);
 void tl_rmtree(const char *dir);
