@@ -1,8 +1,8 @@
 #!/bin/sh
-# Install the Debian packages sharebuf needs to build, test and plot. Idempotent and quiet when
+# Install the Debian packages sharebuf needs to build and test. Idempotent and quiet when
 # everything is present. Needs root (or sudo) only when something is missing.
 set -e
-PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev gnuplot-nox"
+PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
