@@ -26,6 +26,8 @@ int main(void)
 	const uint64_t rates[4] = { 10000000000ULL, 10000000000ULL, 10000000000ULL, 10000000000ULL };
 	struct sb_mmu_config cfg = {
 		.nports = 4,
+		.port_lo = 0, .port_hi = 0, /* 0, 0: this MMU serves all 4 ports */
+		.seed = 1,                  /* seeds m->rng for schemes that draw numbers; DT does not */
 		.buffer_bytes = 100000,
 		.cell_bytes = 0,          /* account exact bytes */
 		.port_rate_bps = rates,

@@ -2,8 +2,8 @@
  * pool.h — fixed-size object pools (slabs) for packets and other per-event objects.
  *
  * Objects come from chunks of many objects; freed objects go on an intrusive free list and are
- * reused LIFO (the most recently freed object is still warm in cache). The pool only calls
- * malloc when it is empty, so in steady state the hot path never allocates. Chunks are freed
+ * reused LIFO (the most recently freed object is still warm in cache). The pool only allocates
+ * (a cache-line aligned chunk) when it is empty, so in steady state the hot path never allocates. Chunks are freed
  * only when the pool is destroyed.
  */
 #ifndef SB_POOL_H

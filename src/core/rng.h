@@ -48,7 +48,7 @@ double sb_rng_exponential(struct sb_rng *r, double mean);
 /* Well-known stream ids; per-object streams add the object's index. */
 enum {
 	SB_STREAM_HOST = 1u << 20,     /* + host index: transport-level randomness */
-	SB_STREAM_SWITCH = 2u << 20,   /* + switch index: ECN marking, AFD */
+	SB_STREAM_SWITCH = 2u << 20,   /* + switch index: ECN marking */
 	SB_STREAM_WORKLOAD = 3u << 20, /* + (workload index << 32) + host index */
 	SB_STREAM_MMU = 4u << 20,      /* per MMU; the embedder's seed already tells MMUs apart */
 	SB_STREAM_TEST = 15u << 20,

@@ -54,6 +54,9 @@ int sb_mmu_set_param(struct sb_mmu *mmu, const char *name, const char *value, st
 
 int sb_mmu_start(struct sb_mmu *mmu, struct sb_error *err)
 {
+	if (mmu->port_lo >= mmu->port_hi || mmu->port_hi > mmu->nports)
+		return sb_fail(err, "MMU port range [%u, %u) is empty or beyond its %u ports", mmu->port_lo,
+			       mmu->port_hi, mmu->nports);
 	if (mmu->buffer == 0)
 		return sb_fail(err, "buffer of %llu bytes holds no %s", (unsigned long long)mmu->buffer_bytes,
 			       mmu->cell_bytes ? "cell" : "byte");

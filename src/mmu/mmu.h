@@ -21,7 +21,8 @@
  * Life of a packet (the embedder — our simulator, or a software data plane — calls these):
  *   1. sb_mmu_admit(mmu, &pkt)    → ops->admit(): decide on *pre-arrival* counters. On admit the
  *      core adds the packet to used/q_ing/q_egr, then calls ops->on_enqueue() (post-arrival work:
- *      headroom entry, PFC pause, state machines). On drop nothing changes but drops[cause].
+ *      headroom entry, PFC pause, state machines). On a drop the core counts drops[cause] and calls
+ *      ops->on_drop(); no counter of the buffer changes.
  *   2. sb_mmu_release(mmu, &pkt, why) when the packet leaves the buffer: at the start of its
  *      transmission (SB_RELEASE_TX), or expelled from the head of its queue by the scheme
  *      (SB_RELEASE_EXPELLED). The core subtracts, then calls ops->on_dequeue() (drain-rate

@@ -194,7 +194,8 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		const struct sb_query *q = &sim->queries[i];
 		if (q->done < q->responses || q->responses == 0)
 			continue;
-		sb_time ideal = sb_ideal_fct(sim, q->responder, q->host, q->bytes);
+		sb_time ideal = q->oneway ? sb_ideal_fct_oneway(sim, q->responder, q->host, q->bytes)
+					  : sb_ideal_fct(sim, q->responder, q->host, q->bytes);
 		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
 	}
 	group_stats(qct, nq, &s->qct);
@@ -431,8 +432,10 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 		if (!files[i].f)
 			continue;
 		bool failed = ferror(files[i].f);
-		if ((fclose(files[i].f) || failed) && rc == 0)
-			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp, strerror(errno));
+		int closed = fclose(files[i].f);
+		if ((closed || failed) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp,
+				     closed ? strerror(errno) : "write error (disk full?)");
 	}
 	for (int i = 0; i < opened; i++) {
 		if (!files[i].f)

@@ -116,6 +116,8 @@ uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst)
  * Ideal FCT (docs/outputs.md): the base RTT of the path for the flow's first packet plus the
  * remaining wire bytes at the bottleneck rate:
  *   ideal = 2·Σ prop + Σ_hops ser(first packet) + Σ_hops ser(ACK) + (wire_bytes − first) · 8 / C_min
+ * and, for transports that complete at the receiver, the one-way part only:
+ *   ideal_oneway = Σ prop + Σ_hops ser(first packet) + (wire_bytes − first) · 8 / C_min
  * with wire_bytes = size + ceil(size / mss) · header_bytes. This is exactly the FCT of a flow
  * alone on a path of equal link rates sending at line rate, so slowdown ≥ 1 up to rounding.
  */

@@ -67,6 +67,7 @@ struct sb_query {
 	uint32_t responder;      /* one of the responders (for the ideal QCT's path) */
 	uint64_t bytes;          /* total response bytes */
 	uint16_t responses, done;
+	bool oneway;             /* responses complete at the receiver (ACK-less transport) */
 	sb_time last_finish;
 };
 
@@ -167,7 +168,8 @@ sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32
 uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
 sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
 /* The same without the ACK's way back: the ideal of transports that complete at the receiver
- * (no ACKs, e.g. cbr), so their slowdown is also ≥ 1 in an empty network. */
+ * (no ACKs, e.g. cbr). It still counts one header per tcp.mss of payload, so a CBR flow of
+ * packets larger than mss + header_bytes can come in slightly below it. */
 sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
 
 #endif

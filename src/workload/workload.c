@@ -156,6 +156,7 @@ static void incast_query(void *obj, uint64_t arg)
 	if (each == 0)
 		each = 1;
 	int32_t q = sb_query_new(sim, g->host, now, (uint16_t)fanin, w->scratch[0], each * fanin);
+	sim->queries[q].oneway = w->ops->on_ack == NULL;
 	for (uint32_t i = 0; i < fanin; i++) {
 		struct sb_flow *f = spawn(sim, w, w->ops, w->scratch[i], g->host, each, now, SB_KIND_INCAST);
 		f->query_id = q;
