@@ -19,6 +19,7 @@ LIB_SRC  := $(sort $(filter-out src/cli/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
 .PHONY: all test test-only sanitize bench deps clean docs demo
@@ -56,7 +57,13 @@ test:
 	@sh tools/install-deps.sh
 	@$(MAKE) --no-print-directory test-only
 
-test-only: $(BUILD)/sharebuf $(TESTS)
+# examples are built (and run) with the tests so the documented embedding code cannot rot
+$(BUILD)/examples/%: examples/%.c $(BUILD)/libsharebuf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
+
+test-only: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES)
+	@for e in $(EXAMPLES); do $$e > /dev/null || { echo "example $$e failed"; exit 1; }; done
 	sh tests/run-tests.sh $(BUILD)
 
 sanitize:
