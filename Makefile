@@ -6,6 +6,7 @@
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      the reference benchmark (bench/run-bench.sh), appends to BENCHMARKS.md
 #   make deps       install the Debian packages the build needs (needs root)
+#   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
 BUILD   ?= build
 PKGS    := libconfig jansson
@@ -51,7 +52,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libshareb
 demo:
 	@sh tools/install-deps.sh
 	@$(MAKE) --no-print-directory all
-	$(BUILD)/sharebuf run --out out/default
+	$(BUILD)/sharebuf compare --out out/default
 
 test:
 	@sh tools/install-deps.sh

@@ -3,8 +3,7 @@
  * repository root): determinism, the output files and their agreement with each other, error
  * messages for bad input (and no output left behind), and the informational commands.
  *
- * The binary is the one built next to this test (BUILD/tests/test_cli -> BUILD/sharebuf), so
- * `make sanitize` tests the sanitized program; $SHAREBUF overrides it.
+ * The program is found and run by testlib (tl_sharebuf: BUILD/sharebuf, or $SHAREBUF).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,65 +11,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include "mmu/mmu.h"
 #include "sim/scenario.h"
 #include "testlib.h"
 
-static char sharebuf[4096] = "./build/sharebuf";
-
 /* --- helpers --- */
-
-struct cmd_result {
-	int status;   /* exit status, or -1 if the program did not exit normally */
-	char *out, *err;
-};
-
-static void cmd_free(struct cmd_result *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-/* Run `sharebuf ARGS` (ARGS is shell text) in the repository root, capturing stdout and stderr. */
-static struct cmd_result run_sharebuf(const char *args)
-{
-	char *dir = tl_tmpdir();
-	char cmd[16384], outp[4200], errp[4200];
-	snprintf(outp, sizeof(outp), "%s/stdout", dir);
-	snprintf(errp, sizeof(errp), "%s/stderr", dir);
-	snprintf(cmd, sizeof(cmd), "'%s' %s >'%s' 2>'%s' </dev/null", sharebuf, args, outp, errp);
-	int rc = system(cmd);
-	struct cmd_result r = { -1, tl_slurp(outp), tl_slurp(errp) };
-	if (rc != -1 && WIFEXITED(rc))
-		r.status = WEXITSTATUS(rc);
-	tl_rmtree(dir);
-	free(dir);
-	if (!r.out || !r.err)
-		fail_msg("could not capture the output of: %s", cmd);
-	return r;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = malloc(n);
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -79,7 +30,7 @@ static void write_file(const char *dir, const char *name, const char *text)
 
 static char *slurp_in(const char *dir, const char *name)
 {
-	char *p = path_in(dir, name);
+	char *p = tl_path_in(dir, name);
 	char *s = tl_slurp(p);
 	if (!s)
 		fail_msg("missing output file %s", p);
@@ -99,17 +50,6 @@ static void drop_line(char *s, const char *key)
 	memmove(start, end + 1, strlen(end + 1) + 1);
 }
 
-static size_t count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	assert_non_null(d);
-	size_t n = 0;
-	for (struct dirent *e; (e = readdir(d));)
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
-	return n;
-}
-
 /* The first line of a text, as a new string. */
 static char *first_line(const char *s)
 {
@@ -126,15 +66,15 @@ static void test_determinism(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), args[8192];
-	char *a = path_in(dir, "a"), *b = path_in(dir, "b"), *c = path_in(dir, "c");
+	char *a = tl_path_in(dir, "a"), *b = tl_path_in(dir, "b"), *c = tl_path_in(dir, "c");
 	const char *outs[3] = { a, b, c }, *extra[3] = { "", "", "--seed 2" };
 	for (int i = 0; i < 3; i++) {
 		snprintf(args, sizeof(args), "run --quiet --out '%s' %s", outs[i], extra[i]);
-		struct cmd_result r = run_sharebuf(args);
+		struct tl_cmd r = tl_sharebuf(args);
 		if (r.status != 0)
 			fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
 		assert_string_equal(r.out, ""); /* --quiet */
-		cmd_free(&r);
+		tl_cmd_free(&r);
 	}
 	const char *names[] = { "flows.csv", "occupancy.csv", "drops.csv", "summary.json" };
 	for (size_t i = 0; i < 4; i++) {
@@ -171,25 +111,25 @@ static void test_determinism(void **state)
 static void test_embedded_default_is_the_file(void **state)
 {
 	(void)state;
-	struct cmd_result r = run_sharebuf("default-scenario");
+	struct tl_cmd r = tl_sharebuf("default-scenario");
 	assert_int_equal(r.status, 0);
 	char *file = tl_slurp("scenarios/default.cfg");
 	assert_non_null(file);
 	assert_string_equal(r.out, file);
 	free(file);
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
 	char *dir = tl_tmpdir(), args[8192];
 	const char *sets = "--set run.duration_ms=6 --set run.arrivals_ms=4";
-	char *a = path_in(dir, "embedded"), *b = path_in(dir, "file");
+	char *a = tl_path_in(dir, "embedded"), *b = tl_path_in(dir, "file");
 	snprintf(args, sizeof(args), "run --quiet --out '%s' %s", a, sets);
-	r = run_sharebuf(args);
+	r = tl_sharebuf(args);
 	assert_int_equal(r.status, 0);
-	cmd_free(&r);
+	tl_cmd_free(&r);
 	snprintf(args, sizeof(args), "run scenarios/default.cfg --quiet --out '%s' %s", b, sets);
-	r = run_sharebuf(args);
+	r = tl_sharebuf(args);
 	assert_int_equal(r.status, 0);
-	cmd_free(&r);
+	tl_cmd_free(&r);
 	char *x = slurp_in(a, "flows.csv"), *y = slurp_in(b, "flows.csv");
 	assert_true(strchr(x, '\n') != strrchr(x, '\n')); /* at least one flow */
 	assert_string_equal(x, y);
@@ -278,9 +218,9 @@ static void test_run_outputs(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), args[8192];
-	char *out = path_in(dir, "deep/out"); /* parents are created */
+	char *out = tl_path_in(dir, "deep/out"); /* parents are created */
 	snprintf(args, sizeof(args), "run --out '%s'", out);
-	struct cmd_result r = run_sharebuf(args);
+	struct tl_cmd r = tl_sharebuf(args);
 	if (r.status != 0)
 		fail_msg("exit %d: %s", r.status, r.err);
 	/* the human summary names the outputs */
@@ -288,8 +228,8 @@ static void test_run_outputs(void **state)
 	snprintf(want_out, sizeof(want_out), "outputs: %s/{flows.csv,summary.json,occupancy.csv,drops.csv}", out);
 	assert_non_null(strstr(r.out, want_out));
 	assert_non_null(strstr(r.out, "scheme dt, seed 1:"));
-	cmd_free(&r);
-	assert_int_equal(count_entries(out), 4); /* exactly the four files, no temporaries */
+	tl_cmd_free(&r);
+	assert_int_equal(tl_count_entries(out), 4); /* exactly the four files, no temporaries */
 
 	char *flows = slurp_in(out, "flows.csv"), *occ = slurp_in(out, "occupancy.csv");
 	char *drops = slurp_in(out, "drops.csv");
@@ -303,7 +243,7 @@ static void test_run_outputs(void **state)
 	free(h);
 
 	json_error_t jerr;
-	char *sp = path_in(out, "summary.json");
+	char *sp = tl_path_in(out, "summary.json");
 	json_t *root = json_load_file(sp, 0, &jerr);
 	if (!root)
 		fail_msg("summary.json: %s (line %d)", jerr.text, jerr.line);
@@ -524,7 +464,7 @@ static void test_bad_input(void **state)
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
 		write_file(dir, "flows.csv", bad_flowlist);
-		char *bad = path_in(dir, "bad.cfg");
+		char *bad = tl_path_in(dir, "bad.cfg");
 		if (c->file) {
 			char *text = expand(c->file, dir);
 			write_file(dir, "bad.cfg", text);
@@ -544,9 +484,9 @@ static void test_bad_input(void **state)
 		}
 		*w = 0;
 		free(args0);
-		char *out = path_in(dir, "out"), cmd[16500];
+		char *out = tl_path_in(dir, "out"), cmd[16500];
 		snprintf(cmd, sizeof(cmd), "run --quiet --out '%s' %s", out, args);
-		struct cmd_result r = run_sharebuf(cmd);
+		struct tl_cmd r = tl_sharebuf(cmd);
 		print_message("bad input [%s]: exit %d: %s", c->name, r.status, r.err);
 		if (r.status != c->status)
 			fail_msg("[%s] exit status %d, expected %d (stderr: %s)", c->name, r.status, c->status, r.err);
@@ -558,9 +498,9 @@ static void test_bad_input(void **state)
 				fail_msg("[%s] stderr lacks \"%s\": %s", c->name, want, r.err);
 			free(want);
 		}
-		if (exists(out))
+		if (tl_exists(out))
 			fail_msg("[%s] the output directory %s was created", c->name, out);
-		cmd_free(&r);
+		tl_cmd_free(&r);
 		free(out);
 		free(bad);
 		tl_rmtree(dir);
@@ -577,30 +517,30 @@ static void test_bad_output_dir(void **state)
 	write_file(dir, "afile", "not a directory\n");
 	const char *sets = "--set run.duration_ms=1 --set run.arrivals_ms=1";
 	snprintf(args, sizeof(args), "run --quiet %s --out '%s/afile/out'", sets, dir);
-	struct cmd_result r = run_sharebuf(args);
+	struct tl_cmd r = tl_sharebuf(args);
 	assert_int_equal(r.status, 1);
 	char want[8300];
 	snprintf(want, sizeof(want), "sharebuf: cannot create directory %s/afile/out: Not a directory", dir);
 	assert_non_null(strstr(r.err, want));
-	cmd_free(&r);
-	assert_int_equal(count_entries(dir), 1);
+	tl_cmd_free(&r);
+	assert_int_equal(tl_count_entries(dir), 1);
 
 	/* an empty --out fails cleanly, before simulating */
 	snprintf(args, sizeof(args), "run --quiet %s --out ''", sets);
-	r = run_sharebuf(args);
+	r = tl_sharebuf(args);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "sharebuf: --out: the output directory name is empty"));
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
 	/* an existing directory with an old file: the four outputs are added, nothing else */
-	char *out = path_in(dir, "existing");
+	char *out = tl_path_in(dir, "existing");
 	assert_int_equal(mkdir(out, 0777), 0);
 	write_file(out, "notes.txt", "keep me\n");
 	snprintf(args, sizeof(args), "run --quiet %s --out '%s'", sets, out);
-	r = run_sharebuf(args);
+	r = tl_sharebuf(args);
 	assert_int_equal(r.status, 0);
-	cmd_free(&r);
-	assert_int_equal(count_entries(out), 5);
+	tl_cmd_free(&r);
+	assert_int_equal(tl_count_entries(out), 5);
 	char *notes = slurp_in(out, "notes.txt");
 	assert_string_equal(notes, "keep me\n");
 	free(notes);
@@ -622,20 +562,20 @@ static void expect_row(const char *md, const char *group, const char *key)
 static void test_info_commands(void **state)
 {
 	(void)state;
-	struct cmd_result r = run_sharebuf("--help");
+	struct tl_cmd r = tl_sharebuf("--help");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "usage: sharebuf COMMAND"));
 	assert_non_null(strstr(r.out, "run [SCENARIO]"));
 	assert_non_null(strstr(r.out, "--seed N"));
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
-	r = run_sharebuf("--version");
+	r = tl_sharebuf("--version");
 	assert_int_equal(r.status, 0);
 	unsigned maj, min, pat;
 	assert_int_equal(sscanf(r.out, "sharebuf %u.%u.%u", &maj, &min, &pat), 3);
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
-	r = run_sharebuf("list");
+	r = tl_sharebuf("list");
 	assert_int_equal(r.status, 0);
 	static const char *names[] = { "dt", "cs", "static", "dctcp", "cubic", "newreno", "cbr",
 				       "poisson", "incast", "longlived", "burst", "file", "single", "leafspine", "fattree" };
@@ -645,9 +585,9 @@ static void test_info_commands(void **state)
 		if (!strstr(r.out, want))
 			fail_msg("`sharebuf list` does not list %s:\n%s", names[i], r.out);
 	}
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
-	r = run_sharebuf("params");
+	r = tl_sharebuf("params");
 	assert_int_equal(r.status, 0);
 	assert_true(!strncmp(r.out, "# Scenario keys", 15));
 	/* every top-level group has a section, and every key of the parameter tables a row */
@@ -682,36 +622,23 @@ static void test_info_commands(void **state)
 	if (strcmp(doc, r.out) != 0)
 		fail_msg("docs/scenario-keys.md is out of date: run `make docs`");
 	free(doc);
-	cmd_free(&r);
+	tl_cmd_free(&r);
 
 	/* no command, an unknown command: usage errors */
-	r = run_sharebuf("");
+	r = tl_sharebuf("");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "usage: sharebuf"));
-	cmd_free(&r);
-	r = run_sharebuf("frobnicate");
+	tl_cmd_free(&r);
+	r = tl_sharebuf("frobnicate");
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "sharebuf: unknown command 'frobnicate'"));
-	cmd_free(&r);
+	tl_cmd_free(&r);
 }
 
 int main(int argc, char **argv)
 {
 	(void)argc;
-	const char *env = getenv("SHAREBUF");
-	if (env && *env) {
-		snprintf(sharebuf, sizeof(sharebuf), "%s", env);
-	} else {
-		/* BUILD/tests/test_cli -> BUILD/sharebuf */
-		const char *slash = strrchr(argv[0], '/');
-		if (slash) {
-			int len = (int)(slash - argv[0]);
-			char cand[4096];
-			snprintf(cand, sizeof(cand), "%.*s/../sharebuf", len, argv[0]);
-			if (exists(cand))
-				snprintf(sharebuf, sizeof(sharebuf), "%s", cand);
-		}
-	}
+	tl_sharebuf_init(argv[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_info_commands),
 		cmocka_unit_test(test_bad_input),

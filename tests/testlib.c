@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
@@ -150,4 +153,74 @@ int tl_group_rmdir(void **state)
 {
 	(void)state;
 	return rmdir(tl_group_dir);
+}
+
+char *tl_path_in(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	assert_non_null(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+bool tl_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+size_t tl_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		fail_msg("cannot open directory %s", dir);
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static char tl_program[4096] = "./build/sharebuf";
+
+void tl_sharebuf_init(const char *argv0)
+{
+	const char *env = getenv("SHAREBUF");
+	if (env && *env) {
+		snprintf(tl_program, sizeof(tl_program), "%s", env);
+		return;
+	}
+	const char *slash = strrchr(argv0, '/');
+	if (slash) {
+		char cand[4096];
+		snprintf(cand, sizeof(cand), "%.*s/../sharebuf", (int)(slash - argv0), argv0);
+		if (tl_exists(cand))
+			snprintf(tl_program, sizeof(tl_program), "%s", cand);
+	}
+}
+
+struct tl_cmd tl_sharebuf(const char *args)
+{
+	char *dir = tl_tmpdir();
+	char cmd[16384], outp[4200], errp[4200];
+	snprintf(outp, sizeof(outp), "%s/stdout", dir);
+	snprintf(errp, sizeof(errp), "%s/stderr", dir);
+	snprintf(cmd, sizeof(cmd), "'%s' %s >'%s' 2>'%s' </dev/null", tl_program, args, outp, errp);
+	int rc = system(cmd);
+	struct tl_cmd r = { -1, tl_slurp(outp), tl_slurp(errp) };
+	if (rc != -1 && WIFEXITED(rc))
+		r.status = WEXITSTATUS(rc);
+	tl_rmtree(dir);
+	free(dir);
+	if (!r.out || !r.err)
+		fail_msg("could not capture the output of: %s", cmd);
+	return r;
+}
+
+void tl_cmd_free(struct tl_cmd *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
 }

@@ -1,6 +1,6 @@
 /*
  * testlib.h — helpers shared by the test programs: scenarios from text, running a simulation
- * with every invariant checked, temporary directories.
+ * with every invariant checked, temporary directories, running the `sharebuf` program.
  */
 #ifndef SB_TESTLIB_H
 #define SB_TESTLIB_H
@@ -38,5 +38,23 @@ char *tl_tmpdir(void);
 void tl_rmtree(const char *dir);
 /* Read a whole file into a malloc'd string (NULL if missing). */
 char *tl_slurp(const char *path);
+/* DIR/NAME as a new string. */
+char *tl_path_in(const char *dir, const char *name);
+bool tl_exists(const char *path);
+/* Entries of a directory other than . and .. */
+size_t tl_count_entries(const char *dir);
+
+/* Running the `sharebuf` program as a user would (tests run from the repository root). The
+ * program is the one built next to the test (BUILD/tests/test_x -> BUILD/sharebuf), so `make
+ * sanitize` tests the sanitized program; $SHAREBUF overrides it. */
+struct tl_cmd {
+	int status;   /* exit status, or -1 if the program did not exit normally */
+	char *out, *err;
+};
+/* Find the program from the test's argv[0] (call once from main). */
+void tl_sharebuf_init(const char *argv0);
+/* Run `sharebuf ARGS` (ARGS is shell text), capturing stdout and stderr. */
+struct tl_cmd tl_sharebuf(const char *args);
+void tl_cmd_free(struct tl_cmd *r);
 
 #endif

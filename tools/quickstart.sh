@@ -1,7 +1,8 @@
 #!/bin/sh
 # The README's two commands, usable on a fresh Debian machine that may not even have make or a
 # compiler yet:
-#   sh tools/quickstart.sh demo   install what is missing, build, run the default scenario
+#   sh tools/quickstart.sh demo   install what is missing, build, compare every scheme on the
+#                                 default scenario (make demo: sharebuf compare --out out/default)
 #   sh tools/quickstart.sh test   install what is missing, build, run every test
 set -e
 cd "$(dirname "$0")/.."

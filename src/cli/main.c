@@ -2,6 +2,7 @@
  * main.c — the `sharebuf` command line.
  *
  *   sharebuf run [SCENARIO] [--set KEY=VALUE]... [--seed N] [--out DIR] [--quiet]
+ *   sharebuf compare [SCENARIO] [--schemes A,B,...] [--jobs N] [run's options]   (compare.c)
  *   sharebuf list               schemes, transports, workloads, topologies
  *   sharebuf params             every scenario key (Markdown; docs/scenario-keys.md)
  *   sharebuf default-scenario   print the embedded default scenario
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include "cli/cfgfile.h"
+#include "cli/compare.h"
 #include "mmu/mmu.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -36,12 +38,19 @@ static void usage(FILE *f)
 		"                      simulate SCENARIO (a libconfig file; without one, the embedded\n"
 		"                      default scenario) and write flows.csv, summary.json,\n"
 		"                      occupancy.csv and drops.csv into DIR (default: out)\n"
+		"  compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]\n"
+		"          [--out DIR] [--quiet]\n"
+		"                      run SCENARIO once per scheme (default: every scheme of `list`),\n"
+		"                      N runs in parallel (default: one per CPU), each into DIR/SCHEME/;\n"
+		"                      print the headline metrics side by side and write them to\n"
+		"                      DIR/compare.csv and DIR/compare.json\n"
 		"  list                list buffer-management schemes, transports, workloads, topologies\n"
 		"  params              print the reference of every scenario key (Markdown)\n"
 		"  default-scenario    print the embedded default scenario\n"
 		"  --help, --version\n"
 		"\n"
-		"docs: docs/scenario.md (file format), docs/outputs.md (output columns)\n");
+		"docs: docs/scenario.md (file format), docs/outputs.md (output columns),\n"
+		"      docs/compare.md (compare)\n");
 }
 
 static double wall_now(void)
@@ -181,6 +190,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(cmd, "compare"))
+		return sb_cmd_compare(argc - 2, argv + 2, cmd_run);
 	if (!strcmp(cmd, "list"))
 		return cmd_list();
 	if (!strcmp(cmd, "params")) {

@@ -1,0 +1,732 @@
+/*
+ * compare.c — `sharebuf compare`: one scenario and seed under several buffer-management
+ * schemes (docs/compare.md).
+ *
+ * Every scheme's run is a real `sharebuf run` (the `run` entry point is passed in), made in a
+ * child process with `--set switch.scheme=S --out DIR/S --quiet`, so DIR/S holds exactly what
+ * `sharebuf run ... --set switch.scheme=S` would have written. The parent checks all input
+ * before starting any child, runs at most --jobs children at a time, collects their exit
+ * status and messages, and only when all have succeeded reads each DIR/S/summary.json and
+ * writes DIR/compare.csv and DIR/compare.json. Nothing it writes depends on --jobs or on the
+ * order in which the children finish: rows follow the order of --schemes.
+ */
+#include "cli/compare.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cfg_internal.h"
+#include "cli/cfgfile.h"
+#include "core/util.h"
+#include "mmu/mmu.h"
+#include "sim/report.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+extern const char sb_default_scenario[];
+
+/*
+ * The columns of compare.csv, the keys of each compare.json result (after "scheme"), in this
+ * order, and where each comes from in summary.json. The first eight are the printed table's;
+ * the rest say how many values the statistics rest on. docs/compare.md lists them.
+ */
+struct column {
+	const char *name;    /* CSV column and JSON key */
+	const char *key;     /* dotted key in summary.json */
+	bool integer;        /* an integer in summary.json (else a real) */
+	const char *head[2]; /* the printed table's two header lines (NULL: not printed) */
+	const char *count;   /* the group's count: the table shows "-" when it is 0 */
+};
+
+static const struct column columns[] = {
+	{ "incast_slowdown_mean", "fct_slowdown.incast.mean", false, { "incast", "mean" }, "fct_slowdown.incast.count" },
+	{ "incast_slowdown_p99", "fct_slowdown.incast.p99", false, { "incast", "p99" }, "fct_slowdown.incast.count" },
+	{ "qct_slowdown_mean", "qct_slowdown.mean", false, { "QCT", "mean" }, "qct_slowdown.count" },
+	{ "qct_slowdown_p99", "qct_slowdown.p99", false, { "QCT", "p99" }, "qct_slowdown.count" },
+	{ "short_slowdown_p99", "fct_slowdown.short.p99", false, { "short", "p99" }, "fct_slowdown.short.count" },
+	{ "long_slowdown_mean", "fct_slowdown.long.mean", false, { "long", "mean" }, "fct_slowdown.long.count" },
+	{ "drops", "drops.total", true, { "", "drops" }, NULL },
+	{ "p99_occupancy_bytes", "buffer.p99_occupancy_bytes", true, { "buffer", "p99 (B)" }, NULL },
+	{ "incast_count", "fct_slowdown.incast.count", true, { NULL, NULL }, NULL },
+	{ "qct_count", "qct_slowdown.count", true, { NULL, NULL }, NULL },
+	{ "short_count", "fct_slowdown.short.count", true, { NULL, NULL }, NULL },
+	{ "long_count", "fct_slowdown.long.count", true, { NULL, NULL }, NULL },
+	{ "flows_completed", "flows_completed", true, { NULL, NULL }, NULL },
+	{ "flows_unfinished", "flows_unfinished", true, { NULL, NULL }, NULL },
+};
+#define NCOLS SB_ARRAY_LEN(columns)
+
+struct options {
+	const char *path, *out;
+	const char **sets; /* "KEY=VALUE" in command-line order, --seed included */
+	size_t nsets;
+	char seed_set[64];
+	const char *schemes_arg; /* NULL: every registered scheme */
+	long jobs;               /* 0: one per online CPU */
+	bool quiet;
+};
+
+/* One scheme's run. */
+struct job {
+	const char *scheme;
+	char *dir;           /* DIR/scheme */
+	char *set;           /* "switch.scheme=scheme" */
+	pid_t pid;
+	FILE *log;           /* the child's stdout and stderr (NULL: not captured) */
+	int status;          /* its exit status; -1 killed or not started */
+	int signal;          /* the signal that killed it, or 0 */
+	bool started, done;
+	json_t *summary;     /* its summary.json, once read */
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	bool slash = n > 0 && dir[n - 1] == '/';
+	size_t len = n + strlen(name) + 2;
+	char *p = sb_xmalloc(len);
+	snprintf(p, len, "%s%s%s", dir, slash ? "" : "/", name);
+	return p;
+}
+
+/* "dt|cs|static": every registered scheme, for messages. */
+static void known_schemes(char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s && used < n; s++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", s == sb_bm_all() ? "" : "|", (*s)->name);
+}
+
+/* ---------- the command line ---------- */
+
+static int usage_error(const char *fmt, ...) SB_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "sharebuf: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	return 2;
+}
+
+/* The n characters at *s without blanks around them: advances *s, returns the new length. */
+static size_t trim(const char **s, size_t n)
+{
+	while (n && (**s == ' ' || **s == '\t')) {
+		(*s)++;
+		n--;
+	}
+	while (n && ((*s)[n - 1] == ' ' || (*s)[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/* Parse argv into o. Returns 0, or the exit status of a usage error (already reported). */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const char *const valued[] = { "--set", "--seed", "--out", "--schemes", "--jobs", "-j" };
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = NULL, *opt = NULL;
+		for (size_t k = 0; k < SB_ARRAY_LEN(valued) && !opt; k++) {
+			size_t n = strlen(valued[k]);
+			if (!strcmp(a, valued[k])) {
+				opt = valued[k];
+				if (i + 1 >= argc)
+					return usage_error("%s needs a value", a);
+				v = argv[++i];
+			} else if (valued[k][1] == '-' && !strncmp(a, valued[k], n) && a[n] == '=') {
+				opt = valued[k]; /* --option=VALUE */
+				v = a + n + 1;
+			}
+		}
+		if (opt && !strcmp(opt, "--set")) {
+			o->sets[o->nsets++] = v;
+		} else if (opt && !strcmp(opt, "--seed")) {
+			char *end;
+			errno = 0;
+			long long seed = strtoll(v, &end, 10);
+			if (!*v || *end || errno || seed < 0)
+				return usage_error("--seed: expected a non-negative integer, got \"%s\"", v);
+			snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%lld", seed);
+			o->sets[o->nsets++] = o->seed_set;
+		} else if (opt && !strcmp(opt, "--out")) {
+			o->out = v;
+		} else if (opt && !strcmp(opt, "--schemes")) {
+			o->schemes_arg = v;
+		} else if (opt) { /* --jobs, -j */
+			char *end;
+			errno = 0;
+			long jobs = strtol(v, &end, 10);
+			if (!*v || *end || errno || jobs < 1 || jobs > 4096)
+				return usage_error("--jobs: expected a whole number of processes in [1, 4096], got \"%s\"", v);
+			o->jobs = jobs;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o->quiet = true;
+		} else if (a[0] == '-') {
+			return usage_error("compare: unknown option %s (see sharebuf --help)", a);
+		} else if (!o->path) {
+			o->path = a;
+		} else {
+			return usage_error("compare: more than one scenario file (%s, %s)", o->path, a);
+		}
+	}
+	/* The scheme is what compare varies: a --set of it would be overridden in every run. */
+	for (size_t i = 0; i < o->nsets; i++) {
+		const char *key = o->sets[i];
+		size_t n = trim(&key, strcspn(key, "="));
+		if (n == strlen("switch.scheme") && !strncmp(key, "switch.scheme", n))
+			return usage_error("--set switch.scheme: compare sets the scheme of each run itself; "
+					   "list the schemes with --schemes A,B,...");
+	}
+	return 0;
+}
+
+/* Split --schemes (NULL: every registered scheme) into names, each a registered scheme, none
+ * twice. Returns the number of schemes, or -1 after reporting the mistake. */
+static long parse_schemes(const char *arg, char ***out)
+{
+	char known[512];
+	known_schemes(known, sizeof(known));
+	char **names = NULL;
+	long n = 0;
+	if (!arg) {
+		for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++) {
+			names = sb_xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+			names[n++] = sb_xstrdup((*s)->name);
+		}
+		*out = names;
+		return n;
+	}
+	if (!arg[strspn(arg, " \t,")]) {
+		usage_error("--schemes: the list is empty, expected scheme names separated by commas (%s)", known);
+		return -1;
+	}
+	for (const char *p = arg;; p++) {
+		size_t len = strcspn(p, ",");
+		const char *s = p;
+		size_t m = trim(&s, len);
+		char *name = sb_xmalloc(m + 1);
+		memcpy(name, s, m);
+		name[m] = 0;
+		bool twice = false;
+		for (long i = 0; i < n; i++)
+			twice |= !strcmp(names[i], name);
+		bool ok = false;
+		if (!m) {
+			usage_error("--schemes: an empty name in the list (\"%s\"), expected scheme names separated by commas (%s)",
+				    arg, known);
+		} else if (!sb_bm_find(name)) {
+			struct cfg_suggestion sug = { name, NULL, 0 };
+			cfg_consider_schemes(&sug);
+			usage_error("--schemes: unknown scheme \"%s\"%s%s%s, expected one of %s", name,
+				    sug.best ? " (did you mean " : "", sug.best ? sug.best : "", sug.best ? "?)" : "", known);
+		} else if (twice) {
+			usage_error("--schemes: %s is listed twice", name);
+		} else {
+			ok = true;
+		}
+		if (!ok) {
+			free(name);
+			for (long i = 0; i < n; i++)
+				free(names[i]);
+			free(names);
+			return -1;
+		}
+		names = sb_xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+		names[n++] = name;
+		p += len;
+		if (!*p)
+			break;
+	}
+	*out = names;
+	return n;
+}
+
+/* Load, validate and build the scenario exactly as `run` would with `--set switch.scheme=S`
+ * added (building catches what only a scheme's set-up can see, e.g. a static share smaller
+ * than one cell), then free it: the child process loads it again through `run`. */
+static int check_scenario(const struct options *o, const char *scheme_set, struct sb_error *err)
+{
+	const char **sets = sb_xcalloc(o->nsets + 1, sizeof(*sets));
+	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
+	sets[o->nsets] = scheme_set;
+	struct sb_scenario sc;
+	sb_scenario_defaults(&sc);
+	int rc = sb_cfg_load(&sc, o->path, sb_default_scenario, sets, o->nsets + 1, err);
+	if (rc == 0)
+		rc = sb_scenario_validate(&sc, err);
+	if (rc == 0) {
+		struct sb_sim sim;
+		rc = sb_sim_build(&sim, &sc, err);
+		sb_sim_free(&sim);
+	}
+	sb_scenario_free(&sc);
+	free(sets);
+	return rc;
+}
+
+/* ---------- the runs ---------- */
+
+/* `run` for one scheme, in a child process whose output goes to j->log. */
+static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
+{
+	char **args = sb_xcalloc(2 * o->nsets + 8, sizeof(*args));
+	int n = 0;
+	if (o->path)
+		args[n++] = (char *)o->path;
+	for (size_t i = 0; i < o->nsets; i++) {
+		args[n++] = "--set";
+		args[n++] = (char *)o->sets[i];
+	}
+	args[n++] = "--set";
+	args[n++] = j->set;
+	args[n++] = "--out";
+	args[n++] = j->dir;
+	args[n++] = "--quiet";
+	args[n] = NULL;
+
+	j->log = tmpfile(); /* NULL: the child writes to our stderr directly */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(errno));
+		free(args);
+		return -1;
+	}
+	if (pid == 0) {
+		if (j->log) {
+			dup2(fileno(j->log), STDOUT_FILENO);
+			dup2(fileno(j->log), STDERR_FILENO);
+		}
+		int rc = run(n, args);
+		fflush(NULL);
+		_exit(rc);
+	}
+	free(args);
+	j->pid = pid;
+	j->started = true;
+	return 0;
+}
+
+/* Copy what a child printed to our stderr, each line indented. */
+static void relay_log(struct job *j)
+{
+	if (!j->log)
+		return;
+	rewind(j->log);
+	char line[1024];
+	bool bol = true;
+	while (fgets(line, sizeof(line), j->log)) {
+		fprintf(stderr, "%s%s", bol ? "  " : "", line);
+		bol = strchr(line, '\n') != NULL;
+	}
+	if (!bol)
+		fputc('\n', stderr);
+}
+
+/* Run every job, at most `jobs` at a time. Returns the number of failed jobs. */
+static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
+		       bool progress)
+{
+	size_t next = 0, running = 0, done = 0, failed = 0;
+	while (done < n) {
+		while (running < (size_t)jobs && next < n) {
+			struct job *j = &jv[next++];
+			if (start_job(j, o, run)) {
+				j->done = true;
+				done++;
+				failed++;
+			} else {
+				running++;
+			}
+		}
+		if (progress) {
+			fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", done, n, running);
+			fflush(stderr);
+		}
+		if (!running)
+			continue;
+		int st;
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "sharebuf: compare: waiting for the runs failed: %s\n", strerror(errno));
+			for (size_t i = 0; i < n; i++)
+				if (jv[i].started && !jv[i].done) {
+					jv[i].done = true;
+					failed++;
+				}
+			return failed + (n - next);
+		}
+		for (size_t i = 0; i < n; i++) {
+			struct job *j = &jv[i];
+			if (!j->started || j->done || j->pid != pid)
+				continue;
+			j->done = true;
+			running--;
+			done++;
+			if (WIFEXITED(st)) {
+				j->status = WEXITSTATUS(st);
+			} else {
+				j->status = -1;
+				j->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			}
+			failed += j->status != 0;
+		}
+	}
+	if (progress)
+		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", done, n);
+	return failed;
+}
+
+/* ---------- the results ---------- */
+
+static json_t *summary_get(json_t *root, const char *dotted)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s", dotted);
+	json_t *cur = root;
+	for (char *save = NULL, *k = strtok_r(key, ".", &save); k && cur; k = strtok_r(NULL, ".", &save))
+		cur = json_is_object(cur) ? json_object_get(cur, k) : NULL;
+	return cur;
+}
+
+/* Read DIR/S/summary.json and check it has every value compare needs. */
+static int read_summary(struct job *j, struct sb_error *err)
+{
+	char *path = join_path(j->dir, "summary.json");
+	json_error_t jerr;
+	j->summary = json_load_file(path, 0, &jerr);
+	if (!j->summary) {
+		sb_fail(err, "compare: cannot read %s: %s (line %d)", path, jerr.text, jerr.line);
+		free(path);
+		return -1;
+	}
+	const char *scheme = json_string_value(summary_get(j->summary, "scheme"));
+	if (!scheme || strcmp(scheme, j->scheme)) {
+		sb_fail(err, "compare: %s is the summary of scheme \"%s\", not %s", path, scheme ? scheme : "", j->scheme);
+		free(path);
+		return -1;
+	}
+	const char *need[NCOLS + 2];
+	need[0] = "scenario";
+	need[1] = "seed";
+	for (size_t c = 0; c < NCOLS; c++)
+		need[c + 2] = columns[c].key;
+	for (size_t c = 0; c < NCOLS + 2; c++) {
+		json_t *v = summary_get(j->summary, need[c]);
+		bool is_int = c == 1 || (c >= 2 && columns[c - 2].integer);
+		bool ok = c == 0 ? json_is_string(v) : is_int ? json_is_integer(v) : json_is_number(v);
+		if (!ok) {
+			sb_fail(err, "compare: %s: %s is missing or not %s", path, need[c],
+				c == 0 ? "a string" : is_int ? "an integer" : "a number");
+			free(path);
+			return -1;
+		}
+	}
+	free(path);
+	return 0;
+}
+
+static void write_csv(FILE *f, const struct job *jv, size_t n)
+{
+	fprintf(f, "scheme");
+	for (size_t c = 0; c < NCOLS; c++)
+		fprintf(f, ",%s", columns[c].name);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s", jv[i].scheme);
+		for (size_t c = 0; c < NCOLS; c++) {
+			json_t *v = summary_get(jv[i].summary, columns[c].key);
+			if (columns[c].integer)
+				fprintf(f, ",%lld", (long long)json_integer_value(v));
+			else
+				fprintf(f, ",%.10g", json_number_value(v));
+		}
+		fputc('\n', f);
+	}
+}
+
+static json_t *compare_json(const struct job *jv, size_t n)
+{
+	json_t *root = json_object();
+	json_object_set(root, "scenario", summary_get(jv[0].summary, "scenario"));
+	json_object_set(root, "seed", summary_get(jv[0].summary, "seed"));
+	json_t *schemes = json_array(), *results = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(schemes, json_string(jv[i].scheme));
+		json_t *r = json_object();
+		json_object_set_new(r, "scheme", json_string(jv[i].scheme));
+		for (size_t c = 0; c < NCOLS; c++) {
+			json_t *v = summary_get(jv[i].summary, columns[c].key);
+			json_object_set_new(r, columns[c].name,
+					    columns[c].integer ? json_integer(json_integer_value(v)) : json_real(json_number_value(v)));
+		}
+		json_array_append_new(results, r);
+	}
+	json_object_set_new(root, "schemes", schemes);
+	json_object_set_new(root, "results", results);
+	return root;
+}
+
+/* Write DIR/compare.csv and DIR/compare.json, each through a hidden temporary file renamed
+ * only once both are complete. */
+static int write_files(const char *dir, const struct job *jv, size_t n, struct sb_error *err)
+{
+	static const char *const names[2] = { "compare.csv", "compare.json" };
+	char *final[2], *tmp[2];
+	FILE *f[2] = { NULL, NULL };
+	int rc = 0;
+	for (int i = 0; i < 2; i++) {
+		char hidden[64];
+		snprintf(hidden, sizeof(hidden), ".%s.tmp", names[i]);
+		final[i] = join_path(dir, names[i]);
+		tmp[i] = join_path(dir, hidden);
+	}
+	for (int i = 0; i < 2 && rc == 0; i++)
+		if (!(f[i] = fopen(tmp[i], "w")))
+			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
+	if (rc == 0) {
+		write_csv(f[0], jv, n);
+		json_t *j = compare_json(jv, n);
+		json_dumpf(j, f[1], JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', f[1]);
+		json_decref(j);
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!f[i])
+			continue;
+		bool failed = ferror(f[i]);
+		if ((fclose(f[i]) || failed) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
+	}
+	for (int i = 0; i < 2; i++) {
+		if (f[i] && rc == 0 && rename(tmp[i], final[i]))
+			rc = sb_fail(err, "cannot rename %s: %s", tmp[i], strerror(errno));
+		if (f[i] && rc)
+			unlink(tmp[i]);
+	}
+	if (rc) /* never one of the two without the other */
+		for (int i = 0; i < 2; i++)
+			unlink(final[i]);
+	for (int i = 0; i < 2; i++) {
+		free(final[i]);
+		free(tmp[i]);
+	}
+	return rc;
+}
+
+/* The table on stdout: one row per scheme, in --schemes order. */
+static void print_table(const struct job *jv, size_t n, const char *out, long jobs, double wall)
+{
+	enum { W = 32 };
+	size_t ncols = 0;
+	while (ncols < NCOLS && columns[ncols].head[0])
+		ncols++;
+	char (*cell)[NCOLS][W] = sb_xcalloc(n, sizeof(*cell));
+	int width[NCOLS + 1];
+	int name_w = (int)strlen("scheme");
+	bool empty_group = false;
+	for (size_t c = 0; c < ncols; c++)
+		width[c] = (int)SB_MAX(strlen(columns[c].head[0]), strlen(columns[c].head[1]));
+	for (size_t i = 0; i < n; i++) {
+		name_w = SB_MAX(name_w, (int)strlen(jv[i].scheme));
+		for (size_t c = 0; c < ncols; c++) {
+			json_t *v = summary_get(jv[i].summary, columns[c].key);
+			if (columns[c].count && json_integer_value(summary_get(jv[i].summary, columns[c].count)) == 0) {
+				snprintf(cell[i][c], W, "-");
+				empty_group = true;
+			} else if (columns[c].integer) {
+				snprintf(cell[i][c], W, "%lld", (long long)json_integer_value(v));
+			} else {
+				snprintf(cell[i][c], W, "%.2f", json_number_value(v));
+			}
+			width[c] = SB_MAX(width[c], (int)strlen(cell[i][c]));
+		}
+	}
+	printf("scenario %s, seed %lld: %zu scheme%s; slowdown = FCT / ideal FCT (QCT / ideal QCT for queries)\n",
+	       json_string_value(summary_get(jv[0].summary, "scenario")),
+	       (long long)json_integer_value(summary_get(jv[0].summary, "seed")), n, n == 1 ? "" : "s");
+	for (int line = 0; line < 2; line++) {
+		printf("%-*s", name_w, line ? "scheme" : "");
+		for (size_t c = 0; c < ncols; c++)
+			printf("  %*s", width[c], columns[c].head[line]);
+		printf("\n");
+	}
+	for (size_t i = 0; i < n; i++) {
+		printf("%-*s", name_w, jv[i].scheme);
+		for (size_t c = 0; c < ncols; c++)
+			printf("  %*s", width[c], cell[i][c]);
+		printf("\n");
+	}
+	free(cell);
+	printf("short: flows < 100 KB, long: flows > 1 MB; drops: packets; buffer: p99 occupancy of the sampled switches\n");
+	if (empty_group)
+		printf("-: no flow (or query) of that group completed\n");
+	printf("wall:");
+	for (size_t i = 0; i < n; i++)
+		printf(" %s %.2f s%s", jv[i].scheme, json_number_value(summary_get(jv[i].summary, "wall_time_s")),
+		       i + 1 < n ? "," : "");
+	printf("; %.2f s in all, %ld run%s at a time\n", wall, jobs, jobs == 1 ? "" : "s");
+	size_t olen = strlen(out);
+	const char *sep = olen && out[olen - 1] == '/' ? "" : "/";
+	printf("outputs: %s%s{compare.csv,compare.json}, one directory per scheme %s%s<scheme>/\n", out, sep, out, sep);
+}
+
+int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
+{
+	struct options o = { .out = "out" };
+	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
+	char **names = NULL;
+	struct job *jv = NULL;
+	long n = 0;
+	int rc = parse_options(argc, argv, &o);
+	if (rc)
+		goto done;
+	if ((n = parse_schemes(o.schemes_arg, &names)) < 0) {
+		n = 0;
+		rc = 2;
+		goto done;
+	}
+	if (n == 0) {
+		fprintf(stderr, "sharebuf: compare: no scheme is registered\n");
+		rc = 1;
+		goto done;
+	}
+
+	/* Everything is checked before anything runs or is written. */
+	jv = sb_xcalloc((size_t)n, sizeof(*jv));
+	struct sb_error err = { "" };
+	for (long i = 0; i < n; i++) {
+		struct job *j = &jv[i];
+		j->scheme = names[i];
+		j->dir = join_path(o.out, names[i]);
+		size_t len = strlen("switch.scheme=") + strlen(names[i]) + 1;
+		j->set = sb_xmalloc(len);
+		snprintf(j->set, len, "switch.scheme=%s", names[i]);
+		j->status = -1;
+		if (check_scenario(&o, j->set, &err)) {
+			/* A mistake of the scenario is reported in run's words; one that only some
+			 * schemes reveal (another scheme passes) also names the scheme. */
+			bool scheme_specific = i > 0;
+			for (long k = 1; k < n && !scheme_specific; k++) {
+				struct sb_error other = { "" };
+				char set[256];
+				snprintf(set, sizeof(set), "switch.scheme=%s", names[k]);
+				scheme_specific = check_scenario(&o, set, &other) == 0;
+			}
+			if (scheme_specific)
+				fprintf(stderr, "sharebuf: compare: with switch.scheme=%s: %s\n", names[i], err.msg);
+			else
+				fprintf(stderr, "sharebuf: %s\n", err.msg);
+			rc = 1;
+			goto done;
+		}
+		struct stat st;
+		if (stat(j->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "sharebuf: --out: %s exists and is not a directory\n", j->dir);
+			rc = 1;
+			goto done;
+		}
+	}
+	bool created = false;
+	if (sb_report_prepare_dir(o.out, &created, &err)) {
+		if (created)
+			rmdir(o.out);
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		rc = 1;
+		goto done;
+	}
+	/* A compare.csv/json of an earlier compare would no longer match the directories this
+	 * one rewrites, whether it succeeds or not. */
+	for (int i = 0; i < 2; i++) {
+		char *p = join_path(o.out, i ? "compare.json" : "compare.csv");
+		unlink(p);
+		free(p);
+	}
+
+	long jobs = o.jobs;
+	if (jobs <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? cpus : 1;
+	}
+	if (jobs > n)
+		jobs = n;
+	double t0 = wall_now();
+	size_t failed = run_jobs(jv, (size_t)n, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
+	double wall = wall_now() - t0;
+
+	/* Messages of the runs, in --schemes order; the exit status is the first failure's. */
+	for (long i = 0; i < n; i++) {
+		struct job *j = &jv[i];
+		if (j->status != 0) {
+			if (!j->started)
+				fprintf(stderr, "sharebuf: compare: %s: not run\n", j->scheme);
+			else if (j->signal)
+				fprintf(stderr, "sharebuf: compare: %s: the run was killed by signal %d (%s)\n", j->scheme,
+					j->signal, strsignal(j->signal));
+			else if (j->status > 0)
+				fprintf(stderr, "sharebuf: compare: %s: the run failed with exit status %d:\n", j->scheme,
+					j->status);
+			else
+				fprintf(stderr, "sharebuf: compare: %s: the run did not finish\n", j->scheme);
+			if (rc == 0)
+				rc = j->status > 0 ? j->status : 1;
+		}
+		relay_log(j);
+	}
+	if (failed) {
+		fprintf(stderr, "sharebuf: compare: %zu of %ld runs failed; no compare.csv or compare.json was written\n",
+			failed, n);
+		if (created)
+			rmdir(o.out); /* only if empty */
+		if (rc == 0)
+			rc = 1;
+		goto done;
+	}
+	for (long i = 0; i < n && rc == 0; i++)
+		if (read_summary(&jv[i], &err))
+			rc = 1;
+	if (rc == 0 && write_files(o.out, jv, (size_t)n, &err))
+		rc = 1;
+	if (rc) {
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		goto done;
+	}
+	if (!o.quiet)
+		print_table(jv, (size_t)n, o.out, jobs, wall);
+
+done:
+	for (long i = 0; jv && i < n; i++) {
+		if (jv[i].log)
+			fclose(jv[i].log);
+		json_decref(jv[i].summary);
+		free(jv[i].dir);
+		free(jv[i].set);
+	}
+	free(jv);
+	for (long i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(o.sets);
+	return rc;
+}

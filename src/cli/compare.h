@@ -1,0 +1,26 @@
+/*
+ * compare.h — `sharebuf compare`: the same scenario and seed under several buffer-management
+ * schemes, one `run` per scheme in parallel processes, and a side-by-side table of the
+ * headline metrics (docs/compare.md).
+ */
+#ifndef SB_COMPARE_H
+#define SB_COMPARE_H
+
+/* A command's entry point: its arguments (without the command name), returning the exit
+ * status. `sharebuf run` is one (cmd_run in main.c). */
+typedef int sb_command_fn(int argc, char **argv);
+
+/*
+ * `sharebuf compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]
+ * [--out DIR] [--quiet]`; argv holds the arguments after "compare".
+ *
+ * Checks every input first: the options, each scheme name, and the scenario with every
+ * scheme (the same load and validation as `run`), so a mistake fails before anything runs
+ * and leaves nothing behind. Then, for each scheme S in the order given, a child process
+ * calls `run` with `SCENARIO --set ... --set switch.scheme=S --out DIR/S --quiet`, at most
+ * --jobs at a time. When all have succeeded it reads each DIR/S/summary.json and writes
+ * DIR/compare.csv and DIR/compare.json, then prints the table. Returns the exit status.
+ */
+int sb_cmd_compare(int argc, char **argv, sb_command_fn *run);
+
+#endif
