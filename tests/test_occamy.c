@@ -367,6 +367,194 @@ static void test_no_idle_timers(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* --- the selector and the bucket, with the MMU embedded (docs/mmu.md §7) --- */
+
+#define E_NPORTS 8
+#define E_CAP 256
+
+struct emb {
+	struct sb_mmu *m;
+	sb_time now;
+	sb_time timer_at[64];
+	int ntimers;
+	uint32_t fifo[E_NPORTS][E_CAP]; /* sizes, prio 1 only */
+	uint32_t head[E_NPORTS], count[E_NPORTS];
+	int victims[256];
+	sb_time victim_at[256];
+	int nvictims;
+};
+
+static sb_time emb_now(void *ctx) { return ((struct emb *)ctx)->now; }
+
+static void emb_arm(void *ctx, struct sb_mmu *m, sb_time at, unsigned id)
+{
+	struct emb *e = ctx;
+	(void)m;
+	assert_int_equal(id, 0);
+	assert_true(e->ntimers < 64);
+	e->timer_at[e->ntimers++] = at;
+}
+
+static bool emb_expel(void *ctx, struct sb_mmu *m, uint16_t port, uint8_t prio)
+{
+	struct emb *e = ctx;
+	if (!e->count[port])
+		return false;
+	struct sb_mmu_pkt p = { .in_port = 0, .out_port = port, .prio = prio, .bytes = e->fifo[port][e->head[port]] };
+	e->head[port] = (e->head[port] + 1) % E_CAP;
+	e->count[port]--;
+	assert_true(e->nvictims < 256);
+	e->victims[e->nvictims] = port;
+	e->victim_at[e->nvictims++] = e->now;
+	sb_mmu_release(m, &p, SB_RELEASE_EXPELLED);
+	return true;
+}
+
+/* Ports 0–3 run at 100 G but belong to another MMU; this one serves ports 4–7 at 10 G each,
+ * so its tokens refill at 40 G: one 200-byte token every 40 ns. */
+static struct emb *emb_new(const char *const *params)
+{
+	struct emb *e = calloc(1, sizeof(*e));
+	assert_non_null(e);
+	uint64_t rates[E_NPORTS];
+	for (int i = 0; i < E_NPORTS; i++)
+		rates[i] = i < 4 ? 100000000000ULL : 10000000000ULL;
+	struct sb_mmu_config cfg = { .nports = E_NPORTS, .port_lo = 4, .port_hi = 8, .buffer_bytes = 100000,
+				     .port_rate_bps = rates };
+	struct sb_mmu_env env = { .ctx = e, .now = emb_now, .arm_timer = emb_arm, .expel_head = emb_expel };
+	e->m = sb_mmu_new(sb_bm_find("occamy"), &cfg, &env);
+	e->m->check_invariants = true;
+	struct sb_error err;
+	for (; params && params[0]; params += 2)
+		if (sb_mmu_set_param(e->m, params[0], params[1], &err))
+			fail_msg("%s", err.msg);
+	if (sb_mmu_start(e->m, &err))
+		fail_msg("%s", err.msg);
+	return e;
+}
+
+static int emb_offer(struct emb *e, uint16_t port, int n)
+{
+	int admitted = 0;
+	for (int i = 0; i < n; i++) {
+		struct sb_mmu_pkt p = { .in_port = 0, .out_port = port, .prio = 1, .bytes = 1000 };
+		if (sb_mmu_admit(e->m, &p) == SB_ADMIT) {
+			e->fifo[port][(e->head[port] + e->count[port]++) % E_CAP] = 1000;
+			admitted++;
+		}
+	}
+	return admitted;
+}
+
+/* Fire armed timers in time order until none is left. */
+static void emb_run_timers(struct emb *e)
+{
+	while (e->ntimers) {
+		int k = 0;
+		for (int i = 1; i < e->ntimers; i++)
+			if (e->timer_at[i] < e->timer_at[k])
+				k = i;
+		sb_time at = e->timer_at[k];
+		e->timer_at[k] = e->timer_at[--e->ntimers];
+		assert_true(at >= e->now);
+		e->now = at;
+		sb_mmu_timer(e->m, 0);
+		assert_true(e->ntimers <= 1); /* never more than one grant timer outstanding */
+	}
+}
+
+static void emb_free(struct emb *e)
+{
+	struct sb_error err;
+	if (sb_mmu_check(e->m, &err))
+		fail_msg("%s", err.msg);
+	sb_mmu_free(e->m);
+	free(e);
+}
+
+static bool emb_any_over(const struct emb *e, double alpha)
+{
+	for (uint16_t p = 4; p < 8; p++)
+		if ((double)e->m->q_egr[sb_mmu_qi(p, 1)] > alpha * (double)(e->m->buffer - e->m->used))
+			return true;
+	return false;
+}
+
+static void test_selector_round_robin(void **state)
+{
+	(void)state;
+	const char *params[] = { "alpha", "1", NULL };
+	struct emb *e = emb_new(params);
+	/* α = 1, B = 100 KB: ports 4 and 5 take 30 KB each, then port 6 fills to its threshold.
+	 * That lowers T = B − Q to 20 KB: ports 4 and 5 are over-allocated, port 6 (at T) is not. */
+	assert_int_equal(emb_offer(e, 4, 30), 30);
+	assert_int_equal(e->ntimers, 0); /* nothing over-allocated yet: no timer */
+	assert_int_equal(emb_offer(e, 5, 30), 30);
+	assert_int_equal(emb_offer(e, 6, 40), 20);
+	assert_int_equal(e->ntimers, 1);
+	emb_run_timers(e);
+	/* round robin, one packet per grant: 4, 5, 4, 5, ... Each head drop lowers its queue by
+	 * 1 KB and raises T by 1 KB: after 4,5,4,5,4,5,4 the queues hold 26 and 27 KB, T = 27 KB */
+	assert_int_equal(e->nvictims, 7);
+	for (int i = 0; i < e->nvictims; i++)
+		assert_int_equal(e->victims[i], 4 + i % 2);
+	assert_false(emb_any_over(e, 1));
+	/* tokens: the full bucket (8) pays the first grant at once (8 → 3), the second overdraws
+	 * (3 → −2), the third waits until the credit is positive again (2 tokens = 80 ns at 40 G,
+	 * + 1 ps); after that every 1000-byte packet needs 5 tokens = 200 ns */
+	assert_int_equal(e->victim_at[0], 0);
+	assert_int_equal(e->victim_at[1], 0);
+	assert_true(e->victim_at[2] >= 80 * SB_NS && e->victim_at[2] <= 80 * SB_NS + 2);
+	for (int i = 3; i < e->nvictims; i++) {
+		sb_time gap = e->victim_at[i] - e->victim_at[i - 1];
+		assert_true(gap >= 199 * SB_NS && gap <= 201 * SB_NS);
+	}
+	printf("selector: %d grants, RR 4/5, 200 ns apart after the bucket; queues %llu %llu %llu, T %llu\n",
+	       e->nvictims, (unsigned long long)e->m->q_egr[sb_mmu_qi(4, 1)],
+	       (unsigned long long)e->m->q_egr[sb_mmu_qi(5, 1)], (unsigned long long)e->m->q_egr[sb_mmu_qi(6, 1)],
+	       (unsigned long long)(e->m->buffer - e->m->used));
+	emb_free(e);
+}
+
+static void test_selector_longest_and_options(void **state)
+{
+	(void)state;
+	const char *longest[] = { "alpha", "1", "victim", "longest", NULL };
+	struct emb *e = emb_new(longest);
+	assert_int_equal(emb_offer(e, 4, 34), 34);
+	assert_int_equal(emb_offer(e, 5, 30), 30);
+	assert_int_equal(emb_offer(e, 6, 40), 18);
+	emb_run_timers(e);
+	/* port 4 (longer) first until it ties port 5, then ties go to the higher index */
+	assert_true(e->nvictims >= 6);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(e->victims[i], 4);
+	assert_int_equal(e->victims[4], 5);
+	assert_false(emb_any_over(e, 1));
+	emb_free(e);
+
+	/* expel = false: DT only, no timer ever */
+	const char *off[] = { "alpha", "1", "expel", "false", NULL };
+	e = emb_new(off);
+	emb_offer(e, 4, 30);
+	emb_offer(e, 5, 30);
+	emb_offer(e, 6, 40);
+	assert_int_equal(e->ntimers, 0);
+	assert_true(emb_any_over(e, 1));
+	emb_free(e);
+
+	/* empty_admit: with α = 0.001 DT refuses even a first packet (T = 100 B); the artifact's
+	 * exception admits it into the empty queue, and only it */
+	const char *strict[] = { "alpha", "0.001", "expel", "false", NULL };
+	e = emb_new(strict);
+	assert_int_equal(emb_offer(e, 4, 3), 0);
+	emb_free(e);
+	const char *artifact[] = { "alpha", "0.001", "expel", "false", "empty_admit", "true", NULL };
+	e = emb_new(artifact);
+	assert_int_equal(emb_offer(e, 4, 3), 1);
+	emb_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +564,8 @@ int main(void)
 		cmocka_unit_test(test_convergence_rate_limited),
 		cmocka_unit_test(test_token_bucket_bound),
 		cmocka_unit_test(test_no_idle_timers),
+		cmocka_unit_test(test_selector_round_robin),
+		cmocka_unit_test(test_selector_longest_and_options),
 	};
 	return cmocka_run_group_tests_name("occamy", tests, NULL, NULL);
 }
