@@ -420,6 +420,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	fprintf(f, "buffer occupancy (sampled switches): p99 %llu B, max %llu B; peak of one MMU %llu B\n",
 		(unsigned long long)s->p99_occupancy_bytes, (unsigned long long)s->max_occupancy_bytes,
 		(unsigned long long)s->peak_mmu_occupancy_bytes);
+	fprintf(f, "memory bandwidth (sampled switches): mean %.1f%% used; at %llu drops: mean %.1f%%, p50 %.1f%%, p99 %.1f%%\n",
+		100 * s->mem_bw_mean, (unsigned long long)s->mem_bw_drops, 100 * s->mem_bw_at_drop_mean,
+		100 * s->mem_bw_at_drop_p50, 100 * s->mem_bw_at_drop_p99);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
