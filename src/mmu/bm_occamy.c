@@ -59,7 +59,7 @@ struct occamy_state {
 	uint32_t rr_last;      /* local index of the last victim */
 	sb_time last_grant;
 	uint64_t *active;      /* bitmap of non-empty queues (local index) */
-	/* statistics (read by tests and docs) */
+	/* statistics, for a debugger or a future report (not written to outputs) */
 	uint64_t grants, grant_timers, expelled_cells, dequeued_cells;
 };
 
