@@ -237,7 +237,7 @@ static void test_run_outputs(void **state)
 	assert_string_equal(h = first_line(flows),
 			    "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown");
 	free(h);
-	assert_string_equal(h = first_line(occ), "time_ns,switch,lossy_bytes,lossless_bytes");
+	assert_string_equal(h = first_line(occ), "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops");
 	free(h);
 	assert_string_equal(h = first_line(drops), "node,cause,packets");
 	free(h);
@@ -334,20 +334,33 @@ static void test_run_outputs(void **state)
 
 	/* occupancy.csv: the 4 leaves (run.sample_switches = "leaves") every 10 µs for 30 ms */
 	size_t occ_rows = 0, leaf_rows[4] = { 0 };
+	double occ_util_sum = 0;
+	unsigned long long occ_drops = 0;
 	save = NULL;
 	strtok_r(occ, "\n", &save);
 	for (char *line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		double t;
 		unsigned leaf;
-		unsigned long long lossy, lossless;
-		if (sscanf(line, "%lf,leaf%u,%llu,%llu", &t, &leaf, &lossy, &lossless) != 4 || leaf >= 4)
+		unsigned long long lossy, lossless, interval_drops;
+		double util;
+		if (sscanf(line, "%lf,leaf%u,%llu,%llu,%lf,%llu", &t, &leaf, &lossy, &lossless, &util, &interval_drops) != 6 ||
+		    leaf >= 4)
 			fail_msg("occupancy.csv: bad line %s", line);
+		/* read bandwidth in use: a share of the ports' capacity (transmissions that start
+		 * near the end of an interval count whole, hence the small margin) */
+		assert_true(util >= 0 && util <= 1.1);
+		occ_util_sum += util;
+		occ_drops += interval_drops;
 		assert_int_equal(lossless, 0);
 		assert_true(lossy <= (unsigned long long)maxo);
 		leaf_rows[leaf]++;
 		occ_rows++;
 	}
 	assert_int_equal(occ_rows, 4 * 3000);
+	/* the summary's memory-bandwidth block is computed from the same samples */
+	assert_int_equal(integer(root, "memory_bandwidth.drops_sampled"), occ_drops);
+	assert_true(occ_util_sum > 0);
+	assert_true(fabs(num(root, "memory_bandwidth.mean_util") - occ_util_sum / (double)occ_rows) < 1e-6);
 	for (int l = 0; l < 4; l++)
 		assert_int_equal(leaf_rows[l], 3000);
 

@@ -20,6 +20,8 @@ struct occ_sample {
 	sb_time t;
 	uint32_t sw;
 	uint64_t lossy, lossless; /* bytes */
+	double mem_bw_util;       /* read-bandwidth utilisation over the interval (membw_*) */
+	uint64_t drops;           /* packets the switch dropped during the interval */
 };
 
 struct sb_occupancy_sink {
@@ -28,7 +30,98 @@ struct sb_occupancy_sink {
 	size_t n, cap;
 	double wall_start;
 	bool tty;
+	uint64_t *last_tx_bytes, *last_drops; /* per switch, at the previous sample */
 };
+
+/* --- memory-bandwidth utilisation (Occamy Fig. 6(b)) ---
+ * The shared buffer must be read at the rate the switch's ports send, so the consumed share
+ * of its read bandwidth over a sampling interval is the bytes its ports started sending in
+ * that interval over what they could send (Σ port rates × interval); the artifact divides the
+ * partition's egress send rate by its capacity the same way. Counted at transmission start,
+ * so one interval can read slightly above 1. */
+static uint64_t membw_tx_bytes(const struct sb_switch *sw)
+{
+	uint64_t b = 0;
+	for (uint16_t i = 0; i < sw->node.nports; i++)
+		b += sw->node.ports[i].tx_bytes;
+	return b;
+}
+
+static double membw_capacity_bits(const struct sb_switch *sw, sb_time interval)
+{
+	double bps = 0;
+	for (uint16_t i = 0; i < sw->node.nports; i++)
+		bps += (double)sw->node.ports[i].rate_bps;
+	return bps * sb_time_to_sec(interval);
+}
+
+static uint64_t membw_drops(const struct sb_switch *sw)
+{
+	uint64_t n = 0;
+	for (int c = 1; c < SB_DROP_NCAUSES; c++)
+		n += sw->drops[c];
+	return n;
+}
+
+static void membw_sample(struct sb_occupancy_sink *o, uint32_t i, const struct sb_switch *sw, struct occ_sample *s)
+{
+	uint64_t tx = membw_tx_bytes(sw), drops = membw_drops(sw);
+	double cap = membw_capacity_bits(sw, o->interval);
+	s->mem_bw_util = cap > 0 ? 8.0 * (double)(tx - o->last_tx_bytes[i]) / cap : 0;
+	s->drops = drops - o->last_drops[i];
+	o->last_tx_bytes[i] = tx;
+	o->last_drops[i] = drops;
+}
+
+struct membw_point {
+	double util;
+	uint64_t weight;
+};
+
+static int cmp_membw(const void *a, const void *b)
+{
+	double x = ((const struct membw_point *)a)->util, y = ((const struct membw_point *)b)->util;
+	return (x > y) - (x < y);
+}
+
+/* Mean utilisation over all samples; nearest-rank percentiles at drops, each drop taking the
+ * utilisation of the interval it fell in. */
+static void membw_summarize(const struct sb_occupancy_sink *o, struct sb_summary *s)
+{
+	if (!o || !o->n)
+		return;
+	struct membw_point *v = sb_xmalloc(o->n * sizeof(*v));
+	double sum = 0;
+	uint64_t w = 0;
+	for (size_t i = 0; i < o->n; i++) {
+		v[i] = (struct membw_point){ o->v[i].mem_bw_util, o->v[i].drops };
+		sum += o->v[i].mem_bw_util;
+		w += o->v[i].drops;
+	}
+	s->mem_bw_mean = sum / (double)o->n;
+	s->mem_bw_drops = w;
+	if (w) {
+		qsort(v, o->n, sizeof(*v), cmp_membw);
+		const double ps[3] = { 50, 99, 0 };
+		double *out[3] = { &s->mem_bw_at_drop_p50, &s->mem_bw_at_drop_p99, NULL };
+		for (int k = 0; out[k]; k++) {
+			uint64_t rank = (uint64_t)ceil(ps[k] / 100.0 * (double)w), acc = 0;
+			rank = rank < 1 ? 1 : rank;
+			for (size_t i = 0; i < o->n; i++) {
+				acc += v[i].weight;
+				if (acc >= rank) {
+					*out[k] = v[i].util;
+					break;
+				}
+			}
+		}
+		double wsum = 0;
+		for (size_t i = 0; i < o->n; i++)
+			wsum += v[i].util * (double)v[i].weight;
+		s->mem_bw_at_drop_mean = wsum / (double)w;
+	}
+	free(v);
+}
 
 static double wall_now(void)
 {
@@ -77,6 +170,7 @@ static void sample(void *obj, uint64_t arg)
 		s->t = sb_now(sim);
 		s->sw = i;
 		switch_bytes(sim, sw, &s->lossy, &s->lossless);
+		membw_sample(o, i, sw, s);
 	}
 	sb_time next = sb_now(sim) + o->interval;
 	if (next <= sim->stop_at)
@@ -90,6 +184,8 @@ void sb_report_run_start(struct sb_sim *sim)
 	o->wall_start = wall_now();
 	o->tty = sb_report_progress_enabled && isatty(STDERR_FILENO);
 	o->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
+	o->last_tx_bytes = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
+	o->last_drops = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
 	if (o->interval > 0 && sim->sc->run.sample_switches != SB_SAMPLE_NONE)
 		sb_at(sim, o->interval, sample, sim, 0);
 }
@@ -117,6 +213,8 @@ void sb_report_free(struct sb_sim *sim)
 {
 	if (sim->occ) {
 		free(sim->occ->v);
+		free(sim->occ->last_tx_bytes);
+		free(sim->occ->last_drops);
 		free(sim->occ);
 		sim->occ = NULL;
 	}
@@ -225,6 +323,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 				s->peak_mmu_occupancy_bytes = peak;
 		}
 	}
+	membw_summarize(o, s);
 	s->queries_started = sim->nqueries;
 	s->queries_completed = s->qct.count;
 	sb_time end = sim->eq.now < sim->stop_at ? sim->eq.now : sim->stop_at;
@@ -288,6 +387,13 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));
 	json_object_set_new(buf, "peak_mmu_occupancy_bytes", json_integer((json_int_t)s->peak_mmu_occupancy_bytes));
 	json_object_set_new(root, "buffer", buf);
+	json_t *bw = json_object();
+	json_object_set_new(bw, "mean_util", json_real(s->mem_bw_mean));
+	json_object_set_new(bw, "drops_sampled", json_integer((json_int_t)s->mem_bw_drops));
+	json_object_set_new(bw, "at_drop_mean", json_real(s->mem_bw_at_drop_mean));
+	json_object_set_new(bw, "at_drop_p50", json_real(s->mem_bw_at_drop_p50));
+	json_object_set_new(bw, "at_drop_p99", json_real(s->mem_bw_at_drop_p99));
+	json_object_set_new(root, "memory_bandwidth", bw);
 	return root;
 }
 
@@ -315,6 +421,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	fprintf(f, "buffer occupancy (sampled switches): p99 %llu B, max %llu B; peak of one MMU %llu B\n",
 		(unsigned long long)s->p99_occupancy_bytes, (unsigned long long)s->max_occupancy_bytes,
 		(unsigned long long)s->peak_mmu_occupancy_bytes);
+	fprintf(f, "memory bandwidth (sampled switches): mean %.1f%% used; at %llu drops: mean %.1f%%, p50 %.1f%%, p99 %.1f%%\n",
+		100 * s->mem_bw_mean, (unsigned long long)s->mem_bw_drops, 100 * s->mem_bw_at_drop_mean,
+		100 * s->mem_bw_at_drop_p50, 100 * s->mem_bw_at_drop_p99);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
@@ -375,11 +484,12 @@ static void write_flows(FILE *f, const struct sb_sim *sim)
 
 static void write_occupancy(FILE *f, const struct sb_sim *sim)
 {
-	fprintf(f, "time_ns,switch,lossy_bytes,lossless_bytes\n");
+	fprintf(f, "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n");
 	const struct sb_occupancy_sink *o = sim->occ;
 	for (size_t i = 0; o && i < o->n; i++)
-		fprintf(f, "%.3f,%s,%llu,%llu\n", sb_time_to_ns(o->v[i].t), sim->switches[o->v[i].sw]->node.name,
-			(unsigned long long)o->v[i].lossy, (unsigned long long)o->v[i].lossless);
+		fprintf(f, "%.3f,%s,%llu,%llu,%.6f,%llu\n", sb_time_to_ns(o->v[i].t), sim->switches[o->v[i].sw]->node.name,
+			(unsigned long long)o->v[i].lossy, (unsigned long long)o->v[i].lossless, o->v[i].mem_bw_util,
+			(unsigned long long)o->v[i].drops);
 }
 
 static void write_drops(FILE *f, const struct sb_sim *sim)

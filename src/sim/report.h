@@ -28,6 +28,10 @@ struct sb_summary {
 	uint64_t peak_mmu_occupancy_bytes;  /* exact high-water mark of any MMU of those switches */
 	uint64_t queries_started, queries_completed;
 	double sim_time_s;
+	/* memory-bandwidth utilisation of sampled switches (Occamy Fig. 6(b)): mean over samples,
+	 * and over drops, each drop weighted with its sampling interval's utilisation */
+	double mem_bw_mean, mem_bw_at_drop_mean, mem_bw_at_drop_p50, mem_bw_at_drop_p99;
+	uint64_t mem_bw_drops;
 };
 
 void sb_report_run_start(struct sb_sim *sim);
