@@ -242,12 +242,247 @@ static void test_dt_theorem4(void **state)
 	dt_theorem4_case("E10 Thm4d 6G 0.1 ms, 3G", 0.1, 1, 1.350, 250000);
 }
 
+/* ------------------- the state machine, driven directly (no simulator) ------------------- */
+
+static sb_time fake_now;
+static sb_time armed_at[64];
+static unsigned armed_id[64];
+static int narmed;
+
+static sb_time fake_clock(void *ctx)
+{
+	(void)ctx;
+	return fake_now;
+}
+
+static void fake_arm(void *ctx, struct sb_mmu *m, sb_time at, unsigned id)
+{
+	(void)ctx;
+	(void)m;
+	assert_true(narmed < 64);
+	armed_at[narmed] = at;
+	armed_id[narmed++] = id;
+}
+
+/* 16 ports at 1 Gb/s sharing `buffer`; `timers` false = an embedder without arm_timer. */
+static struct sb_mmu *direct_mmu(uint64_t buffer, bool timers, const char *const *sets)
+{
+	static const uint64_t rates[16] = { [0 ... 15] = 1000000000ULL };
+	struct sb_mmu_config cfg = { .nports = 16, .buffer_bytes = buffer, .port_rate_bps = rates };
+	struct sb_mmu_env env = { .now = fake_clock, .arm_timer = timers ? fake_arm : NULL };
+	struct sb_mmu *m = sb_mmu_new(sb_bm_find("edt"), &cfg, &env);
+	struct sb_error err;
+	for (; sets && *sets; sets += 2)
+		if (sb_mmu_set_param(m, sets[0], sets[1], &err))
+			fail_msg("%s", err.msg);
+	if (sb_mmu_start(m, &err))
+		fail_msg("%s", err.msg);
+	m->check_invariants = true;
+	fake_now = 0;
+	narmed = 0;
+	return m;
+}
+
+static enum sb_drop_cause enq(struct sb_mmu *m, uint16_t port)
+{
+	struct sb_mmu_pkt p = { .in_port = 15, .out_port = port, .prio = 1, .bytes = PKT };
+	return sb_mmu_admit(m, &p);
+}
+
+static void deq(struct sb_mmu *m, uint16_t port)
+{
+	struct sb_mmu_pkt p = { .in_port = 15, .out_port = port, .prio = 1, .bytes = PKT };
+	sb_mmu_release(m, &p, SB_RELEASE_TX);
+}
+
+static struct sb_edt_queue_view view(const struct sb_mmu *m, uint16_t port)
+{
+	struct sb_edt_queue_view v;
+	sb_edt_queue(m, port, 1, &v);
+	return v;
+}
+
+/* §3.3 / §2.6: cn2 = 4αB/(2+αP)^2 in packets, TM1 = 4(1+αP)/(2+αP)^2 · d, d = 1.25 B/C. */
+static void test_edt_derived_parameters(void **state)
+{
+	(void)state;
+	struct sb_edt_derived d;
+	struct sb_mmu *m = direct_mmu(1000000, true, NULL);
+	sb_edt_get_derived(m, 1, &d);
+	assert_int_equal(d.cn2, 8);              /* 12,345.7 B */
+	assert_int_equal(d.tm2, 10 * SB_MS);     /* the paper's d for B/C = 8 ms */
+	assert_true(llabs((long long)d.tm1 - 2098765432LL) < 1000); /* 68/324 · 10 ms */
+	assert_int_equal(d.cn1, 3);
+	assert_int_equal(d.ports, 16);
+	sb_mmu_free(m);
+	/* the DPDK testbed: P = 4, B = 256 KB, d = 10 ms -> 18.96 packets, 5.556 ms */
+	m = direct_mmu(256000, true, (const char *const[]){ "ports", "4", "d_us", "10000", NULL });
+	sb_edt_get_derived(m, 1, &d);
+	assert_int_equal(d.cn2, 18);
+	assert_true(llabs((long long)d.tm1 - 5555555556LL) < 1000);
+	sb_mmu_free(m);
+	/* overrides win; α = 2 derives per priority: 8e6 / 34^2 / 1500 = 4.6 */
+	m = direct_mmu(1000000, true, (const char *const[]){ "cn2", "20", "tm1_us", "5560", NULL });
+	sb_edt_get_derived(m, 1, &d);
+	assert_int_equal(d.cn2, 20);
+	assert_int_equal(d.tm1, 5560 * SB_US);
+	sb_mmu_free(m);
+	m = direct_mmu(1000000, true, (const char *const[]){ "alpha", "2", NULL });
+	sb_edt_get_derived(m, 1, &d);
+	assert_int_equal(d.cn2, 4);
+	sb_mmu_free(m);
+}
+
+static void test_edt_enter_and_exits(void **state)
+{
+	(void)state;
+	struct sb_mmu *m = direct_mmu(1000000, true, NULL);
+	const struct sb_edt_stats *st = sb_edt_stats(m);
+	/* cn2 − 1 net enqueues: still CONTROLLED, C2 counts them, TM1 runs */
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(enq(m, 0), SB_ADMIT);
+	assert_false(view(m, 0).uncontrolled);
+	assert_int_equal(view(m, 0).c2, 7);
+	assert_true(view(m, 0).tm1_running);
+	/* a dequeue takes one back (a sawtooth that does not grow is no burst) */
+	deq(m, 0);
+	assert_int_equal(view(m, 0).c2, 6);
+	assert_int_equal(enq(m, 0), SB_ADMIT);
+	assert_int_equal(enq(m, 0), SB_ADMIT);
+	assert_true(view(m, 0).uncontrolled);
+	assert_int_equal(sb_edt_n_uncontrolled(m), 1);
+	assert_int_equal(narmed, 1); /* TM2 */
+	assert_int_equal(armed_at[0], 10 * SB_MS);
+	assert_int_equal(armed_id[0], sb_mmu_qi(0, 1));
+	/* UNCONTROLLED with n = 1: threshold B, far beyond DT's α(B − Q) ≈ B/2 */
+	int admitted = 0;
+	while (enq(m, 0) == SB_ADMIT)
+		admitted++;
+	assert_true(m->used > 990000 && m->used <= 1000000);
+	assert_false(view(m, 0).uncontrolled); /* the refusal was an overflow: global pulse */
+	assert_int_equal(st->exit_overflow, 1);
+	(void)admitted;
+
+	/* drain; cn1 = 3 consecutive dequeues would end UNCONTROLLED too (tested below) */
+	while (m->used)
+		deq(m, 0);
+	/* queue 1 enters, queue 2 enters: n = 2, each capped at B/2 */
+	for (int i = 0; i < 8; i++) {
+		enq(m, 1);
+		enq(m, 2);
+	}
+	assert_int_equal(sb_edt_n_uncontrolled(m), 2);
+	while (enq(m, 1) == SB_ADMIT)
+		;
+	assert_true(m->q_egr[sb_mmu_qi(1, 1)] <= 500000 && m->q_egr[sb_mmu_qi(1, 1)] > 500000 - PKT);
+	assert_true(view(m, 1).uncontrolled); /* a drop at the B/n cap is no exit (spec §6 item 10) */
+	assert_int_equal(view(m, 1).c2, 0);
+	/* C1: cn1 consecutive dequeues -> CONTROLLED, n back to 1 */
+	deq(m, 1);
+	deq(m, 1);
+	assert_true(view(m, 1).uncontrolled);
+	enq(m, 1); /* an enqueue resets C1 */
+	assert_int_equal(view(m, 1).c1, 0);
+	deq(m, 1);
+	deq(m, 1);
+	deq(m, 1);
+	assert_false(view(m, 1).uncontrolled);
+	assert_int_equal(st->exit_c1, 1);
+	assert_int_equal(sb_edt_n_uncontrolled(m), 1);
+	while (m->q_egr[sb_mmu_qi(1, 1)])
+		deq(m, 1);
+	/* TM2: queue 1 re-enters later; its first spell's timer then fires stale and changes
+	 * nothing. Queue 2's own deadline ends its spell, not a picosecond earlier. */
+	assert_int_equal(narmed, 3);
+	fake_now = 3 * SB_MS;
+	for (int i = 0; i < 8; i++)
+		enq(m, 1);
+	assert_true(view(m, 1).uncontrolled);
+	assert_int_equal(view(m, 1).tm2_expiry, 13 * SB_MS);
+	fake_now = armed_at[1];
+	sb_mmu_timer(m, armed_id[1]);
+	assert_true(view(m, 1).uncontrolled);
+	assert_true(view(m, 2).uncontrolled);
+	fake_now = view(m, 2).tm2_expiry - 1;
+	sb_mmu_timer(m, (unsigned)sb_mmu_qi(2, 1));
+	assert_true(view(m, 2).uncontrolled);
+	fake_now++;
+	sb_mmu_timer(m, (unsigned)sb_mmu_qi(2, 1));
+	assert_false(view(m, 2).uncontrolled);
+	assert_true(view(m, 1).uncontrolled);
+	assert_int_equal(st->exit_tm2, 1);
+	assert_int_equal(st->entered, 4);
+	assert_int_equal(st->max_uncontrolled, 2);
+	sb_mmu_free(m);
+}
+
+/* TM1: growth of cn2 spread over more than TM1 is not a burst; the overflow pulse leaves the
+ * C2 of CONTROLLED queues alone; a drop at a queue resets its C2 (Rule 1). */
+static void test_edt_tm1_overflow_and_drop_rules(void **state)
+{
+	(void)state;
+	struct sb_mmu *m = direct_mmu(1000000, true, NULL);
+	struct sb_edt_derived d;
+	sb_edt_get_derived(m, 1, &d);
+	for (int i = 0; i < 7; i++)
+		enq(m, 3);
+	fake_now = d.tm1; /* the window closes with C2 = 7 < 8 */
+	enq(m, 3);
+	assert_false(view(m, 3).uncontrolled);
+	assert_int_equal(view(m, 3).c2, 1); /* reset, then this arrival opened a new window */
+	assert_int_equal(view(m, 3).tm1_expiry, 2 * d.tm1);
+	for (int i = 0; i < 6; i++)
+		enq(m, 3);
+	assert_int_equal(view(m, 3).c2, 7);
+	/* two queues go UNCONTROLLED and fill the buffer; the overflow returns both */
+	for (int i = 0; i < 8; i++) {
+		enq(m, 4);
+		enq(m, 5);
+	}
+	for (int i = 8; i < 326; i++) { /* 2 × 326 + 14 (queue 3) packets: 1,000 B stay free */
+		assert_int_equal(enq(m, 4), SB_ADMIT);
+		assert_int_equal(enq(m, 5), SB_ADMIT);
+	}
+	assert_int_equal(m->used, 999000);
+	assert_int_equal(sb_edt_n_uncontrolled(m), 2);
+	assert_int_equal(enq(m, 6), SB_DROP_BUFFER_FULL);
+	assert_int_equal(sb_edt_n_uncontrolled(m), 0);
+	assert_int_equal(sb_edt_stats(m)->exit_overflow, 2);
+	assert_int_equal(view(m, 3).c2, 7); /* untouched */
+	/* now T1 = α·(B − Q) is tiny: queue 3's next arrival is a threshold drop -> C2 = 0 */
+	deq(m, 4);
+	deq(m, 4);
+	assert_int_equal(enq(m, 3), SB_DROP_THRESHOLD);
+	assert_int_equal(view(m, 3).c2, 0);
+	assert_false(view(m, 3).tm1_running);
+	sb_mmu_free(m);
+}
+
+/* Without arm_timer the TM2 expiry is found by a sweep before the next decision anywhere. */
+static void test_edt_lazy_timers(void **state)
+{
+	(void)state;
+	struct sb_mmu *m = direct_mmu(1000000, false, NULL);
+	for (int i = 0; i < 8; i++)
+		enq(m, 0);
+	assert_int_equal(sb_edt_n_uncontrolled(m), 1);
+	fake_now = view(m, 0).tm2_expiry;
+	enq(m, 7); /* another queue's arrival */
+	assert_int_equal(sb_edt_n_uncontrolled(m), 0);
+	assert_int_equal(sb_edt_stats(m)->exit_tm2, 1);
+	sb_mmu_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dt_theorem1),
 		cmocka_unit_test(test_dt_theorems_2_3),
 		cmocka_unit_test(test_dt_theorem4),
+		cmocka_unit_test(test_edt_derived_parameters),
+		cmocka_unit_test(test_edt_enter_and_exits),
+		cmocka_unit_test(test_edt_tm1_overflow_and_drop_rules),
+		cmocka_unit_test(test_edt_lazy_timers),
 	};
 	return cmocka_run_group_tests_name("edt", tests, NULL, NULL);
 }

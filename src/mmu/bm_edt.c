@@ -285,8 +285,6 @@ static void edt_on_timer(struct sb_mmu *m, unsigned timer_id)
 		check_tm2(s, timer_id, sb_mmu_now(m)); /* a stale firing finds a later deadline */
 }
 
-bool sb_edt_is(const struct sb_mmu *m) { return m->ops->admit == edt_admit; }
-
 bool sb_edt_uncontrolled(const struct sb_mmu *m, uint16_t port, uint8_t prio)
 {
 	const struct edt_state *s = m->state;
@@ -296,6 +294,14 @@ bool sb_edt_uncontrolled(const struct sb_mmu *m, uint16_t port, uint8_t prio)
 uint32_t sb_edt_n_uncontrolled(const struct sb_mmu *m) { return ((const struct edt_state *)m->state)->n_unc; }
 
 const struct sb_edt_stats *sb_edt_stats(const struct sb_mmu *m) { return &((const struct edt_state *)m->state)->stats; }
+
+void sb_edt_queue(const struct sb_mmu *m, uint16_t port, uint8_t prio, struct sb_edt_queue_view *out)
+{
+	const struct edt_state *s = m->state;
+	const struct edt_queue *q = &s->q[sb_mmu_qi(port, prio)];
+	*out = (struct sb_edt_queue_view){ q->state == EDT_UNCONTROLLED, q->tm1_on, q->c1, q->c2, q->tm1_exp,
+					   q->tm2_exp };
+}
 
 void sb_edt_get_derived(const struct sb_mmu *m, uint8_t prio, struct sb_edt_derived *out)
 {

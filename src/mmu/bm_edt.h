@@ -26,12 +26,20 @@ struct sb_edt_derived {
 	int64_t ports;           /* P used in the derivation */
 };
 
-bool sb_edt_is(const struct sb_mmu *m);
+/* One queue's machine, for tests. */
+struct sb_edt_queue_view {
+	bool uncontrolled;
+	bool tm1_running;
+	int32_t c1, c2;
+	sb_time tm1_expiry, tm2_expiry; /* meaningful while TM1 runs / while UNCONTROLLED */
+};
+
 /* True iff egress queue (port, prio) is UNCONTROLLED (threshold B/n). */
 bool sb_edt_uncontrolled(const struct sb_mmu *m, uint16_t port, uint8_t prio);
 /* n: queues of this MMU currently UNCONTROLLED. */
 uint32_t sb_edt_n_uncontrolled(const struct sb_mmu *m);
 const struct sb_edt_stats *sb_edt_stats(const struct sb_mmu *m);
+void sb_edt_queue(const struct sb_mmu *m, uint16_t port, uint8_t prio, struct sb_edt_queue_view *out);
 void sb_edt_get_derived(const struct sb_mmu *m, uint8_t prio, struct sb_edt_derived *out);
 
 #endif
