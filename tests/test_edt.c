@@ -1,9 +1,10 @@
 /*
- * test_edt.c — Enhanced Dynamic Threshold (src/mmu/bm_edt.c) and the DT theory it builds on.
+ * test_edt.c — Enhanced Dynamic Threshold (src/mmu/bm_edt.c).
  *
- * Vectors come from /work/shared/research/002-edt.md: §2.6 (E1–E12, DT Theorems 1–4 and EDT
- * Theorem 5), §3.3 (derived cn2/TM1), §3.5 and §5.3 (the paper's Fig. 12–14 scenario), §7
- * (state-machine tests). Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B),
+ * Vectors come from /work/shared/research/002-edt.md: §2.6 (E11–E12, EDT Theorem 5 and its
+ * corrected draining-regime form), §3.3 (derived cn2/TM1), §3.5 and §5.3 (the paper's
+ * Fig. 12–14 scenario), §7 (state-machine tests), §4.3 (a reduced Fig. 17 ON/OFF run). The DT
+ * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c. Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B),
  * α = 1, 1500-byte packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of
  * at most 1 Gb/s each (the spec's "abstract sources", §6 item 15).
  *
@@ -26,221 +27,7 @@
 #include "transport/cbr.h"
 #include "transport/transport.h"
 #include "testlib.h"
-
-#define B_BYTES 1000000
-#define PKT 1500
-#define PKT_TIME_MS 0.012 /* 1500 B at 1 Gb/s */
-#define MAXP 32
-
-/* ---------------------------------------------------------------------------------------
- * A probe around the scheme under test: the simulator looks the scheme up by name, so the
- * test swaps the MMU's ops for a copy whose hooks record what happens, then call through.
- * --------------------------------------------------------------------------------------- */
-struct probe {
-	const struct sb_bm_ops *inner;
-	struct sb_bm_ops ops;
-	sb_time first_arrival[MAXP], first_drop[MAXP];
-	uint64_t used_at_first_drop[MAXP], peak_q[MAXP];
-	uint64_t drops[MAXP], arrivals[MAXP];
-	uint64_t trace;  /* rolling hash of every decision: compares two schemes exactly */
-};
-static struct probe P;
-
-static enum sb_drop_cause probe_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
-{
-	enum sb_drop_cause why = P.inner->admit(m, pkt);
-	uint16_t d = pkt->out_port;
-	if (P.arrivals[d]++ == 0)
-		P.first_arrival[d] = sb_mmu_now(m);
-	P.trace = (P.trace ^ (sb_mmu_now(m) * 31 + d * 7 + (uint64_t)why)) * 0x100000001b3ULL;
-	return why;
-}
-
-static void probe_on_drop(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_drop_cause why)
-{
-	uint16_t d = pkt->out_port;
-	if (P.drops[d]++ == 0) {
-		P.first_drop[d] = sb_mmu_now(m);
-		P.used_at_first_drop[d] = m->used;
-	}
-	if (P.inner->on_drop)
-		P.inner->on_drop(m, pkt, why);
-}
-
-static void probe_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
-{
-	uint64_t q = m->q_egr[sb_mmu_qi(pkt->out_port, pkt->prio)];
-	if (q > P.peak_q[pkt->out_port])
-		P.peak_q[pkt->out_port] = q;
-	if (P.inner->on_enqueue)
-		P.inner->on_enqueue(m, pkt);
-}
-
-static void probe_install(struct sb_mmu *m)
-{
-	memset(&P, 0, sizeof(P));
-	P.inner = m->ops;
-	P.ops = *m->ops;
-	P.ops.admit = probe_admit;
-	P.ops.on_drop = probe_on_drop;
-	P.ops.on_enqueue = probe_on_enqueue;
-	m->ops = &P.ops;
-}
-
-/* Time from a port's first arrival to its first drop, in ms (infinite if none). */
-static double onset_ms(uint16_t port)
-{
-	if (!P.drops[port])
-		return INFINITY;
-	return (double)(P.first_drop[port] - P.first_arrival[port]) * 1e-9;
-}
-
-static inline double util_at_drop(uint16_t port) { return (double)P.used_at_first_drop[port] / B_BYTES; }
-
-/* ---------------------------------------------------------------------------------------
- * Scenarios: one switch, `hosts` hosts at 1 Gb/s; output ports are hosts 0..; every stream
- * has its own sender host (after the output hosts), so each sender is at most 1 Gb/s.
- * --------------------------------------------------------------------------------------- */
-struct stream {
-	uint16_t dst;
-	double gbps;      /* ≤ 1 */
-	double start_ms;
-	double dur_ms;    /* 0 = until the end */
-};
-
-struct run {
-	struct sb_scenario sc;
-	struct sb_sim sim;
-	struct sb_mmu *m;
-};
-
-/* Set up (not run) a switch with the given streams; `extra` are scheme overrides "k=v". */
-static void run_setup(struct run *r, const char *scheme, int ndst, const struct stream *st, int nst,
-		      double end_ms, const char *const *extra)
-{
-	tl_single_switch(&r->sc, 16, 1, B_BYTES);
-	if (ndst + nst > 16)
-		r->sc.topo.hosts = ndst + nst;
-	r->sc.run.duration_ms = end_ms;
-	tl_set_scheme(&r->sc, scheme, NULL, NULL);
-	for (; extra && *extra; extra++) {
-		char k[64];
-		const char *eq = strchr(*extra, '=');
-		snprintf(k, sizeof(k), "%.*s", (int)(eq - *extra), *extra);
-		tl_set_scheme(&r->sc, scheme, k, eq + 1);
-	}
-	tl_build(&r->sim, &r->sc);
-	r->m = r->sim.switches[0]->mmus[0];
-	probe_install(r->m);
-	uint32_t payload = PKT - (uint32_t)r->sc.tcp.header_bytes;
-	for (int i = 0; i < nst; i++) {
-		uint64_t bps = (uint64_t)(st[i].gbps * 1e9 + 0.5);
-		uint64_t size = 0;
-		if (st[i].dur_ms > 0) /* whole packets, sent every PKT·8/rate from the start */
-			size = (uint64_t)ceil(st[i].dur_ms * 1e-3 * (double)bps / (PKT * 8.0) - 1e-9) * payload;
-		struct sb_flow *f = sb_flow_create(&r->sim, (uint32_t)(ndst + i), st[i].dst, size,
-						   sb_time_from_ms(st[i].start_ms), sb_transport_find("cbr"));
-		sb_cbr_configure(f, bps, PKT);
-	}
-}
-
-static void run_free(struct run *r)
-{
-	sb_sim_free(&r->sim);
-	sb_scenario_free(&r->sc);
-}
-
-/* Add `n_full` 1 Gb/s streams plus one of `rest` Gb/s to port `dst` (R = n_full + rest Gb/s). */
-static int add_rate(struct stream *st, int k, uint16_t dst, double gbps, double start, double dur)
-{
-	for (; gbps > 1e-9; gbps -= 1)
-		st[k++] = (struct stream){ dst, gbps > 1 ? 1 : gbps, start, dur };
-	return k;
-}
-
-/* The theory's set-up (spec §2.0): ports M..M+N−1 overloaded at 2 Gb/s from t = 0 (steady
- * state long before `t0`), ports 0..M−1 burst at `rate[i]` from t0. Returns stream count. */
-static int theory_streams(struct stream *st, int N, int M, const double *rate, double t0, double dur)
-{
-	int k = 0;
-	for (int j = 0; j < N; j++)
-		k = add_rate(st, k, (uint16_t)(M + j), 2, 0, 0);
-	for (int i = 0; i < M; i++)
-		k = add_rate(st, k, (uint16_t)i, rate[i], t0, dur);
-	return k;
-}
-
-static void expect_dt_drop(const char *what, uint16_t port, double t_ms, double free_bytes)
-{
-	double t = onset_ms(port), tol = 0.03 * t_ms + PKT_TIME_MS;
-	double f = (double)(B_BYTES - P.used_at_first_drop[port]);
-	printf("  %-28s port %u: first drop %.4f ms (theory %.4f), free %.0f B (theory %.0f)\n", what, port, t,
-	       t_ms, f, free_bytes);
-	if (fabs(t - t_ms) > tol)
-		fail_msg("%s port %u: first drop at %.4f ms, theory %.4f ms", what, port, t, t_ms);
-	if (fabs(f - free_bytes) > 0.01 * B_BYTES)
-		fail_msg("%s port %u: %.0f B free at the first drop, theory %.0f B", what, port, f, free_bytes);
-}
-
-/* ------------------------------- DT: Theorems 1–4 (E1–E10) ------------------------------ */
-
-static void dt_theory_case(const char *what, int N, int M, const double *rate, const double *t_ms,
-			   const double *free_b)
-{
-	struct run r;
-	struct stream st[24];
-	int n = theory_streams(st, N, M, rate, 20, 0);
-	run_setup(&r, "dt", M + N, st, n, 20 + 3 * t_ms[M - 1] + 1, NULL);
-	tl_run_and_check(&r.sim);
-	for (int i = 0; i < M; i++)
-		expect_dt_drop(what, (uint16_t)i, t_ms[i], free_b[i]);
-	run_free(&r);
-}
-
-static void test_dt_theorem1(void **state)
-{
-	(void)state;
-	/* E1 case a: N=2, M=1, R=2 Gb/s; E2: N=0 (the 50 % worst case); E3 case b: N=1, M=3 */
-	dt_theory_case("E1 Thm1a N=2 M=1", 2, 1, (double[]){ 2 }, (double[]){ 2.0 }, (double[]){ 250000 });
-	dt_theory_case("E2 Thm1a N=0 M=1", 0, 1, (double[]){ 2 }, (double[]){ 4.0 }, (double[]){ 500000 });
-	dt_theory_case("E3 Thm1b N=1 M=3", 1, 3, (double[]){ 2, 2, 2 }, (double[]){ 4 / 3.0, 4 / 3.0, 4 / 3.0 },
-		       (double[]){ 166667, 166667, 166667 });
-}
-
-static void test_dt_theorems_2_3(void **state)
-{
-	(void)state;
-	dt_theory_case("E4 Thm2 N=1 R=1.5,1.2", 1, 2, (double[]){ 1.5, 1.2 }, (double[]){ 4.70588, 10.0 },
-		       (double[]){ 294117.6, 250000 });
-	dt_theory_case("E5 Thm3 N=1 R=6,5", 1, 2, (double[]){ 6, 5 }, (double[]){ 0.307692, 0.358974 },
-		       (double[]){ 192307.7, 179487.2 });
-	dt_theory_case("E6 Thm3 N=0 R=5,4", 0, 2, (double[]){ 5, 4 }, (double[]){ 0.727273, 0.872727 },
-		       (double[]){ 363636.4, 327272.7 });
-}
-
-/* Theorem 4 (E8–E10): N=2, M=1; the burst port gets 2 Gb/s from t0, plus 4 Gb/s on
- * [t0+1, t0+1+d6) and then `tail` Gb/s more until t0+4. */
-static void dt_theorem4_case(const char *what, double d6, double tail, double t_ms, double free_b)
-{
-	struct run r;
-	struct stream st[16];
-	const double t0 = 20;
-	int n = theory_streams(st, 2, 1, (double[]){ 2 }, t0, 4);
-	n = add_rate(st, n, 0, 4, t0 + 1, d6);
-	n = add_rate(st, n, 0, tail, t0 + 1 + d6, 3 - d6);
-	run_setup(&r, "dt", 3, st, n, t0 + 6, NULL);
-	tl_run_and_check(&r.sim);
-	expect_dt_drop(what, 0, t_ms, free_b);
-	run_free(&r);
-}
-
-static void test_dt_theorem4(void **state)
-{
-	(void)state;
-	dt_theorem4_case("E8 Thm4b 6G for 0.5 ms", 0.5, 0, 1.166667, 229166.7);
-	dt_theorem4_case("E9 Thm4c 6G 0.15 ms, 3G", 0.15, 1, 1.216667, 235416.7);
-	dt_theorem4_case("E10 Thm4d 6G 0.1 ms, 3G", 0.1, 1, 1.350, 250000);
-}
+#include "bufprobe.h"
 
 /* ------------------- the state machine, driven directly (no simulator) ------------------- */
 
@@ -264,11 +51,12 @@ static void fake_arm(void *ctx, struct sb_mmu *m, sb_time at, unsigned id)
 	armed_id[narmed++] = id;
 }
 
-/* 16 ports at 1 Gb/s sharing `buffer`; `timers` false = an embedder without arm_timer. */
-static struct sb_mmu *direct_mmu(uint64_t buffer, bool timers, const char *const *sets)
+/* 16 ports at 1 Gb/s sharing `buffer`; `timers` false = an embedder without arm_timer. This MMU
+ * serves ports [0, own_ports) of the switch (0 = all 16), as with switch.mmu_ports. */
+static struct sb_mmu *direct_mmu_ports(uint64_t buffer, bool timers, const char *const *sets, uint16_t own_ports)
 {
 	static const uint64_t rates[16] = { [0 ... 15] = 1000000000ULL };
-	struct sb_mmu_config cfg = { .nports = 16, .buffer_bytes = buffer, .port_rate_bps = rates };
+	struct sb_mmu_config cfg = { .nports = 16, .port_hi = own_ports, .buffer_bytes = buffer, .port_rate_bps = rates };
 	struct sb_mmu_env env = { .now = fake_clock, .arm_timer = timers ? fake_arm : NULL };
 	struct sb_mmu *m = sb_mmu_new(sb_bm_find("edt"), &cfg, &env);
 	struct sb_error err;
@@ -281,6 +69,11 @@ static struct sb_mmu *direct_mmu(uint64_t buffer, bool timers, const char *const
 	fake_now = 0;
 	narmed = 0;
 	return m;
+}
+
+static struct sb_mmu *direct_mmu(uint64_t buffer, bool timers, const char *const *sets)
+{
+	return direct_mmu_ports(buffer, timers, sets, 0);
 }
 
 static enum sb_drop_cause enq(struct sb_mmu *m, uint16_t port)
@@ -331,6 +124,32 @@ static void test_edt_derived_parameters(void **state)
 	sb_edt_get_derived(m, 1, &d);
 	assert_int_equal(d.cn2, 4);
 	sb_mmu_free(m);
+	/* an MMU serving 8 of the switch's ports derives with P = 8: 4e6 / 100 / 1500 = 26.7 */
+	m = direct_mmu_ports(1000000, true, NULL, 8);
+	sb_edt_get_derived(m, 1, &d);
+	assert_int_equal(d.ports, 8);
+	assert_int_equal(d.cn2, 26);
+	sb_mmu_free(m);
+}
+
+/* The two threshold forms with the machine off: "dt" admits while q + L <= α(B − Q) (one queue
+ * stops at 333 packets = 499,500 B), "paper" while q < α(B − Q) (334 packets, 501,000 B). */
+static void test_edt_threshold_forms(void **state)
+{
+	(void)state;
+	const char *forms[2] = { "dt", "paper" };
+	const int expect[2] = { 333, 334 };
+	for (int k = 0; k < 2; k++) {
+		struct sb_mmu *m =
+			direct_mmu(1000000, true, (const char *const[]){ "enable", "false", "threshold_test", forms[k], NULL });
+		int n = 0;
+		while (enq(m, 0) == SB_ADMIT)
+			n++;
+		assert_int_equal(n, expect[k]);
+		assert_int_equal(m->drops[SB_DROP_THRESHOLD], 1);
+		assert_int_equal(sb_edt_stats(m)->entered, 0);
+		sb_mmu_free(m);
+	}
 }
 
 static void test_edt_enter_and_exits(void **state)
@@ -473,16 +292,320 @@ static void test_edt_lazy_timers(void **state)
 	sb_mmu_free(m);
 }
 
+/* --------------------- EDT in the simulator: the paper's §5.1 scenario --------------------- */
+
+/* Snapshot of an EDT MMU's queues at a given time (an event in the simulation). */
+struct snap {
+	struct sb_mmu *m;
+	uint64_t q[4];
+	uint32_t n_unc;
+	bool unc[4];
+};
+
+static void take_snap(void *obj, uint64_t arg)
+{
+	(void)arg;
+	struct snap *sn = obj;
+	for (uint16_t p = 0; p < 4; p++) {
+		sn->q[p] = sn->m->q_egr[sb_mmu_qi(p, 1)];
+		sn->unc[p] = sb_edt_uncontrolled(sn->m, p, 1);
+	}
+	sn->n_unc = sb_edt_n_uncontrolled(sn->m);
+}
+
+static void snap_at(struct run *r, struct snap *sn, double ms)
+{
+	sn->m = r->m;
+	sb_at(&r->sim, sb_time_from_ms(ms), take_snap, sn, 0);
+}
+
+static void expect_edt_drop(const char *what, uint16_t port, double t_th, int N)
+{
+	double t = onset_ms(port), early = fmax(0.02, (N + 1) * 0.01) * t_th;
+	printf("  %-28s port %u: first drop %.4f ms (theory %.4f), utilisation %.4f\n", what, port, t, t_th,
+	       util_at_drop(port));
+	if (t > t_th + PKT_TIME_MS || t < t_th - early)
+		fail_msg("%s port %u: EDT first drop at %.4f ms, theory %.4f ms (at most %.3f ms early)", what, port, t,
+			 t_th, early);
+	if (util_at_drop(port) < 0.99)
+		fail_msg("%s port %u: only %.4f of the buffer used at the first drop", what, port, util_at_drop(port));
+}
+
+/* Fig. 12 (§3.5): N=2 long-lived ports, one 6 ms burst at 2 Gb/s. DT loses a third of the
+ * burst; EDT loses nothing, the burst queue reaches 750 KB while the long-lived ports shrink to
+ * (B − 750 KB)/3 = 83 KB each; then C1 ends the spell, the burst drains and the long-lived
+ * ports return to their DT steady state B/3. */
+static void test_edt_fig12(void **state)
+{
+	(void)state;
+	const double t0 = 30, dur = 6;
+	struct stream st[8];
+	int n = theory_streams(st, 2, 1, (double[]){ 2 }, t0, dur);
+	struct run r;
+	run_setup(&r, "dt", 3, st, n, t0 + 40, NULL);
+	tl_run_and_check(&r.sim);
+	double loss_dt = (double)P.drops[0] / (double)P.arrivals[0];
+	printf("  DT: burst loss %.4f (fluid theory (d-2)/(2d) = %.4f, spec's packet model 0.335)\n", loss_dt,
+	       (dur - 2) / (2 * dur));
+	assert_true(fabs(loss_dt - (dur - 2) / (2 * dur)) < 0.01);
+	run_free(&r);
+
+	struct snap before, end, after;
+	run_setup(&r, "edt", 3, st, n, t0 + 40, NULL);
+	snap_at(&r, &before, t0);
+	snap_at(&r, &end, t0 + dur + 0.013); /* the last burst packet reaches the switch */
+	snap_at(&r, &after, t0 + 30);
+	tl_run_and_check(&r.sim);
+	const struct sb_edt_stats *es = sb_edt_stats(r.m);
+	printf("  EDT: burst drops %llu of %llu, peak %llu B; long-lived at burst end %llu, %llu B; "
+	       "entered %llu, exits c1/overflow/tm2 %llu/%llu/%llu\n",
+	       (unsigned long long)P.drops[0], (unsigned long long)P.arrivals[0], (unsigned long long)P.peak_q[0],
+	       (unsigned long long)end.q[1], (unsigned long long)end.q[2], (unsigned long long)es->entered,
+	       (unsigned long long)es->exit_c1, (unsigned long long)es->exit_overflow, (unsigned long long)es->exit_tm2);
+	assert_int_equal(P.drops[0], 0);
+	/* before the burst: both long-lived ports CONTROLLED at the DT steady state B/3 */
+	assert_int_equal(before.n_unc, 0);
+	for (int p = 1; p <= 2; p++)
+		assert_true(fabs((double)before.q[p] - B_BYTES / 3.0) < 0.02 * B_BYTES / 3.0);
+	/* at its end: burst port UNCONTROLLED near 750 KB, the others near (B − 750 KB)/3 */
+	assert_true(end.unc[0] && end.n_unc == 1);
+	assert_true(fabs((double)P.peak_q[0] - 750000) < 0.02 * 750000);
+	for (int p = 1; p <= 2; p++)
+		assert_true(fabs((double)end.q[p] - 250000 / 3.0) < 6000);
+	/* afterwards: C1 returned the port (the long-lived ports' own start-up spells ended in an
+	 * overflow), and the two long-lived ports are back at B/3 */
+	assert_true(es->exit_c1 >= 1);
+	assert_int_equal(after.n_unc, 0);
+	assert_int_equal(after.q[0], 0);
+	for (int p = 1; p <= 2; p++)
+		assert_true(fabs((double)after.q[p] - B_BYTES / 3.0) < 0.02 * B_BYTES / 3.0);
+	run_free(&r);
+}
+
+/* Fig. 13/14 and Theorem 5: with bursts long enough to drop (20 ms), EDT's first drop comes at
+ * buffer overflow, t = B/(M(R−C)) in DT's tracking regime (spec §2.5), or
+ * B/((1+αN)(M(R−C) − NC)) in its draining regime (the spec's correction, E12), with the whole
+ * buffer in use; DT's comes at Theorem 1's t1, with 1 − 1/(1+α(M+N)) of it in use. */
+static void edt_grid_cell(int N, int M, double t_edt, double t_dt)
+{
+	const double t0 = 30;
+	struct stream st[16];
+	double rates[3] = { 2, 2, 2 };
+	int n = theory_streams(st, N, M, rates, t0, 20);
+	char what[48];
+	struct run r;
+	snprintf(what, sizeof(what), "DT  N=%d M=%d", N, M);
+	run_setup(&r, "dt", M + N, st, n, t0 + 12, NULL);
+	tl_run_and_check(&r.sim);
+	double free_dt = B_BYTES / (1.0 + (M + N)); /* Theorem 1a; 1b's (9) when it applies */
+	if (M * 1.0 > 1 + N)
+		free_dt = B_BYTES / ((1.0 + N) * ((1 + M) - N));
+	expect_dt_drop(what, 0, t_dt, free_dt);
+	double dt_onset = onset_ms(0);
+	run_free(&r);
+
+	snprintf(what, sizeof(what), "EDT N=%d M=%d", N, M);
+	run_setup(&r, "edt", M + N, st, n, t0 + 12, NULL);
+	tl_run_and_check(&r.sim);
+	for (int i = 0; i < M; i++)
+		expect_edt_drop(what, (uint16_t)i, t_edt, N);
+	const struct sb_edt_stats *es = sb_edt_stats(r.m);
+	assert_true(es->max_uncontrolled >= (uint32_t)M);
+	printf("  EDT/DT time to the first drop = %.2f; entered %llu, exits c1/overflow/tm2 %llu/%llu/%llu\n",
+	       onset_ms(0) / dt_onset, (unsigned long long)es->entered, (unsigned long long)es->exit_c1,
+	       (unsigned long long)es->exit_overflow, (unsigned long long)es->exit_tm2);
+	run_free(&r);
+}
+
+static void test_edt_onset_theorem5(void **state)
+{
+	(void)state;
+	edt_grid_cell(2, 1, 8.0, 2.0);     /* E11 and Fig. 14: 2 ms vs 8 ms, +300 % */
+	edt_grid_cell(0, 1, 8.0, 4.0);     /* the worst case of Fig. 13: DT uses 50 % */
+	edt_grid_cell(0, 2, 4.0, 8 / 3.0); /* two bursts split B/2 each (spec §7 item 11) */
+	edt_grid_cell(2, 2, 4.0, 1.6);
+	edt_grid_cell(1, 3, 2.0, 4 / 3.0); /* E12: the paper's (80) says 2.667 ms; draining regime */
+}
+/* TM2 (spec §7 item 10): with d = 1 ms the spell ends before the buffer is used; the port then
+ * re-enters and at the next expiry its queue is above T1 = αF, so it drops at ≈ 2.16 ms
+ * (N=2; the spec's packet model) instead of 7.9 ms — still later than DT's 2 ms. With N=0 the
+ * drop comes at ≈ 4.32 ms (DT: 4 ms). */
+static void edt_tm2_case(int N, double t_ref)
+{
+	const double t0 = 30;
+	struct stream st[8];
+	int n = theory_streams(st, N, 1, (double[]){ 2 }, t0, 20);
+	struct run r;
+	run_setup(&r, "edt", 1 + N, st, n, t0 + 12, (const char *const[]){ "d_us=1000", NULL });
+	tl_run_and_check(&r.sim);
+	const struct sb_edt_stats *es = sb_edt_stats(r.m);
+	double t = onset_ms(0);
+	printf("  EDT d=1ms N=%d: first drop %.4f ms (reference model %.2f), utilisation %.3f, tm2 exits %llu\n", N, t,
+	       t_ref, util_at_drop(0), (unsigned long long)es->exit_tm2);
+	assert_true(fabs(t - t_ref) < 0.03 * t_ref);
+	assert_true(es->exit_tm2 >= 2);
+	run_free(&r);
+}
+
+static void test_edt_tm2_expiry(void **state)
+{
+	(void)state;
+	edt_tm2_case(2, 2.16);
+	edt_tm2_case(0, 4.32);
+}
+
+/* TM1 (spec §7 item 7): a queue growing at 20 Mb/s net (1.02 Gb/s into 1 Gb/s) is below
+ * cn2/TM1 ≈ 46 Mb/s and must never go UNCONTROLLED; 200 Mb/s net must. */
+static void test_edt_slow_growth_is_no_burst(void **state)
+{
+	(void)state;
+	const double rates[2] = { 1.02, 1.2 };
+	for (int k = 0; k < 2; k++) {
+		struct stream st[2];
+		int n = add_rate(st, 0, 0, rates[k], 0, 20);
+		struct run r;
+		run_setup(&r, "edt", 1, st, n, 21, NULL);
+		tl_run_and_check(&r.sim);
+		uint64_t entered = sb_edt_stats(r.m)->entered;
+		printf("  %.2f Gb/s for 20 ms: entered UNCONTROLLED %llu times, peak queue %llu B\n", rates[k],
+		       (unsigned long long)entered, (unsigned long long)P.peak_q[0]);
+		if (k == 0)
+			assert_int_equal(entered, 0);
+		else
+			assert_true(entered >= 1);
+		assert_int_equal(P.drops[0], 0);
+		run_free(&r);
+	}
+}
+
+/* With the state machine off EDT is DT, decision for decision (same threshold form, same α). */
+static void test_edt_disabled_is_dt(void **state)
+{
+	(void)state;
+	struct stream st[16];
+	int n = 0;
+	n = add_rate(st, n, 0, 2, 0, 0);
+	n = add_rate(st, n, 1, 1.5, 2, 0);
+	n = add_rate(st, n, 2, 3, 5, 4);
+	n = add_rate(st, n, 3, 1.02, 1, 0);
+	n = add_rate(st, n, 2, 2, 14, 6);
+	const char *alphas[] = { "alpha=0.5", "alpha=1", "alpha=2" };
+	for (int a = 0; a < 3; a++) {
+		uint64_t trace[3], drops[3], admitted[3], peak[3];
+		const char *scheme[3] = { "dt", "edt", "edt" };
+		for (int k = 0; k < 3; k++) {
+			struct run r;
+			const char *sets[] = { alphas[a], k == 1 ? "enable=false" : "enable=true", NULL };
+			run_setup(&r, scheme[k], 4, st, n, 25, k == 0 ? (const char *const[]){ alphas[a], NULL } : sets);
+			tl_run_and_check(&r.sim);
+			trace[k] = P.trace;
+			drops[k] = r.sim.stats.pkts_dropped;
+			admitted[k] = r.m->admitted;
+			peak[k] = r.m->peak_used;
+			run_free(&r);
+		}
+		printf("  %s: dt drops %llu, edt(off) %llu, edt(on) %llu\n", alphas[a], (unsigned long long)drops[0],
+		       (unsigned long long)drops[1], (unsigned long long)drops[2]);
+		assert_true(drops[0] > 0);
+		assert_int_equal(trace[0], trace[1]);
+		assert_int_equal(drops[0], drops[1]);
+		assert_int_equal(admitted[0], admitted[1]);
+		assert_int_equal(peak[0], peak[1]);
+		assert_true(trace[2] != trace[0]); /* the comparison can tell the schemes apart */
+	}
+}
+
+/* A reduced §4.3 / Fig. 17 run: 16 output ports, each with 0.133 Gb/s background (constant
+ * here, Poisson in the paper) and lognormal ON/OFF bursts at 2 Gb/s (ON mean 2 ms, OFF mean
+ * 58 ms, std = mean), ~1.5 s of simulated time, ~350 bursts. A burst is lossless iff both of its
+ * CBR flows complete. EDT must keep clearly more bursts lossless than DT, and drop fewer. */
+struct onoff_result {
+	int bursts, lossless, long_bursts, long_lossless;
+	uint64_t drops;
+};
+
+static void onoff_run(const char *scheme, struct onoff_result *res)
+{
+	const int ports = 16;
+	const double end_ms = 1500, sigma = sqrt(log(2.0));
+	struct run r;
+	tl_single_switch(&r.sc, 3 * ports, 1, B_BYTES);
+	r.sc.run.duration_ms = end_ms + 30;
+	tl_set_scheme(&r.sc, scheme, NULL, NULL);
+	if (strcmp(scheme, "edt") == 0)
+		tl_set_scheme(&r.sc, scheme, "ports", "16"); /* the paper's P: hosts only send here */
+	tl_build(&r.sim, &r.sc);
+	probe_install(r.sim.switches[0]->mmus[0]);
+	uint32_t payload = PKT - (uint32_t)r.sc.tcp.header_bytes;
+	struct sb_rng rng;
+	sb_rng_init(&rng, 7, 1);
+	static uint32_t first_flow[1024];
+	static double dur[1024];
+	int nb = 0;
+	for (uint32_t d = 0; d < (uint32_t)ports; d++) {
+		struct sb_flow *bg = sb_flow_create(&r.sim, (d + 1) % ports, d, 0, 0, sb_transport_find("cbr"));
+		sb_cbr_configure(bg, 133000000, PKT);
+		double t = 58 * sb_rng_uniform(&rng); /* a random phase of the first OFF period */
+		for (;;) {
+			double z = sqrt(-2 * log(1 - sb_rng_uniform(&rng))) * cos(2 * M_PI * sb_rng_uniform(&rng));
+			double on = exp(log(2.0) - sigma * sigma / 2 + sigma * z);
+			if (t + on > end_ms || nb == 1024)
+				break;
+			uint64_t size = (uint64_t)ceil(on / PKT_TIME_MS) * payload;
+			for (uint32_t k = 0; k < 2; k++) {
+				struct sb_flow *f = sb_flow_create(&r.sim, ports + 2 * d + k, d, size, sb_time_from_ms(t),
+								   sb_transport_find("cbr"));
+				sb_cbr_configure(f, 1000000000, PKT);
+				if (k == 0)
+					first_flow[nb] = f->id;
+			}
+			dur[nb++] = on;
+			z = sqrt(-2 * log(1 - sb_rng_uniform(&rng))) * cos(2 * M_PI * sb_rng_uniform(&rng));
+			t += on + exp(log(58.0) - sigma * sigma / 2 + sigma * z);
+		}
+	}
+	tl_run_and_check(&r.sim);
+	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.stats.pkts_dropped };
+	for (int b = 0; b < nb; b++) {
+		bool ok = sb_flow_get(&r.sim, first_flow[b])->done && sb_flow_get(&r.sim, first_flow[b] + 1)->done;
+		res->lossless += ok;
+		if (dur[b] >= 3 && dur[b] < 8) {
+			res->long_bursts++;
+			res->long_lossless += ok;
+		}
+	}
+	run_free(&r);
+}
+
+static void test_edt_onoff_microbursts(void **state)
+{
+	(void)state;
+	struct onoff_result dt, edt;
+	onoff_run("dt", &dt);
+	onoff_run("edt", &edt);
+	printf("  %d bursts: lossless DT %d, EDT %d; of the %d lasting 3-8 ms: DT %d, EDT %d; drops DT %llu, EDT %llu\n",
+	       dt.bursts, dt.lossless, edt.lossless, dt.long_bursts, dt.long_lossless, edt.long_lossless,
+	       (unsigned long long)dt.drops, (unsigned long long)edt.drops);
+	assert_int_equal(dt.bursts, edt.bursts);
+	assert_true(dt.bursts > 200 && dt.long_bursts >= 20);
+	assert_true(edt.lossless > dt.lossless);
+	assert_true(edt.long_lossless >= dt.long_lossless + dt.long_bursts / 4);
+	assert_true(edt.drops < dt.drops);
+}
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dt_theorem1),
-		cmocka_unit_test(test_dt_theorems_2_3),
-		cmocka_unit_test(test_dt_theorem4),
 		cmocka_unit_test(test_edt_derived_parameters),
+		cmocka_unit_test(test_edt_threshold_forms),
 		cmocka_unit_test(test_edt_enter_and_exits),
 		cmocka_unit_test(test_edt_tm1_overflow_and_drop_rules),
 		cmocka_unit_test(test_edt_lazy_timers),
+		cmocka_unit_test(test_edt_fig12),
+		cmocka_unit_test(test_edt_onset_theorem5),
+		cmocka_unit_test(test_edt_tm2_expiry),
+		cmocka_unit_test(test_edt_slow_growth_is_no_burst),
+		cmocka_unit_test(test_edt_disabled_is_dt),
+		cmocka_unit_test(test_edt_onoff_microbursts),
 	};
 	return cmocka_run_group_tests_name("edt", tests, NULL, NULL);
 }
