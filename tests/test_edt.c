@@ -404,17 +404,26 @@ static void edt_grid_cell(int N, int M, double t_edt, double t_dt)
 	double dt_onset = onset_ms(0);
 	run_free(&r);
 
-	snprintf(what, sizeof(what), "EDT N=%d M=%d", N, M);
-	run_setup(&r, "edt", M + N, st, n, t0 + 12, NULL);
-	tl_run_and_check(&r.sim);
-	for (int i = 0; i < M; i++)
-		expect_edt_drop(what, (uint16_t)i, t_edt, N);
-	const struct sb_edt_stats *es = sb_edt_stats(r.m);
-	assert_true(es->max_uncontrolled >= (uint32_t)M);
-	printf("  EDT/DT time to the first drop = %.2f; entered %llu, exits c1/overflow/tm2 %llu/%llu/%llu\n",
-	       onset_ms(0) / dt_onset, (unsigned long long)es->entered, (unsigned long long)es->exit_c1,
-	       (unsigned long long)es->exit_overflow, (unsigned long long)es->exit_tm2);
-	run_free(&r);
+	/* Both threshold forms. With "dt" (q + L <= B/n) n queues at their caps leave a little
+	 * under one packet per queue free, so simultaneous bursts with N = 0 never overflow the
+	 * buffer: they sit at B/n until TM2. With "paper" (q < B/n) each cap admits the packet that
+	 * crosses it, the buffer overflows and the global pulse ends every spell (spec §7 item 11). */
+	for (int form = 0; form < 2; form++) {
+		snprintf(what, sizeof(what), "EDT N=%d M=%d %s", N, M, form ? "paper" : "dt");
+		run_setup(&r, "edt", M + N, st, n, t0 + 12,
+			  (const char *const[]){ form ? "threshold_test=paper" : "threshold_test=dt", NULL });
+		tl_run_and_check(&r.sim);
+		for (int i = 0; i < M; i++)
+			expect_edt_drop(what, (uint16_t)i, t_edt, N);
+		const struct sb_edt_stats *es = sb_edt_stats(r.m);
+		printf("  EDT/DT time to the first drop = %.2f; entered %llu, exits c1/overflow/tm2 %llu/%llu/%llu\n",
+		       onset_ms(0) / dt_onset, (unsigned long long)es->entered, (unsigned long long)es->exit_c1,
+		       (unsigned long long)es->exit_overflow, (unsigned long long)es->exit_tm2);
+		assert_true(es->max_uncontrolled >= (uint32_t)M);
+		if (N == 0 && M > 1)
+			assert_int_equal(form ? es->exit_overflow : es->exit_tm2, M);
+		run_free(&r);
+	}
 }
 
 static void test_edt_onset_theorem5(void **state)
