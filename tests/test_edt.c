@@ -524,6 +524,48 @@ static void test_edt_disabled_is_dt(void **state)
 	}
 }
 
+/* Invariants with cells and a switch split into two MMUs (switch.mmu_ports = 8): every
+ * operation is checked (run.check_invariants), each MMU derives with its own P = 8 and keeps
+ * its own n, and bursts in both halves go UNCONTROLLED independently. */
+static void test_edt_invariants_cells_two_mmus(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 16, 1, B_BYTES);
+	sc.sw.cell_bytes = 200;
+	sc.sw.mmu_ports = 8;
+	sc.run.duration_ms = 30;
+	tl_set_scheme(&sc, "edt", NULL, NULL);
+	tl_build(&sim, &sc);
+	assert_int_equal(sim.switches[0]->nmmus, 2);
+	/* port 0 (MMU 0) and port 8 (MMU 1) take 2 Gb/s bursts; ports 1 and 9 long-lived 1.5 Gb/s */
+	const uint32_t dst[4] = { 0, 8, 1, 9 }, src[4][2] = { { 2, 3 }, { 10, 11 }, { 4, 5 }, { 12, 13 } };
+	const uint64_t second[4] = { 1000000000, 1000000000, 500000000, 500000000 };
+	for (int k = 0; k < 4; k++) {
+		uint64_t size = k < 2 ? 400 * (uint64_t)(PKT - sc.tcp.header_bytes) : 0; /* 4.8 ms bursts */
+		for (int j = 0; j < 2; j++) {
+			struct sb_flow *f = sb_flow_create(&sim, src[k][j], dst[k], size, (sb_time)(5 + 3 * k) * SB_MS,
+							   sb_transport_find("cbr"));
+			sb_cbr_configure(f, j ? second[k] : 1000000000, PKT);
+		}
+	}
+	tl_run_and_check(&sim);
+	for (int g = 0; g < 2; g++) {
+		struct sb_mmu *m = sim.switches[0]->mmus[g];
+		struct sb_edt_derived d;
+		sb_edt_get_derived(m, 1, &d);
+		assert_int_equal(d.ports, 8);
+		assert_int_equal(d.cn2, 13); /* its half of the buffer: 4 · 500 KB / 100 / 1500 */
+		assert_true(sb_edt_stats(m)->entered >= 1);
+		assert_true(sb_edt_stats(m)->max_uncontrolled <= 2);
+		assert_true(m->peak_used <= m->buffer);
+		assert_int_equal(sb_mmu_check(m, &(struct sb_error){ "" }), 0);
+	}
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* A reduced §4.3 / Fig. 17 run: 16 output ports, each with 0.133 Gb/s background (constant
  * here, Poisson in the paper) and lognormal ON/OFF bursts at 2 Gb/s (ON mean 2 ms, OFF mean
  * 58 ms, std = mean), ~1.5 s of simulated time, ~350 bursts. A burst is lossless iff both of its
@@ -614,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_edt_tm2_expiry),
 		cmocka_unit_test(test_edt_slow_growth_is_no_burst),
 		cmocka_unit_test(test_edt_disabled_is_dt),
+		cmocka_unit_test(test_edt_invariants_cells_two_mmus),
 		cmocka_unit_test(test_edt_onoff_microbursts),
 	};
 	return cmocka_run_group_tests_name("edt", tests, NULL, NULL);
