@@ -435,6 +435,36 @@ static void test_edt_onset_theorem5(void **state)
 	edt_grid_cell(2, 2, 4.0, 1.6);
 	edt_grid_cell(1, 3, 2.0, 4 / 3.0); /* E12: the paper's (80) says 2.667 ms; draining regime */
 }
+/* Fig. 14: loss rate of the burst against its duration (N=2, M=1, R=2C). DT follows the fluid
+ * (d − 2)/(2d) from 2 ms; EDT loses nothing below 8 ms, then the spec's packet model's curve
+ * (§5.3: 0.014 at 8 ms, 0.123 at 9, 0.211 at 10, 0.342 at 12). */
+static void test_edt_fig14_loss_curve(void **state)
+{
+	(void)state;
+	const double durs[] = { 3, 5, 7, 7.5, 9, 10, 12 };
+	const double edt_ref[] = { 0, 0, 0, 0, 0.123, 0.211, 0.342 };
+	for (size_t k = 0; k < sizeof(durs) / sizeof(durs[0]); k++) {
+		struct stream st[8];
+		int n = theory_streams(st, 2, 1, (double[]){ 2 }, 30, durs[k]);
+		double loss[2];
+		for (int e = 0; e < 2; e++) {
+			struct run r;
+			run_setup(&r, e ? "edt" : "dt", 3, st, n, 30 + durs[k] + 1, NULL);
+			tl_run_and_check(&r.sim);
+			loss[e] = (double)P.drops[0] / (double)P.arrivals[0];
+			run_free(&r);
+		}
+		double fluid = (durs[k] - 2) / (2 * durs[k]);
+		printf("  burst %4.1f ms: loss DT %.3f (fluid %.3f), EDT %.3f (reference model %.3f)\n", durs[k], loss[0],
+		       fluid, loss[1], edt_ref[k]);
+		assert_true(fabs(loss[0] - fluid) < 0.01);
+		if (edt_ref[k] == 0)
+			assert_true(loss[1] == 0);
+		else
+			assert_true(fabs(loss[1] - edt_ref[k]) < 0.015);
+	}
+}
+
 /* TM2 (spec §7 item 10): with d = 1 ms the spell ends before the buffer is used; the port then
  * re-enters and at the next expiry its queue is above T1 = αF, so it drops at ≈ 2.16 ms
  * (N=2; the spec's packet model) instead of 7.9 ms — still later than DT's 2 ms. With N=0 the
@@ -653,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_edt_lazy_timers),
 		cmocka_unit_test(test_edt_fig12),
 		cmocka_unit_test(test_edt_onset_theorem5),
+		cmocka_unit_test(test_edt_fig14_loss_curve),
 		cmocka_unit_test(test_edt_tm2_expiry),
 		cmocka_unit_test(test_edt_slow_growth_is_no_burst),
 		cmocka_unit_test(test_edt_disabled_is_dt),
