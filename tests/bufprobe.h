@@ -21,7 +21,7 @@
 #define B_BYTES 1000000
 #define PKT 1500
 #define PKT_TIME_MS 0.012 /* 1500 B at 1 Gb/s */
-#define MAXP 32
+#define MAXP 64 /* ports a probed switch may have */
 
 /* ---------------------------------------------------------------------------------------
  * A probe around the scheme under test: the simulator looks the scheme up by name, so the
@@ -69,6 +69,8 @@ static inline void probe_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *p
 
 static inline void probe_install(struct sb_mmu *m)
 {
+	if (m->nports > MAXP)
+		fail_msg("bufprobe: %u ports, at most %d", m->nports, MAXP);
 	memset(&P, 0, sizeof(P));
 	P.inner = m->ops;
 	P.ops = *m->ops;

@@ -1,6 +1,7 @@
 /*
  * bm_edt.h — read-only views into the EDT scheme (src/mmu/bm_edt.c) for tests, reports and
- * embedders. The scheme itself is used like any other, through sb_bm_find("edt").
+ * embedders. The scheme itself is used like any other, through sb_bm_find("edt"). Every
+ * function here takes an MMU that runs edt and has been started (sb_mmu_start).
  */
 #ifndef SB_BM_EDT_H
 #define SB_BM_EDT_H
