@@ -4,9 +4,11 @@
  * Vectors come from /work/shared/research/002-edt.md: §2.6 (E11–E12, EDT Theorem 5 and its
  * corrected draining-regime form), §3.3 (derived cn2/TM1), §3.5 and §5.3 (the paper's
  * Fig. 12–14 scenario), §7 (state-machine tests), §4.3 (a reduced Fig. 17 ON/OFF run). The DT
- * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c. Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B),
- * α = 1, 1500-byte packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of
- * at most 1 Gb/s each (the spec's "abstract sources", §6 item 15).
+ * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c.
+ *
+ * Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B), α = 1, 1500-byte
+ * packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of at most 1 Gb/s
+ * each (the spec's "abstract sources", §6 item 15).
  *
  * Tolerances are at packet granularity (spec §2.6): a DT first drop within 3 % of the fluid
  * theory plus one packet time (12 µs, a 1500-byte packet at 1 Gb/s), the free buffer at that

@@ -80,7 +80,8 @@ static const struct sb_param edt_params[] = {
 	{ "cn2", SB_P_INT, offsetof(struct edt_state, cn2), "0", 0, 1e9, "packets", NULL,
 	  "net enqueues within TM1 that start UNCONTROLLED; 0 = floor(4αB/((2+αP)^2·packet_bytes)), at least 1" },
 	{ "d_us", SB_P_DOUBLE, offsetof(struct edt_state, d_us), "0", 0, 1e9, "us", NULL,
-	  "EDT's d = TM2, the longest UNCONTROLLED spell; 0 = 1.25·B/C (C = slowest port of this MMU; 10 ms for the paper's 1 MB at 1 Gb/s)" },
+	  "EDT's d = TM2, the longest UNCONTROLLED spell; 0 = 1.25·B/C "
+	  "(C = slowest port of this MMU; 10 ms for the paper's 1 MB at 1 Gb/s)" },
 	{ "tm1_us", SB_P_DOUBLE, offsetof(struct edt_state, tm1_us), "0", 0, 1e9, "us", NULL,
 	  "window within which C2 must reach cn2; 0 = 4(1+αP)/(2+αP)^2 · d" },
 	{ "ports", SB_P_INT, offsetof(struct edt_state, ports), "0", 0, 65535, "", NULL,
@@ -116,7 +117,8 @@ static int edt_init(struct sb_mmu *m, struct sb_error *err)
 		 * B/C. The paper then uses 10 ms for B/C = 8 ms, so the default keeps its 1.25 margin. */
 		uint64_t c = slowest_port_bps(m);
 		if (c == 0)
-			return sb_fail(err, "edt: d_us = 0 derives d from the port rate, but this MMU's ports have none; set switch.edt.d_us");
+			return sb_fail(err, "edt: d_us = 0 derives d from the port rate, but this MMU's ports "
+					    "have none; set switch.edt.d_us");
 		s->tm2 = (sb_time)(1.25 * (double)m->buffer_bytes * 8.0 / (double)c * 1e12 + 0.5);
 	}
 	double p = (double)s->p_used, b = (double)m->buffer_bytes;
