@@ -6,6 +6,7 @@
 #include "mmu/mmu.h"
 
 extern const struct sb_bm_ops sb_bm_dt, sb_bm_cs, sb_bm_static;
+extern const struct sb_bm_ops sb_bm_edt;
 extern const struct sb_bm_ops sb_bm_occamy;
 extern const struct sb_bm_ops sb_bm_pushout;
 
@@ -13,6 +14,7 @@ static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_dt,
 	&sb_bm_cs,
 	&sb_bm_static,
+	&sb_bm_edt,
 	&sb_bm_occamy,
 	&sb_bm_pushout,
 	NULL,
