@@ -68,13 +68,18 @@ static void overload(struct sb_sim *sim, uint32_t dst, uint32_t first_src, uint8
 
 static double rel(double got, double want) { return fabs(got - want) / want; }
 
+/* Relative check; with SB_TEST_VERBOSE set, every comparison is printed (docs/schemes/abm.md
+ * quotes these lines). */
 #define EXPECT_NEAR(got, want, tol, ...)                                                          \
 	do {                                                                                      \
 		double g_ = (double)(got), w_ = (double)(want);                                   \
-		if (rel(g_, w_) > (tol)) {                                                        \
-			print_error(__VA_ARGS__);                                                 \
-			fail_msg(": measured %.0f, theory %.0f (%+.2f%%)", g_, w_, 100 * (g_ - w_) / w_); \
+		if (getenv("SB_TEST_VERBOSE") || rel(g_, w_) > (tol)) {                           \
+			print_message(__VA_ARGS__);                                               \
+			print_message(": measured %.6g, theory %.6g (%+.2f%%)\n", g_, w_,         \
+				      100 * (g_ - w_) / w_);                                      \
 		}                                                                                 \
+		if (rel(g_, w_) > (tol))                                                          \
+			fail_msg("outside the tolerance of %.2f%%", 100 * (tol));                 \
 	} while (0)
 
 /* ---------------------------------------------------------------------------------------- */
@@ -169,9 +174,10 @@ static void steady_state(const char *scheme, const char *n_mode, int n, double w
 	tl_run_and_check(&sim);
 	struct sb_mmu *m = mmu0(&sim);
 	for (int d = 0; d < n; d++)
-		EXPECT_NEAR(m->q_egr[sb_mmu_qi((uint16_t)d, 1)], want_q, 0.02, "%s %s N=%d queue %d", scheme,
-			    n_mode ? n_mode : "", n, d);
-	EXPECT_NEAR(m->used, want_used, 0.02, "%s N=%d occupancy", scheme, n);
+		/* a queue at its threshold sits up to one packet below it */
+		EXPECT_NEAR(m->q_egr[sb_mmu_qi((uint16_t)d, 1)], want_q, 0.015 + PKT / want_q, "%s %s N=%d queue %d",
+			    scheme, n_mode ? n_mode : "", n, d);
+	EXPECT_NEAR(m->used, want_used, 0.015 + n * PKT / want_used, "%s N=%d occupancy", scheme, n);
 	if (!strcmp(scheme, "abm")) {
 		assert_true(fabs(sb_abm_n(m, 1) - n) < 0.05);
 		for (int d = 0; d < n; d++) /* backlogged at line rate: γ = 1 within a packet per interval */
@@ -270,6 +276,9 @@ static void test_no_monopoly(void **state)
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 	}
+	if (getenv("SB_TEST_VERBOSE"))
+		print_message("no monopoly, 20 queues: ABM steady-state peak %llu B (bound B/3 = %llu B), DT %llu B\n",
+			      (unsigned long long)peak[0], (unsigned long long)(B_SPEC / 3), (unsigned long long)peak[1]);
 	if (peak[0] > B_SPEC / 3 + PKT)
 		fail_msg("ABM occupancy peaked at %llu B > B/3 = %llu B", (unsigned long long)peak[0],
 			 (unsigned long long)(B_SPEC / 3));
@@ -327,7 +336,7 @@ static void drain_time(const char *scheme, int k, double want_q, double want_gam
 		double mu_bps = got * wire * 8 / 2e-3;
 		EXPECT_NEAR(mu_bps, 1e10 / k, 0.01, "%s k=%d prio %u: drain rate (b/s)", scheme, k, prio);
 		EXPECT_NEAR(q, want_q, 0.02, "%s k=%d prio %u: queue", scheme, k, prio);
-		EXPECT_NEAR(q * 8 / mu_bps * 1e3, want_gamma_ms, 0.03, "%s k=%d prio %u: drain time (µs)", scheme, k,
+		EXPECT_NEAR(q * 8 / mu_bps * 1e3, want_gamma_ms, 0.03, "%s k=%d prio %u: drain time (ms)", scheme, k,
 			    prio);
 		/* spec test 8: RR shares measured as γ = 1/k, to one packet per interval */
 		double per_interval = 400e-6 * 1e10 / k / 8 / PKT;
@@ -496,6 +505,11 @@ static void test_first_rtt_alpha(void **state)
 	/* before the burst both runs are in the same steady state: T ≈ 0.05·(2/3)B = 131 KB */
 	EXPECT_NEAR(t_on, 0.05 * 2.0 / 3.0 * B_SPEC, 0.03, "normal threshold before the burst");
 	EXPECT_NEAR(t_off, t_on, 0.01, "threshold before the burst, tag ignored");
+	if (getenv("SB_TEST_VERBOSE"))
+		print_message("first-RTT burst of 30 x 20 KB: honoured: peak %llu B, %d/30 flows complete; "
+			      "ignored: peak %llu B, %d/30 complete; normal threshold %llu B\n",
+			      (unsigned long long)q_on, done_on, (unsigned long long)q_off, done_off,
+			      (unsigned long long)t_off);
 	assert_int_equal(done_on, 30);               /* every tagged byte got in */
 	assert_true(q_on > 3 * t_on);                /* far beyond the normal threshold */
 	assert_true(done_off < 30);                  /* without the tag the burst loses packets */
@@ -632,7 +646,7 @@ static void test_static_reserve(void **state)
 	tl_run_and_check(&sim);
 	double bs = (double)(B - 3 * n * R), w = 0.5 / n, want = (double)R + w * bs / (1 + n * w);
 	for (int d = 0; d < n; d++)
-		EXPECT_NEAR(mmu0(&sim)->q_egr[sb_mmu_qi((uint16_t)d, 1)], want, 0.02, "reserve: queue %d", d);
+		EXPECT_NEAR(mmu0(&sim)->q_egr[sb_mmu_qi((uint16_t)d, 1)], want, 0.015 + PKT / want, "reserve: queue %d", d);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
