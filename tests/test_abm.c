@@ -259,31 +259,41 @@ static void test_no_monopoly(void **state)
 {
 	(void)state;
 	const int n = 20;
-	const char *schemes[] = { "abm", "dt" };
-	uint64_t peak[2];
-	for (int k = 0; k < 2; k++) {
+	const char *schemes[] = { "abm", "abm", "dt" }, *n_modes[] = { "thresh90", "satfrac", NULL };
+	uint64_t peak[3], transient[3];
+	for (int k = 0; k < 3; k++) {
 		struct sb_scenario sc;
 		struct sb_sim sim;
 		setup(&sc, 3 * n, B_SPEC, schemes[k]);
+		if (n_modes[k])
+			scheme_set(&sc, "abm", "n_mode", n_modes[k]);
 		sc.run.duration_ms = 1.5;
 		tl_build(&sim, &sc);
 		for (int d = 0; d < n; d++)
 			overload(&sim, (uint32_t)d, (uint32_t)(n + 2 * d), 1, 0);
 		peak[k] = max_used_after(&sim, 400 * SB_US, 2 * SB_US);
 		tl_run_and_check(&sim);
-		if (k == 0) /* the transient before the first n_p snapshot did exceed the bound */
-			assert_true(mmu0(&sim)->peak_used > 0.45 * B_SPEC);
+		transient[k] = mmu0(&sim)->peak_used;
+		if (getenv("SB_TEST_VERBOSE"))
+			print_message("no monopoly, 20 queues, %s %s: peak %llu B (%.1f%% of B) overall, %llu B after "
+				      "400 µs (bound B/3 = %llu B)\n", schemes[k], n_modes[k] ? n_modes[k] : "",
+				      (unsigned long long)transient[k], 100.0 * (double)transient[k] / B_SPEC,
+				      (unsigned long long)peak[k], (unsigned long long)(B_SPEC / 3));
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 	}
-	if (getenv("SB_TEST_VERBOSE"))
-		print_message("no monopoly, 20 queues: ABM steady-state peak %llu B (bound B/3 = %llu B), DT %llu B\n",
-			      (unsigned long long)peak[0], (unsigned long long)(B_SPEC / 3), (unsigned long long)peak[1]);
-	if (peak[0] > B_SPEC / 3 + PKT)
-		fail_msg("ABM occupancy peaked at %llu B > B/3 = %llu B", (unsigned long long)peak[0],
-			 (unsigned long long)(B_SPEC / 3));
-	assert_true(peak[0] > B_SPEC / 3 * 0.97);                   /* and sits at the bound */
-	EXPECT_NEAR(peak[1], 20 * 0.5 * B_SPEC / 11, 0.02, "DT, 20 queues: occupancy");
+	for (int k = 0; k < 2; k++) {
+		if (peak[k] > B_SPEC / 3 + PKT)
+			fail_msg("ABM %s: occupancy peaked at %llu B > B/3 = %llu B", n_modes[k],
+				 (unsigned long long)peak[k], (unsigned long long)(B_SPEC / 3));
+		assert_true(peak[k] > B_SPEC / 3 * 0.97); /* and sits at the bound */
+	}
+	/* Tick lag: thresh90 counts a queue only at 90 % of its threshold, which starts out as
+	 * DT's, so the buffer first fills to DT's equilibrium; satfrac counts a queue from 28 KB
+	 * on and catches up at the first tick. */
+	assert_true(transient[0] > 0.85 * B_SPEC);
+	assert_true(transient[1] < transient[0]);
+	EXPECT_NEAR(peak[2], 20 * 0.5 * B_SPEC / 11, 0.02, "DT, 20 queues: occupancy");
 }
 
 /* ---------------------------------------------------------------------------------------- */
