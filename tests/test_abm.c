@@ -636,6 +636,33 @@ static void test_thresh90_count(void **state)
 	sb_mmu_free(m);
 }
 
+/* γ from one queue that holds 100 KB and sent one 1000-byte packet in an 80 µs interval
+ * (a share of 0.01), and from one that sent nothing: never 0, never above 1. */
+static double gamma_after(const char *idle_rule, const char *gamma_min, bool send_one)
+{
+	const char *kv[] = { "gamma_idle", idle_rule, "gamma_min", gamma_min };
+	struct sb_mmu *m = bare_abm(B_SPEC, kv, 4);
+	for (int i = 0; i < 101; i++)
+		put(m, 0, 1, 1000);
+	if (send_one)
+		take(m, 0, 1, 1000);
+	fire(m);
+	double g = sb_abm_gamma(m, 0, 1);
+	sb_mmu_free(m);
+	return g;
+}
+
+static void test_gamma_idle_rules(void **state)
+{
+	(void)state;
+	assert_true(gamma_after("rr_floor", "0.125", true) == 1.0);   /* 0.01 < 1/8: not backlogged */
+	assert_true(fabs(gamma_after("rr_floor", "0.005", true) - 0.01) < 1e-12);
+	assert_true(gamma_after("rr_floor", "0", false) == 1.0);      /* sent nothing: never γ = 0 */
+	assert_true(gamma_after("clamp", "0.125", true) == 0.125);    /* raised to the floor */
+	assert_true(gamma_after("clamp", "0", false) == 1.0);
+	assert_true(gamma_after("short_queue", "0.125", true) == 1.0); /* sent <= 2 KiB */
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* 9. Static reserve: each port keeps R outside the shared pool; the shared part of N
  *    congested queues settles at ω·B_s/(1+Nω) with B_s = B − ports·R.                        */
@@ -674,7 +701,8 @@ static void test_invariants_all_modes(void **state)
 		{ "switch.abm.n_mode=satfrac", "switch.abm.alpha_first_rtt=1024", "switch.abm.gamma_idle=short_queue" },
 		{ "switch.abm.n_mode=thresh90", "switch.abm.gamma_mode=rr", "switch.cell_bytes=200" },
 		{ "switch.abm.reserve_bytes=3000", "switch.cell_bytes=256", "switch.mmu_ports=4" },
-		{ "switch.abm.interval_us=16", "switch.sched=sp", "switch.abm.alpha=[1,0.5,0.5,0.5,0.5,0.5,0.5,0.5]" },
+		{ "switch.abm.interval_us=16", "switch.sched=sp", "switch.abm.alpha=[1,0.5,0.5,0.5,0.5,0.5,0.5,0.5]",
+		  "switch.abm.gamma_idle=clamp" },
 	};
 	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
 		const char *sets[8] = { "run.duration_ms=4", "run.arrivals_ms=3", "switch.scheme=abm" };
@@ -722,6 +750,7 @@ int main(void)
 		cmocka_unit_test(test_reduces_to_dt),
 		cmocka_unit_test(test_eq9_arithmetic),
 		cmocka_unit_test(test_thresh90_count),
+		cmocka_unit_test(test_gamma_idle_rules),
 		cmocka_unit_test(test_steady_state_example_a),
 		cmocka_unit_test(test_isolation_minimum_guarantee),
 		cmocka_unit_test(test_no_monopoly),

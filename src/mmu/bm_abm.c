@@ -28,11 +28,11 @@
 
 enum { ABM_N_THRESH90 = 0, ABM_N_SATFRAC, ABM_N_ONE };
 enum { ABM_G_MEASURED = 0, ABM_G_RR, ABM_G_ONE };
-enum { ABM_IDLE_RR_FLOOR = 0, ABM_IDLE_SHORT_QUEUE };
+enum { ABM_IDLE_RR_FLOOR = 0, ABM_IDLE_SHORT_QUEUE, ABM_IDLE_CLAMP };
 
 static const char *const n_mode_choices[] = { "thresh90", "satfrac", "one", NULL };
 static const char *const gamma_mode_choices[] = { "measured", "rr", "one", NULL };
-static const char *const gamma_idle_choices[] = { "rr_floor", "short_queue", NULL };
+static const char *const gamma_idle_choices[] = { "rr_floor", "short_queue", "clamp", NULL };
 
 struct abm_state {
 	/* parameters */
@@ -96,10 +96,11 @@ static const struct sb_param abm_params[] = {
 	  gamma_idle_choices,
 	  "measured γ of a queue that is not backlogged is replaced by its port's full rate: "
 	  "rr_floor = when below gamma_min of the port rate (ABM artifact, GenQueueDisc); "
-	  "short_queue = when q <= short_queue_bytes or <= short_deq_bytes left (artifact SwitchMmu)" },
+	  "short_queue = when q <= short_queue_bytes or <= short_deq_bytes left (artifact SwitchMmu); "
+	  "clamp = no substitution, γ clamped into [gamma_min, 1] (Occamy's DPDK ABM)" },
 	{ "gamma_min", SB_P_DOUBLE, offsetof(struct abm_state, gamma_min), "0.125", 0.0, 1.0, "", NULL,
 	  "rr_floor: the smallest round-robin share a backlogged queue gets (artifact 1/nPrior; "
-	  "1/8 for 8 queues per port)" },
+	  "1/8 for 8 queues per port); clamp: the lower clamp" },
 	{ "short_queue_bytes", SB_P_INT, offsetof(struct abm_state, short_queue_bytes), "20480", 0, 1e12,
 	  "bytes", NULL, "short_queue: a queue this short counts as not backlogged (artifact 20 KiB)" },
 	{ "short_deq_bytes", SB_P_INT, offsetof(struct abm_state, short_deq_bytes), "2048", 0, 1e12, "bytes",
@@ -270,11 +271,16 @@ static double measured_gamma(const struct sb_mmu *m, const struct abm_state *s, 
 	if (own <= 0)
 		return 1.0;
 	double frac = (double)s->deq_bytes[qi] * 8.0 / ((double)s->interval * 1e-12 * own);
-	bool idle;
+	/* A queue that sent nothing is idle under every rule: a γ of 0 would give it T = 0, so it
+	 * could never admit, never send, and never be measured above 0 again. */
+	bool idle = s->deq_bytes[qi] == 0;
 	if (s->gamma_idle == ABM_IDLE_RR_FLOOR)
-		idle = frac < s->gamma_min || frac > 1.0;
-	else
-		idle = m->q_egr[qi] <= s->short_queue_units || s->deq_bytes[qi] <= (uint64_t)s->short_deq_bytes;
+		idle = idle || frac < s->gamma_min;
+	else if (s->gamma_idle == ABM_IDLE_SHORT_QUEUE)
+		idle = idle || m->q_egr[qi] <= s->short_queue_units ||
+		       s->deq_bytes[qi] <= (uint64_t)s->short_deq_bytes;
+	else if (frac < s->gamma_min)
+		frac = s->gamma_min; /* clamp: a slow queue keeps at least the floor */
 	/* Serialisation starts are counted, so a backlogged queue can exceed its port rate by up to
 	 * one packet per interval: that is the full rate too. */
 	if (idle || frac > 1.0)
