@@ -358,8 +358,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "unknown scheme", NULL, "--schemes dt,abm2", 2,
-	  { "sharebuf: --schemes: unknown scheme \"abm2\", expected one of $K\n" } },
+	{ "unknown scheme", NULL, "--schemes dt,zzzz", 2,
+	  { "sharebuf: --schemes: unknown scheme \"zzzz\", expected one of $K\n" } },
 	{ "misspelt scheme", NULL, "--schemes dt,statik", 2,
 	  { "sharebuf: --schemes: unknown scheme \"statik\" (did you mean static?), expected one of $K\n" } },
 	{ "empty --schemes", NULL, "--schemes ''", 2,

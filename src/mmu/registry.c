@@ -7,6 +7,7 @@
 
 extern const struct sb_bm_ops sb_bm_dt, sb_bm_cs, sb_bm_static;
 extern const struct sb_bm_ops sb_bm_edt;
+extern const struct sb_bm_ops sb_bm_abm;
 extern const struct sb_bm_ops sb_bm_occamy;
 extern const struct sb_bm_ops sb_bm_pushout;
 
@@ -15,6 +16,7 @@ static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_cs,
 	&sb_bm_static,
 	&sb_bm_edt,
+	&sb_bm_abm,
 	&sb_bm_occamy,
 	&sb_bm_pushout,
 	NULL,
