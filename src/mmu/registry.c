@@ -6,11 +6,14 @@
 #include "mmu/mmu.h"
 
 extern const struct sb_bm_ops sb_bm_dt, sb_bm_cs, sb_bm_static;
+extern const struct sb_bm_ops sb_bm_fab, sb_bm_ib;
 
 static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_dt,
 	&sb_bm_cs,
 	&sb_bm_static,
+	&sb_bm_fab,
+	&sb_bm_ib,
 	NULL,
 };
 
