@@ -415,6 +415,21 @@ static void test_ib_idle_timer_replay(void **state)
 	assert_true(h.armed && h.at == 1050 * SB_US);
 	for (uint16_t port = 0; port < 4; port++)
 		assert_true(fabs(s->mfair[sb_mmu_qi(port, 1)] - 4200000) < 1e-6);
+	h_drain_free(m, 0, 1000);
+	/* afd_update = active: only port 0 (it saw the arrival) is updated at the 50 µs tick, and
+	 * the replayed ticks, which saw no arrival, change nothing */
+	const char *const active[] = { "afd_mode", "queue", "afd_update", "active", NULL };
+	h = (struct harness){ 0 };
+	m = h_mmu(&h, "ib", 1000000, active);
+	s = m->state;
+	assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
+	h_advance(&h, m, 10 * SB_US);
+	sb_mmu_release(m, &p, SB_RELEASE_TX);
+	h_advance(&h, m, 1000 * SB_US + 3 * SB_NS);
+	assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
+	assert_int_equal(s->epoch, 20);
+	assert_true(fabs(s->mfair[sb_mmu_qi(0, 1)] - 4010000) < 1e-6);
+	assert_true(s->mfair[sb_mmu_qi(1, 1)] == 4000000);
 	/* with a clamp the replay stops at it */
 	h_drain_free(m, 0, 1000);
 	const char *const capped[] = { "afd_mode", "queue", "mfair_max", "4100000", NULL };
@@ -428,18 +443,23 @@ static void test_ib_idle_timer_replay(void **state)
 }
 
 /* With M_fair = 0 and the queue above queue-desired: in flow mode an elephant that sent in
- * the last window is dropped, a mouse (new flow) is not; in queue mode both are. */
+ * the last window is dropped, a mouse (6000 B so far, below elephant_bytes, but with a rate
+ * measured in the last window) is not; in queue mode both are. */
 static void mice_vs_elephant(const char *mode, enum sb_drop_cause *elephant, enum sb_drop_cause *mouse)
 {
 	struct harness h = { 0 };
 	const char *const params[] = { "afd_mode", mode, "alpha", "1", NULL };
 	struct sb_mmu *m = h_mmu(&h, "ib", 2000000, params);
 	struct sb_ib_state *s = m->state;
-	for (int i = 0; i < 160; i++) { /* window 0: 160 KB > 153 600, M_fair = 4e6: no drop */
+	for (int i = 0; i < 5; i++) { /* window 0: the mouse sends 5000 B, so its M_last > 0 */
+		struct sb_mmu_pkt p = h_pkt(0, 1000, 0x3);
+		assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
+	}
+	for (int i = 0; i < 160; i++) { /* window 0: 165 KB > 153 600, M_fair = 4e6: no drop */
 		struct sb_mmu_pkt p = h_pkt(0, 1000, 0xE);
 		assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
 	}
-	h_advance(&h, m, 60 * SB_US); /* one tick: M_last = 160 000 */
+	h_advance(&h, m, 60 * SB_US); /* one tick: M_last = 160 000 (elephant), 5000 (mouse) */
 	s->mfair[sb_mmu_qi(0, 1)] = 0;
 	struct sb_mmu_pkt e = h_pkt(0, 1000, 0xE), mo = h_pkt(0, 1000, 0x3);
 	*elephant = sb_mmu_admit(m, &e);
@@ -509,7 +529,7 @@ static void test_ib_drop_probability_applied(void **state)
  * per tick keeps lowering M_fair until it reaches its floor 0 (~10 ms), after which every
  * packet above queue-desired is refused and the queue never exceeds it by more than one packet.
  * Queue 1 never reaches queue-desired, so AFD never drops there and its flow loses nothing. */
-static void afd_overload_run(const char *mode)
+static void afd_overload_run(const char *mode, const char *update)
 {
 	struct sb_scenario sc;
 	struct sb_sim sim;
@@ -517,6 +537,7 @@ static void afd_overload_run(const char *mode)
 	sc.run.duration_ms = 16;
 	tl_set_scheme(&sc, "ib", "alpha", "1");
 	tl_set_scheme(&sc, "ib", "afd_mode", mode);
+	tl_set_scheme(&sc, "ib", "afd_update", update);
 	tl_build(&sim, &sc);
 	tl_cbr(&sim, 2, 0, 10000000000ULL, 1048, 0);
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 300 * SB_NS);
@@ -556,6 +577,10 @@ static void afd_overload_run(const char *mode)
 	assert_int_equal(s->afd_drops[q1], 0);
 	assert_true(hi1 < desired);
 	assert_true(s->mfair[q1] > 4000000); /* below Q_ref the fair share only grows */
+	if (strcmp(update, "active") == 0) /* ports without arrivals are never updated */
+		assert_true(s->mfair[sb_mmu_qi(3, 1)] == 4000000);
+	else
+		assert_true(s->mfair[sb_mmu_qi(3, 1)] > 4000000);
 	assert_true(under->pkts_sent > 9000);
 	assert_true(under->bytes_received + 4000 >= under->pkts_sent * 1000); /* 1000 B payload each */
 	sb_sim_free(&sim);
@@ -565,8 +590,9 @@ static void afd_overload_run(const char *mode)
 static void test_ib_afd_holds_overloaded_queue(void **state)
 {
 	(void)state;
-	afd_overload_run("queue");
-	afd_overload_run("flow");
+	afd_overload_run("queue", "tick");
+	afd_overload_run("flow", "tick");
+	afd_overload_run("queue", "active"); /* the artifact's configuration */
 }
 
 int main(void)

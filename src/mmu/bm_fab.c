@@ -50,7 +50,7 @@ static const struct sb_param fab_params[] = {
 	  "(15 × 1400 B); 0 = no flow is short (FAB = DT)" },
 	{ "window_us", SB_P_DOUBLE, FAB(window_us), "5000", 0, 1e9, "us", NULL,
 	  "flow_counter: a flow idle for longer than this starts counting from zero again" },
-	{ "table_slots", SB_P_INT, FAB(table_slots), "16384", 1, 1 << 26, "", NULL,
+	{ "table_slots", SB_P_INT, FAB(table_slots), "16384", 1, 1e7, "", NULL,
 	  "flow_counter: slots of the per-flow table (a power of two, 16 bytes each, per MMU); "
 	  "flows hashing to a busy slot share its counter" },
 	SB_PARAM_END

@@ -16,6 +16,9 @@
  * Control loop, every window_us per egress queue of this MMU (one timer per MMU):
  *          M_fair ← max(0, M_fair − a1·(Q_now − Q_ref) + a2·(Q_old − Q_ref)),  Q_old ← Q_now
  * a PI controller that drives M_fair down while the queue stays above Q_ref and up below it.
+ * afd_update = tick (default) updates every queue every period, as a hardware timer does;
+ * afd_update = active updates only the ports that saw an arrival in the period, which is what
+ * the artifact's update — run lazily by the first arrival after the window — amounts to.
  * To keep an idle network from holding an event every 50 µs forever, the timer stops at a tick
  * that finds the MMU empty with no arrival in the window just closed, and the next arrival
  * replays the skipped ticks in closed form (an empty queue adds (a1 − a2)·Q_ref per tick), so
@@ -34,6 +37,7 @@
 enum { IB_TIMER_AFD = 0 };
 
 static const char *const ib_afd_mode_choices[] = { "flow", "queue", NULL };
+static const char *const ib_afd_update_choices[] = { "tick", "active", NULL };
 
 #define IB(f) offsetof(struct sb_ib_state, f)
 static const struct sb_param ib_params[] = {
@@ -43,6 +47,9 @@ static const struct sb_param ib_params[] = {
 	{ "afd_mode", SB_P_ENUM, IB(afd_mode), "flow", 0, 0, "", ib_afd_mode_choices,
 	  "flow = per-flow arrival rate, elephants only (Cisco's intent); queue = per-queue rate, "
 	  "every packet (the ABM artifact)" },
+	{ "afd_update", SB_P_ENUM, IB(afd_update), "tick", 0, 0, "", ib_afd_update_choices,
+	  "tick = every period updates every queue (a hardware timer); active = only the queues of "
+	  "ports that saw an arrival in the period (the artifact updates on arrivals)" },
 	{ "window_us", SB_P_DOUBLE, IB(window_us), "50", 0.001, 1e6, "us", NULL,
 	  "AFD period: M_fair update and rate measurement window (Cisco ultra-burst profile)" },
 	{ "a1", SB_P_DOUBLE, IB(a1), "1.8", 0, 1e6, "", NULL, "AFD gain on (Q_now − Q_ref)" },
@@ -62,7 +69,7 @@ static const struct sb_param ib_params[] = {
 	  "idle (artifact's short-flow bound: 72 packets ≈ one BDP)" },
 	{ "elephant_idle_us", SB_P_DOUBLE, IB(elephant_idle_us), "5000", 0, 1e9, "us", NULL,
 	  "afd_mode = flow: a flow idle for longer than this is a mouse again (artifact DppWindow)" },
-	{ "table_slots", SB_P_INT, IB(table_slots), "16384", 1, 1 << 26, "", NULL,
+	{ "table_slots", SB_P_INT, IB(table_slots), "16384", 1, 1e7, "", NULL,
 	  "afd_mode = flow: slots of the per-flow table (a power of two, 32 bytes each, per MMU); "
 	  "flows hashing to a busy slot share it" },
 	SB_PARAM_END
@@ -109,6 +116,7 @@ static int ib_init(struct sb_mmu *m, struct sb_error *err)
 	s->m_cur = sb_xcalloc(s->nq, sizeof(*s->m_cur));
 	s->m_last = sb_xcalloc(s->nq, sizeof(*s->m_last));
 	s->afd_drops = sb_xcalloc(s->nq, sizeof(*s->afd_drops));
+	s->port_active = sb_xcalloc(m->nports, sizeof(*s->port_active));
 	double mfair0 = s->mfair_init / s->unit_bytes;
 	if (s->mfair_cap > 0 && mfair0 > s->mfair_cap)
 		mfair0 = s->mfair_cap;
@@ -136,6 +144,8 @@ static void ib_fini(struct sb_mmu *m)
 	free(s->m_last);
 	free(s->afd_drops);
 	free(s->flows);
+	free(s->port_active);
+	s->port_active = NULL;
 	s->mfair = NULL;
 	s->qold = s->m_cur = s->m_last = s->afd_drops = NULL;
 	s->flows = NULL;
@@ -146,7 +156,10 @@ static void ib_tick(struct sb_mmu *m, struct sb_ib_state *s)
 {
 	s->epoch++;
 	s->ticks_run++;
-	for (uint16_t port = m->port_lo; port < m->port_hi; port++)
+	for (uint16_t port = m->port_lo; port < m->port_hi; port++) {
+		if (s->afd_update == SB_IB_UPDATE_ACTIVE && !s->port_active[port])
+			continue; /* no arrival: the artifact would not have run its update */
+		s->port_active[port] = 0;
 		for (uint8_t prio = 0; prio < SB_MMU_NPRIO; prio++) {
 			size_t qi = sb_mmu_qi(port, prio);
 			uint64_t q_now = m->q_egr[qi];
@@ -156,6 +169,7 @@ static void ib_tick(struct sb_mmu *m, struct sb_ib_state *s)
 			s->m_last[qi] = s->m_cur[qi];
 			s->m_cur[qi] = 0;
 		}
+	}
 }
 
 static void ib_on_timer(struct sb_mmu *m, unsigned timer_id)
@@ -181,7 +195,7 @@ static void ib_on_timer(struct sb_mmu *m, unsigned timer_id)
 static void ib_wake(struct sb_mmu *m, struct sb_ib_state *s, sb_time now)
 {
 	uint64_t k = now > s->last_tick ? (now - s->last_tick) / s->window : 0;
-	if (k > 0) {
+	if (k > 0 && s->afd_update == SB_IB_UPDATE_TICK) {
 		double shift = (double)k * (s->a1 - s->a2) * s->qref;
 		for (uint16_t port = m->port_lo; port < m->port_hi; port++)
 			for (uint8_t prio = 0; prio < SB_MMU_NPRIO; prio++) {
@@ -193,10 +207,11 @@ static void ib_wake(struct sb_mmu *m, struct sb_ib_state *s, sb_time now)
 					v = s->mfair_cap;
 				s->mfair[qi] = v;
 			}
-		s->epoch += k;
-		s->last_tick += k * s->window;
-		s->ticks_skipped += k;
 	}
+	/* (with afd_update = active, ticks without arrivals change nothing but the clock) */
+	s->epoch += k;
+	s->last_tick += k * s->window;
+	s->ticks_skipped += k;
 	s->ticking = true;
 	sb_mmu_arm_timer(m, s->last_tick + s->window, IB_TIMER_AFD);
 }
@@ -240,6 +255,7 @@ static enum sb_drop_cause ib_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pk
 		if (!s->ticking)
 			ib_wake(m, s, now);
 		s->arrivals_in_window = true;
+		s->port_active[pkt->out_port] = 1;
 		if (s->afd_mode == SB_IB_AFD_QUEUE) {
 			s->m_cur[qi] += pkt->units;
 			/* the artifact's guard against a zero rate: M is at least 1 */

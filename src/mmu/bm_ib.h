@@ -15,6 +15,13 @@ enum sb_ib_afd_mode {
 	SB_IB_AFD_QUEUE = 1, /* per egress queue, every packet: the ABM artifact */
 };
 
+/* Which queues each AFD period updates. */
+enum sb_ib_afd_update {
+	SB_IB_UPDATE_TICK = 0,   /* every queue, every period: a free-running hardware timer (Cisco) */
+	SB_IB_UPDATE_ACTIVE = 1, /* only the ports that saw an arrival in the period: what the
+				  * artifact's arrival-driven update amounts to */
+};
+
 /* One slot of the per-flow table (flow mode). bytes == 0 means the slot is free. */
 struct sb_ib_flow {
 	uint32_t owner;    /* flow_hash of the flow that claimed the slot */
@@ -30,6 +37,7 @@ struct sb_ib_state {
 	double alpha[SB_MMU_NPRIO];
 	bool afd;
 	int afd_mode;              /* enum sb_ib_afd_mode */
+	int afd_update;            /* enum sb_ib_afd_update */
 	double window_us;          /* AFD period */
 	double a1, a2;
 	int64_t qref_bytes;        /* Q_ref */
@@ -51,6 +59,7 @@ struct sb_ib_state {
 	uint64_t *qold;            /* [nq] queue length at the previous tick */
 	uint64_t *m_cur, *m_last;  /* [nq] queue mode: units arrived this / last window */
 	uint64_t *afd_drops;       /* [nq] packets AFD refused, per egress queue */
+	uint8_t *port_active;      /* [nports] an arrival since the last tick (afd_update = active) */
 	struct sb_ib_flow *flows;  /* [mask + 1] flow mode */
 
 	/* the control loop: one timer per MMU, stopped while the MMU is idle */
