@@ -529,11 +529,14 @@ static void test_ib_drop_probability_applied(void **state)
  * per tick keeps lowering M_fair until it reaches its floor 0 (~10 ms), after which every
  * packet above queue-desired is refused and the queue never exceeds it by more than one packet.
  * Queue 1 never reaches queue-desired, so AFD never drops there and its flow loses nothing. */
-static void afd_overload_run(const char *mode, const char *update)
+static void afd_overload_run(const char *mode, const char *update, int64_t cell, int64_t mmu_ports)
 {
 	struct sb_scenario sc;
 	struct sb_sim sim;
-	tl_single_switch(&sc, 5, 10, 4000000);
+	/* with mmu_ports = 2, ports 0 and 1 share MMU 0, which gets 2/5 of the buffer */
+	tl_single_switch(&sc, 5, 10, mmu_ports ? 10000000 : 4000000);
+	sc.sw.cell_bytes = cell;
+	sc.sw.mmu_ports = mmu_ports;
 	sc.run.duration_ms = 16;
 	tl_set_scheme(&sc, "ib", "alpha", "1");
 	tl_set_scheme(&sc, "ib", "afd_mode", mode);
@@ -545,7 +548,10 @@ static void afd_overload_run(const char *mode, const char *update)
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
 	const struct sb_ib_state *s = m->state;
 	const size_t q0 = sb_mmu_qi(0, 1), q1 = sb_mmu_qi(1, 1);
-	const uint64_t qref = 100000, desired = 153600, pkt = 1048;
+	/* in MMU units: bytes, or 200-byte cells (a 1048-byte packet is 6 cells) */
+	const uint64_t unit = cell ? (uint64_t)cell : 1, qref = 100000 / unit, desired = 153600 / unit;
+	const uint64_t pkt = (1048 + unit - 1) / unit;
+	const double mfair0 = 4000000.0 / (double)unit;
 	uint64_t lo = UINT64_MAX, hi = 0, hi_late = 0, hi1 = 0, n = 0;
 	double sum = 0, mfair_4ms = -1, mfair_8ms = -1;
 	for (sb_time t = 4 * SB_MS; t <= 15 * SB_MS; t += 5 * SB_US) {
@@ -567,20 +573,29 @@ static void afd_overload_run(const char *mode, const char *update)
 	}
 	tl_run_and_check(&sim);
 	if (lo < qref || hi > desired + 16 * pkt || hi_late > desired + pkt)
-		fail_msg("%s: queue 0 ranged over [%llu, %llu] (%llu after 11 ms)", mode, (unsigned long long)lo,
+		fail_msg("%s/%s/cell %lld: queue 0 ranged over [%llu, %llu] (%llu after 11 ms)", mode, update,
+			 (long long)cell, (unsigned long long)lo,
 			 (unsigned long long)hi, (unsigned long long)hi_late);
 	assert_true(fabs(sum / (double)n - (double)desired) < 0.02 * (double)desired);
-	assert_true(mfair_4ms > 0 && mfair_4ms < 4000000 && mfair_8ms < mfair_4ms);
+	assert_true(mfair_4ms > 0 && mfair_4ms < mfair0 && mfair_8ms < mfair_4ms);
 	assert_true(s->afd_drops[q0] > 10000);
 	assert_int_equal(s->afd_drops[q0], m->drops[SB_DROP_AQM]);
 	assert_int_equal(m->drops[SB_DROP_THRESHOLD], 0); /* AFD, not DT, holds the queue */
 	assert_int_equal(s->afd_drops[q1], 0);
 	assert_true(hi1 < desired);
-	assert_true(s->mfair[q1] > 4000000); /* below Q_ref the fair share only grows */
-	if (strcmp(update, "active") == 0) /* ports without arrivals are never updated */
-		assert_true(s->mfair[sb_mmu_qi(3, 1)] == 4000000);
-	else
-		assert_true(s->mfair[sb_mmu_qi(3, 1)] > 4000000);
+	assert_true(s->mfair[q1] > mfair0); /* below Q_ref the fair share only grows */
+	if (mmu_ports) {
+		/* MMU 1 (ports 2, 3) never holds a packet: its timer stopped at its first tick and no
+		 * arrival ever woke it; MMU 0 never touches port 3, which is not its own */
+		const struct sb_ib_state *s1 = sim.switches[0]->mmus[1]->state;
+		assert_int_equal(s1->ticks_run, 1);
+		assert_int_equal(s1->ticks_skipped, 0);
+		assert_true(s->mfair[sb_mmu_qi(3, 1)] == mfair0);
+	} else if (strcmp(update, "active") == 0) { /* ports without arrivals are never updated */
+		assert_true(s->mfair[sb_mmu_qi(3, 1)] == mfair0);
+	} else {
+		assert_true(s->mfair[sb_mmu_qi(3, 1)] > mfair0);
+	}
 	assert_true(under->pkts_sent > 9000);
 	assert_true(under->bytes_received + 4000 >= under->pkts_sent * 1000); /* 1000 B payload each */
 	sb_sim_free(&sim);
@@ -590,9 +605,11 @@ static void afd_overload_run(const char *mode, const char *update)
 static void test_ib_afd_holds_overloaded_queue(void **state)
 {
 	(void)state;
-	afd_overload_run("queue", "tick");
-	afd_overload_run("flow", "tick");
-	afd_overload_run("queue", "active"); /* the artifact's configuration */
+	afd_overload_run("queue", "tick", 0, 0);
+	afd_overload_run("flow", "tick", 0, 0);
+	afd_overload_run("queue", "active", 0, 0); /* the artifact's configuration */
+	afd_overload_run("flow", "tick", 200, 0);  /* 200-byte cells */
+	afd_overload_run("flow", "tick", 0, 2);    /* three MMUs: ports {0,1}, {2,3}, {4} */
 }
 
 int main(void)
