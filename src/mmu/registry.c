@@ -10,6 +10,7 @@ extern const struct sb_bm_ops sb_bm_edt;
 extern const struct sb_bm_ops sb_bm_abm;
 extern const struct sb_bm_ops sb_bm_occamy;
 extern const struct sb_bm_ops sb_bm_pushout;
+extern const struct sb_bm_ops sb_bm_fab, sb_bm_ib;
 
 static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_dt,
@@ -19,6 +20,8 @@ static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_abm,
 	&sb_bm_occamy,
 	&sb_bm_pushout,
+	&sb_bm_fab,
+	&sb_bm_ib,
 	NULL,
 };
 
