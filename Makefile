@@ -24,6 +24,8 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c)
 DEFAULT_SCENARIO := scenarios/default.cfg
 
 .PHONY: all test test-only sanitize bench deps clean docs demo
+# keep test objects (no "rm ..." after the test summary, faster rebuilds)
+.SECONDARY:
 all: $(BUILD)/sharebuf
 
 $(BUILD)/%.o: %.c
