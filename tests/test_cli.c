@@ -28,27 +28,6 @@ static void write_file(const char *dir, const char *name, const char *text)
 	free(tl_write_file(dir, name, text));
 }
 
-static char *slurp_in(const char *dir, const char *name)
-{
-	char *p = tl_path_in(dir, name);
-	char *s = tl_slurp(p);
-	if (!s)
-		fail_msg("missing output file %s", p);
-	free(p);
-	return s;
-}
-
-/* Remove the line holding `key` (e.g. "wall_time_s") from a JSON text, in place. */
-static void drop_line(char *s, const char *key)
-{
-	char *k = strstr(s, key);
-	assert_non_null(k);
-	char *start = k, *end = strchr(k, '\n');
-	while (start > s && start[-1] != '\n')
-		start--;
-	assert_non_null(end);
-	memmove(start, end + 1, strlen(end + 1) + 1);
-}
 
 /* The first line of a text, as a new string. */
 static char *first_line(const char *s)
@@ -78,17 +57,17 @@ static void test_determinism(void **state)
 	}
 	const char *names[] = { "flows.csv", "occupancy.csv", "drops.csv", "summary.json" };
 	for (size_t i = 0; i < 4; i++) {
-		char *x = slurp_in(a, names[i]), *y = slurp_in(b, names[i]);
+		char *x = tl_slurp_in(a, names[i]), *y = tl_slurp_in(b, names[i]);
 		if (!strcmp(names[i], "summary.json")) {
-			drop_line(x, "\"wall_time_s\"");
-			drop_line(y, "\"wall_time_s\"");
+			tl_drop_line(x, "\"wall_time_s\"");
+			tl_drop_line(y, "\"wall_time_s\"");
 		}
 		assert_true(strlen(x) > 40);
 		assert_string_equal(x, y);
 		free(x);
 		free(y);
 	}
-	char *fa = slurp_in(a, "flows.csv"), *fc = slurp_in(c, "flows.csv");
+	char *fa = tl_slurp_in(a, "flows.csv"), *fc = tl_slurp_in(c, "flows.csv");
 	assert_string_not_equal(fa, fc);
 	char *first_a = first_line(fa), *first_c = first_line(fc);
 	assert_string_equal(first_a, first_c); /* same header */
@@ -96,7 +75,7 @@ static void test_determinism(void **state)
 	free(first_c);
 	free(fa);
 	free(fc);
-	char *sc = slurp_in(c, "summary.json");
+	char *sc = tl_slurp_in(c, "summary.json");
 	assert_non_null(strstr(sc, "\"seed\": 2,"));
 	free(sc);
 	free(a);
@@ -130,12 +109,12 @@ static void test_embedded_default_is_the_file(void **state)
 	r = tl_sharebuf(args);
 	assert_int_equal(r.status, 0);
 	tl_cmd_free(&r);
-	char *x = slurp_in(a, "flows.csv"), *y = slurp_in(b, "flows.csv");
+	char *x = tl_slurp_in(a, "flows.csv"), *y = tl_slurp_in(b, "flows.csv");
 	assert_true(strchr(x, '\n') != strrchr(x, '\n')); /* at least one flow */
 	assert_string_equal(x, y);
 	free(x);
 	free(y);
-	char *sa = slurp_in(a, "summary.json"), *sb = slurp_in(b, "summary.json");
+	char *sa = tl_slurp_in(a, "summary.json"), *sb = tl_slurp_in(b, "summary.json");
 	assert_non_null(strstr(sa, "\"scenario\": \"(default)\""));
 	assert_non_null(strstr(sb, "\"scenario\": \"scenarios/default.cfg\""));
 	free(sa);
@@ -231,8 +210,8 @@ static void test_run_outputs(void **state)
 	tl_cmd_free(&r);
 	assert_int_equal(tl_count_entries(out), 4); /* exactly the four files, no temporaries */
 
-	char *flows = slurp_in(out, "flows.csv"), *occ = slurp_in(out, "occupancy.csv");
-	char *drops = slurp_in(out, "drops.csv");
+	char *flows = tl_slurp_in(out, "flows.csv"), *occ = tl_slurp_in(out, "occupancy.csv");
+	char *drops = tl_slurp_in(out, "drops.csv");
 	char *h;
 	assert_string_equal(h = first_line(flows),
 			    "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown");
@@ -554,7 +533,7 @@ static void test_bad_output_dir(void **state)
 	assert_int_equal(r.status, 0);
 	tl_cmd_free(&r);
 	assert_int_equal(tl_count_entries(out), 5);
-	char *notes = slurp_in(out, "notes.txt");
+	char *notes = tl_slurp_in(out, "notes.txt");
 	assert_string_equal(notes, "keep me\n");
 	free(notes);
 	free(out);

@@ -52,27 +52,6 @@ static const char *const run_files[] = { "flows.csv", "summary.json", "occupancy
 
 /* --- helpers --- */
 
-static char *slurp_in(const char *dir, const char *name)
-{
-	char *p = tl_path_in(dir, name);
-	char *s = tl_slurp(p);
-	if (!s)
-		fail_msg("missing file %s", p);
-	free(p);
-	return s;
-}
-
-/* Remove the line holding `key` (e.g. "wall_time_s") from a JSON text, in place. */
-static void drop_line(char *s, const char *key)
-{
-	char *k = strstr(s, key);
-	assert_non_null(k);
-	char *start = k, *end = strchr(k, '\n');
-	while (start > s && start[-1] != '\n')
-		start--;
-	assert_non_null(end);
-	memmove(start, end + 1, strlen(end + 1) + 1);
-}
 
 /* Remove every line starting with `prefix`, in place. */
 static void drop_lines_starting(char *s, const char *prefix)
@@ -149,7 +128,7 @@ static void check_tables(const char *cmp, const char *const *schemes, size_t n, 
 	assert_int_equal(json_array_size(names), n);
 	assert_int_equal(json_array_size(results), n);
 
-	char *csv = slurp_in(cmp, "compare.csv"), header[2048];
+	char *csv = tl_slurp_in(cmp, "compare.csv"), header[2048];
 	expected_header(header, sizeof(header));
 	char *save = NULL, *line = strtok_r(csv, "\n", &save);
 	assert_non_null(line);
@@ -222,10 +201,10 @@ static void test_compare_is_runs(void **state)
 		tl_cmd_free(&r);
 		assert_int_equal(tl_count_entries(mine), 4);
 		for (size_t f = 0; f < 4; f++) {
-			char *x = slurp_in(alone, run_files[f]), *y = slurp_in(mine, run_files[f]);
+			char *x = tl_slurp_in(alone, run_files[f]), *y = tl_slurp_in(mine, run_files[f]);
 			if (!strcmp(run_files[f], "summary.json")) {
-				drop_line(x, "\"wall_time_s\"");
-				drop_line(y, "\"wall_time_s\"");
+				tl_drop_line(x, "\"wall_time_s\"");
+				tl_drop_line(y, "\"wall_time_s\"");
 			}
 			if (strcmp(x, y))
 				fail_msg("%s/%s differs from a separate run's", mine, run_files[f]);
@@ -272,9 +251,9 @@ static void test_jobs_and_order(void **state)
 	static const char *const names[] = { "compare.csv", "compare.json", "dt/flows.csv", "cs/flows.csv",
 					     "static/occupancy.csv", "static/drops.csv" };
 	for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
-		char *a = slurp_in(outs[0], names[f]);
+		char *a = tl_slurp_in(outs[0], names[f]);
 		for (int i = 1; i < 3; i++) {
-			char *b = slurp_in(outs[i], names[f]);
+			char *b = tl_slurp_in(outs[i], names[f]);
 			if (strcmp(a, b))
 				fail_msg("%s differs between `%s` and `%s`", names[f], jobs[0], jobs[i]);
 			free(b);
@@ -316,7 +295,7 @@ static void test_jobs_and_order(void **state)
 	tl_cmd_free(&r);
 	static const char *const reversed[] = { "static", "cs", "dt" };
 	check_tables(rev, reversed, 3, "(default)", 1);
-	char *a = slurp_in(outs[0], "compare.csv"), *b = slurp_in(rev, "compare.csv");
+	char *a = tl_slurp_in(outs[0], "compare.csv"), *b = tl_slurp_in(rev, "compare.csv");
 	char *la[4], *lb[4], *sa = NULL, *sb = NULL;
 	for (int i = 0; i < 4; i++) {
 		la[i] = strtok_r(i ? NULL : a, "\n", &sa);

@@ -224,3 +224,24 @@ void tl_cmd_free(struct tl_cmd *r)
 	free(r->err);
 	r->out = r->err = NULL;
 }
+
+char *tl_slurp_in(const char *dir, const char *name)
+{
+	char *p = tl_path_in(dir, name);
+	char *s = tl_slurp(p);
+	if (!s)
+		fail_msg("missing file %s", p);
+	free(p);
+	return s;
+}
+
+void tl_drop_line(char *s, const char *key)
+{
+	char *k = strstr(s, key);
+	assert_non_null(k);
+	char *start = k, *end = strchr(k, '\n');
+	while (start > s && start[-1] != '\n')
+		start--;
+	assert_non_null(end);
+	memmove(start, end + 1, strlen(end + 1) + 1);
+}

@@ -33,6 +33,11 @@ extern char tl_group_dir[64];
 int tl_group_tmpdir(void **state);
 int tl_group_rmdir(void **state);
 
+/* Read DIR/NAME (failing the test if it is missing); malloc'd. */
+char *tl_slurp_in(const char *dir, const char *name);
+/* Remove the line holding `key` (e.g. "wall_time_s") from a text, in place. */
+void tl_drop_line(char *s, const char *key);
+
 /* A fresh temporary directory (removed by tl_rmtree). */
 char *tl_tmpdir(void);
 void tl_rmtree(const char *dir);

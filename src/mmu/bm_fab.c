@@ -80,19 +80,12 @@ static void fab_fini(struct sb_mmu *m)
 /* Count the arrival into its flow's slot; true iff the flow is (still) short. */
 static bool fab_count_short(struct sb_fab_state *s, const struct sb_mmu_pkt *pkt, sb_time now)
 {
-	struct sb_fab_slot *slot = &s->table[pkt->flow_hash & s->mask];
-	if (slot->bytes && now - slot->last_seen > s->window) {
-		slot->bytes = 0; /* idle for longer than the window: the flow starts over */
-		s->idle_resets++;
-	}
-	if (slot->bytes == 0)
-		slot->owner = pkt->flow_hash;
-	else if (slot->owner != pkt->flow_hash)
-		s->shared_arrivals++;
-	uint64_t bytes = (uint64_t)slot->bytes + pkt->bytes;
-	slot->bytes = bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
-	slot->last_seen = now;
-	return (int64_t)slot->bytes < s->threshold_bytes;
+	bool shared, reset;
+	uint32_t bytes = sb_flow_meter_count(&s->table[pkt->flow_hash & s->mask], pkt->flow_hash, pkt->bytes,
+					     now, s->window, &shared, &reset);
+	s->shared_arrivals += shared;
+	s->idle_resets += reset;
+	return (int64_t)bytes < s->threshold_bytes;
 }
 
 static enum sb_drop_cause fab_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)

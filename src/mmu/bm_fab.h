@@ -6,6 +6,7 @@
 #define SB_BM_FAB_H
 
 #include <stdint.h>
+#include "mmu/flow_meter.h"
 #include "mmu/mmu.h"
 
 /* How FAB decides that a packet belongs to a short flow (docs/schemes/fab.md). */
@@ -15,11 +16,6 @@ enum sb_fab_mode {
 };
 
 /* One slot of the per-flow table. bytes == 0 means the slot is free. */
-struct sb_fab_slot {
-	uint32_t owner;     /* flow_hash of the flow that claimed the slot */
-	uint32_t bytes;     /* bytes counted since the last idle reset, saturating */
-	sb_time last_seen;  /* last arrival counted into this slot */
-};
 
 struct sb_fab_state {
 	/* parameters (switch.fab.*) */
@@ -32,7 +28,7 @@ struct sb_fab_state {
 	/* derived in init */
 	sb_time window;
 	uint32_t mask;
-	struct sb_fab_slot *table;
+	struct sb_flow_meter *table;
 	/* statistics */
 	uint64_t short_arrivals;  /* arrivals classified short */
 	uint64_t shared_arrivals; /* arrivals counted into a slot another active flow owns */

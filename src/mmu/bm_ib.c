@@ -226,12 +226,9 @@ static inline uint32_t sat_add32(uint32_t a, uint64_t b)
 static struct sb_ib_flow *ib_count_flow(struct sb_ib_state *s, const struct sb_mmu_pkt *pkt, sb_time now)
 {
 	struct sb_ib_flow *f = &s->flows[pkt->flow_hash & s->mask];
-	if (f->bytes && now - f->last_seen > s->elephant_idle)
-		f->bytes = 0; /* idle long enough: a mouse again */
-	if (f->bytes == 0)
-		f->owner = pkt->flow_hash;
-	else if (f->owner != pkt->flow_hash)
-		s->shared_arrivals++;
+	bool shared, reset;
+	sb_flow_meter_count(&f->meter, pkt->flow_hash, pkt->bytes, now, s->elephant_idle, &shared, &reset);
+	s->shared_arrivals += shared;
 	if (f->epoch != s->epoch) {
 		/* roll the rate windows lazily: the table is never iterated */
 		f->m_last = f->epoch + 1 == s->epoch ? f->m_cur : 0;
@@ -239,8 +236,6 @@ static struct sb_ib_flow *ib_count_flow(struct sb_ib_state *s, const struct sb_m
 		f->epoch = s->epoch;
 	}
 	f->m_cur = sat_add32(f->m_cur, pkt->units);
-	f->bytes = sat_add32(f->bytes, pkt->bytes);
-	f->last_seen = now;
 	return f;
 }
 
@@ -262,7 +257,7 @@ static enum sb_drop_cause ib_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pk
 			rate = s->m_last[qi] ? (double)s->m_last[qi] : 1.0;
 		} else {
 			const struct sb_ib_flow *f = ib_count_flow(s, pkt, now);
-			if ((int64_t)f->bytes >= s->elephant_bytes)
+			if ((int64_t)f->meter.bytes >= s->elephant_bytes)
 				rate = (double)f->m_last;
 		}
 	}

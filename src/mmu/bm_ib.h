@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "mmu/flow_meter.h"
 #include "mmu/mmu.h"
 
 /* What AFD measures the arrival rate of (docs/schemes/ib.md). */
@@ -24,12 +25,10 @@ enum sb_ib_afd_update {
 
 /* One slot of the per-flow table (flow mode). bytes == 0 means the slot is free. */
 struct sb_ib_flow {
-	uint32_t owner;    /* flow_hash of the flow that claimed the slot */
-	uint32_t bytes;    /* bytes since the flow was last idle (elephant test), saturating */
+	struct sb_flow_meter meter; /* bytes since the flow was last idle (elephant test) */
 	uint32_t m_cur;    /* units arrived in AFD window `epoch` */
 	uint32_t m_last;   /* units arrived in window `epoch − 1` */
 	uint64_t epoch;    /* the AFD window m_cur belongs to */
-	sb_time last_seen;
 };
 
 struct sb_ib_state {
