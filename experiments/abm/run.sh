@@ -7,6 +7,7 @@
 #
 # Environment overrides: SIZES="12.5 25" CCS="dctcp" SCHEMES="dt,abm" SEED=2 ARRIVALS_MS=500
 # DRAIN_MS=200 OUT=out/elsewhere EXTRA="--set switch.buffer_bytes=3932160" (extra sharebuf options)
+# PLOT_ONLY=1 skips the simulations and re-extracts the tables and the plot from existing outputs.
 # Results: out/experiments/abm/{results.csv,results.md,abm.png} (--full: out/experiments/abm-full/);
 # raw runs in <that directory>/<cc>/req<pct>/<scheme>/.
 set -e
@@ -37,6 +38,7 @@ sh tools/install-deps.sh gnuplot-nox
 mkdir -p "$OUT"
 
 start=$(date +%s)
+if [ -z "${PLOT_ONLY:-}" ]; then
 echo "abm: $MODE run, arrivals $ARR ms (+$DRAIN ms drain), seed $SEED, sizes [$SIZES] % of B," \
 	"schemes $SCHEMES, transports [$CCS]${EXTRA:+, extra: $EXTRA}" >&2
 # Every (transport, request size) point is one `compare`, all launched at once with one run at a
@@ -58,6 +60,7 @@ fail=0
 for p in $pids; do wait "$p" || fail=1; done
 [ "$fail" = 0 ] || { echo "abm: a run failed (see the messages above)" >&2; exit 1; }
 echo "abm: simulations done in $(( $(date +%s) - start )) s" >&2
+fi
 
 # ---- extract: compare.csv (incast p99, QCT p99, drops, counts), flows.csv (short web-search
 # flows: background, < 100 KB = BDP, as the paper), occupancy.csv (leaf 0 during arrivals)
@@ -66,22 +69,23 @@ p99() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print 0; exit }
 	k = int(0.99 * NR); if (k < 0.99 * NR) k++; print v[k] }'; }
 
 RES="$OUT/results.csv"
-echo "cc,req_pct,scheme,incast_p99,incast_mean,short_p99,qct_p99,buffer_p99_pct,drops,queries,incast_flows,short_flows,unfinished" > "$RES"
+echo "cc,req_pct,scheme,incast_p99,incast_mean,short_p99,qct_p99,buffer_p99_pct,drops,queries,incast_flows,short_flows,unfinished,long_mean" > "$RES"
 for cc in $CCS; do
 	for pct in $SIZES; do
 		d="$OUT/$cc/req$pct"
 		for s in $(echo "$SCHEMES" | tr ',' ' '); do
 			cmp=$(awk -F, -v s="$s" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				$1 == s { printf "%.2f,%.2f,%.2f,%d,%d,%d,%d", $c["incast_slowdown_p99"],
+				$1 == s { printf "%.2f,%.2f,%.2f,%d,%d,%d,%d,%.2f", $c["incast_slowdown_p99"],
 					$c["incast_slowdown_mean"], $c["qct_slowdown_p99"], $c["drops"],
-					$c["qct_count"], $c["incast_count"], $c["flows_unfinished"] }' "$d/compare.csv")
+					$c["qct_count"], $c["incast_count"], $c["flows_unfinished"],
+					$c["long_slowdown_mean"] }' "$d/compare.csv")
 			sh_n=$(awk -F, 'NR > 1 && $7 == "background" && $4 < 100000' "$d/$s/flows.csv" | wc -l)
 			sh_p=$(awk -F, 'NR > 1 && $7 == "background" && $4 < 100000 { print $12 }' "$d/$s/flows.csv" | p99)
 			buf=$(awk -F, -v t="$ARR" 'NR > 1 && $2 == "leaf0" && $1 < t * 1e6 { print $3 + $4 }' \
 				"$d/$s/occupancy.csv" | p99)
 			echo "$cmp" | awk -F, -v cc="$cc" -v pct="$pct" -v s="$s" -v sp="$sh_p" -v sn="$sh_n" \
-				-v buf="$buf" -v b="$B" '{ printf "%s,%s,%s,%s,%s,%.2f,%s,%.1f,%s,%s,%s,%d,%s\n",
-				cc, pct, s, $1, $2, sp, $3, 100 * buf / b, $4, $5, $6, sn, $7 }' >> "$RES"
+				-v buf="$buf" -v b="$B" '{ printf "%s,%s,%s,%s,%s,%.2f,%s,%.1f,%s,%s,%s,%d,%s,%s\n",
+				cc, pct, s, $1, $2, sp, $3, 100 * buf / b, $4, $5, $6, sn, $7, $8 }' >> "$RES"
 		done
 	done
 done
@@ -92,15 +96,16 @@ MD="$OUT/results.md"
 	echo "# ABM reduced reproduction: $MODE run, arrivals $ARR ms + $DRAIN ms drain, seed $SEED${EXTRA:+, extra options: $EXTRA}"
 	echo
 	echo "p99 slowdowns (nearest rank); short = web-search flows < 100 KB; buffer = p99 of leaf 0's"
-	echo "occupancy during the arrival window, % of B = 3,932,160 B."
+	echo "occupancy during the arrival window, % of B = 3,932,160 B; long mean = mean slowdown of flows"
+	echo "> 1 MB (a throughput proxy); unfinished = flows still running at the end (not counted)."
 	for cc in $CCS; do
 		echo
 		echo "## $cc"
 		echo
-		echo "| request % of B | scheme | incast p99 | short p99 | QCT p99 | buffer p99 % | drops | queries | incast flows | short flows | unfinished |"
-		echo "|---|---|---|---|---|---|---|---|---|---|---|"
-		awk -F, -v cc="$cc" 'NR > 1 && $1 == cc { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			$2, $3, $4, $6, $7, $8, $9, $10, $11, $12, $13 }' "$RES"
+		echo "| request % of B | scheme | incast p99 | short p99 | QCT p99 | buffer p99 % | long mean | drops | queries | incast flows | short flows | unfinished |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		awk -F, -v cc="$cc" 'NR > 1 && $1 == cc { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			$2, $3, $4, $6, $7, $8, $14, $9, $10, $11, $12, $13 }' "$RES"
 		echo
 		echo "ABM vs each scheme (negative = ABM lower), incast p99 / short p99:"
 		echo
