@@ -84,11 +84,9 @@ static void test_poisson_offered_load_window(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), path[4200], text[8600];
-	snprintf(path, sizeof(path), "%s/uniform.cdf", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("# uniform 1000..9000 bytes, mean 5000\n1000 0\n9000 1\n", f);
-	fclose(f);
+	char *written = tl_write_file(dir, "uniform.cdf", "# uniform 1000..9000 bytes, mean 5000\n1000 0\n9000 1\n");
+	snprintf(path, sizeof(path), "%s", written);
+	free(written);
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = 12.0; arrivals_ms = 10.0; };\n"
 		 "topology: { type = \"single\"; hosts = 8; host_rate_gbps = 10.0; };\n"
@@ -413,18 +411,15 @@ static void test_file_workload(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), path[4200], text[8600];
-	snprintf(path, sizeof(path), "%s/flows.csv", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("# a hand-written flow list\n"
+	char *written = tl_write_file(dir, "flows.csv", "# a hand-written flow list\n"
 	      "start_us,src,dst,size_bytes,priority,transport,class\n"
 	      "100,3,0,40000,2,dctcp,lossy\n"
 	      "0,1,2,1000,0,cubic,\n"
 	      "12.5,4,7,250000,5,newreno,lossy\n"
 	      "0,6,1,3000,7,dctcp,lossy\n"
-	      "50,0,5,80000,3,dctcp,lossless\n",
-	      f);
-	fclose(f);
+	      "50,0,5,80000,3,dctcp,lossless\n");
+	snprintf(path, sizeof(path), "%s", written);
+	free(written);
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = 5.0; arrivals_ms = 5.0; };\n"
 		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
@@ -484,14 +479,11 @@ static void test_file_lossless_priorities(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), path[4200], text[8600];
-	snprintf(path, sizeof(path), "%s/flows.csv", dir);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("start_us,src,dst,size_bytes,priority,transport,class\n"
+	char *written = tl_write_file(dir, "flows.csv", "start_us,src,dst,size_bytes,priority,transport,class\n"
 	      "0,0,5,80000,3,dctcp,lossless\n"
-	      "0,1,5,80000,2,dctcp,lossy\n",
-	      f);
-	fclose(f);
+	      "0,1,5,80000,2,dctcp,lossy\n");
+	snprintf(path, sizeof(path), "%s", written);
+	free(written);
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = 2.0; arrivals_ms = 2.0; };\n"
 		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
