@@ -79,6 +79,25 @@ static void flow_timer(void *obj, uint64_t id)
 		f->ops->on_timer(sim, f);
 }
 
+struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
+				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
+{
+	struct sb_packet *p = sb_packet_new(sim);
+	p->type = SB_PKT_DATA;
+	p->seq = seq;
+	p->payload = (uint16_t)payload;
+	p->size = payload + header;
+	p->flow = f->id;
+	p->src = f->src;
+	p->dst = f->dst;
+	p->hash = f->hash;
+	p->prio = f->prio;
+	p->t_sent = sb_now(sim);
+	p->flags = (uint8_t)((f->ecn ? SB_PF_ECT : 0) | (f->lossless ? SB_PF_LOSSLESS : 0) |
+			     (seq < first_rtt_end ? SB_PF_FIRST_RTT : 0));
+	return p;
+}
+
 void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at)
 {
 	f->timer_at = at;

@@ -155,6 +155,11 @@ struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id);
 struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, const struct sb_transport_ops *ops);
 void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
+/* A data packet of flow f carrying payload bytes [seq, seq + payload) with `header` bytes of
+ * overhead, stamped now, with the flow's addressing, priority and class flags (ECT, lossless,
+ * first RTT when seq < first_rtt_end). The transport adds its own flags and sends it. */
+struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
+				      uint32_t payload, uint32_t header, uint64_t first_rtt_end);
 /* Called by the transport at the receiver when every byte has arrived. A transport without
  * ACKs (on_ack == NULL) completes here; otherwise the flow completes when its sender receives
  * an ACK covering the last byte (the simulator checks after on_ack), so FCT includes the

@@ -49,25 +49,7 @@ static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
 	while (c->sent < limit && c->next_at <= now) {
 		uint64_t left = limit - c->sent;
 		uint32_t len = left < max_payload ? (uint32_t)left : max_payload;
-		struct sb_packet *p = sb_packet_new(sim);
-		p->type = SB_PKT_DATA;
-		p->seq = c->sent;
-		p->payload = (uint16_t)len;
-		p->size = len + c->header;
-		p->flow = f->id;
-		p->src = f->src;
-		p->dst = f->dst;
-		p->hash = f->hash;
-		p->prio = f->prio;
-		p->t_sent = now;
-		uint8_t flags = 0;
-		if (f->ecn)
-			flags |= SB_PF_ECT;
-		if (f->lossless)
-			flags |= SB_PF_LOSSLESS;
-		if (c->sent < c->first_rtt_end)
-			flags |= SB_PF_FIRST_RTT;
-		p->flags = flags;
+		struct sb_packet *p = sb_flow_data_packet(sim, f, c->sent, len, c->header, c->first_rtt_end);
 		f->pkts_sent++;
 		c->sent += len;
 		sb_host_send(sim, p);

@@ -111,29 +111,11 @@ static void tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tc
 {
 	uint64_t left = tcp_limit(f) - seq;
 	uint32_t len = left < tcp->mss ? (uint32_t)left : tcp->mss;
-	struct sb_packet *p = sb_packet_new(sim);
-	p->type = SB_PKT_DATA;
-	p->seq = seq;
-	p->payload = (uint16_t)len;
-	p->size = len + tcp->header;
-	p->flow = f->id;
-	p->src = f->src;
-	p->dst = f->dst;
-	p->hash = f->hash;
-	p->prio = f->prio;
-	p->t_sent = sb_now(sim);
-	uint8_t flags = 0;
-	if (f->ecn)
-		flags |= SB_PF_ECT;
-	if (f->lossless)
-		flags |= SB_PF_LOSSLESS;
-	if (seq < tcp->first_rtt_end)
-		flags |= SB_PF_FIRST_RTT;
+	struct sb_packet *p = sb_flow_data_packet(sim, f, seq, len, tcp->header, tcp->first_rtt_end);
 	if (seq < tcp->snd_max) {
-		flags |= SB_PF_RETX;
+		p->flags |= SB_PF_RETX;
 		f->pkts_retx++;
 	}
-	p->flags = flags;
 	f->pkts_sent++;
 	if (seq + len > tcp->snd_max)
 		tcp->snd_max = seq + len;
