@@ -83,16 +83,15 @@ static void test_poisson_offered_load_websearch(void **state)
 static void test_poisson_offered_load_window(void **state)
 {
 	(void)state;
-	char *dir = tl_tmpdir(), path[4200], text[8600];
-	char *written = tl_write_file(dir, "uniform.cdf", "# uniform 1000..9000 bytes, mean 5000\n1000 0\n9000 1\n");
-	snprintf(path, sizeof(path), "%s", written);
-	free(written);
+	char *dir = tl_tmpdir(), text[8600];
+	char *path = tl_write_file(dir, "uniform.cdf", "# uniform 1000..9000 bytes, mean 5000\n1000 0\n9000 1\n");
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = 12.0; arrivals_ms = 10.0; };\n"
 		 "topology: { type = \"single\"; hosts = 8; host_rate_gbps = 10.0; };\n"
 		 "workloads = ({ type = \"poisson\"; cdf = \"%s\"; load = 0.3; dest = \"any\";\n"
 		 "  start_ms = 2.0; stop_ms = 8.0; transport = \"cubic\"; });",
 		 path);
+	free(path);
 	struct sb_scenario sc;
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
@@ -407,28 +406,35 @@ static void test_cbr(void **state)
 
 /* --- file --- */
 
+/* Run a leaf-spine (2 leaves x 4 hosts) replaying the flow list `csv` for `ms` milliseconds. */
+static void run_flow_file(struct sb_sim *sim, struct sb_scenario *sc, const char *dir, const char *csv, double ms)
+{
+	char *path = tl_write_file(dir, "flows.csv", csv), text[8600];
+	snprintf(text, sizeof(text),
+		 "run: { duration_ms = %g; arrivals_ms = %g; };\n"
+		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
+		 "workloads = ({ type = \"file\"; path = \"%s\"; });",
+		 ms, ms, path);
+	free(path);
+	tl_scenario(sc, text, NULL, 0);
+	tl_run_checked(sim, sc);
+}
+
 static void test_file_workload(void **state)
 {
 	(void)state;
-	char *dir = tl_tmpdir(), path[4200], text[8600];
-	char *written = tl_write_file(dir, "flows.csv", "# a hand-written flow list\n"
-	      "start_us,src,dst,size_bytes,priority,transport,class\n"
-	      "100,3,0,40000,2,dctcp,lossy\n"
-	      "0,1,2,1000,0,cubic,\n"
-	      "12.5,4,7,250000,5,newreno,lossy\n"
-	      "0,6,1,3000,7,dctcp,lossy\n"
-	      "50,0,5,80000,3,dctcp,lossless\n");
-	snprintf(path, sizeof(path), "%s", written);
-	free(written);
-	snprintf(text, sizeof(text),
-		 "run: { duration_ms = 5.0; arrivals_ms = 5.0; };\n"
-		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
-		 "workloads = ({ type = \"file\"; path = \"%s\"; });",
-		 path);
+	char *dir = tl_tmpdir();
 	struct sb_scenario sc;
-	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	run_flow_file(&sim, &sc, dir,
+		      "# a hand-written flow list\n"
+		      "start_us,src,dst,size_bytes,priority,transport,class\n"
+		      "100,3,0,40000,2,dctcp,lossy\n"
+		      "0,1,2,1000,0,cubic,\n"
+		      "12.5,4,7,250000,5,newreno,lossy\n"
+		      "0,6,1,3000,7,dctcp,lossy\n"
+		      "50,0,5,80000,3,dctcp,lossless\n",
+		      5.0);
 	/* sorted by start time, ties in file order */
 	static const struct {
 		uint32_t src, dst;
@@ -478,21 +484,14 @@ static void test_file_workload(void **state)
 static void test_file_lossless_priorities(void **state)
 {
 	(void)state;
-	char *dir = tl_tmpdir(), path[4200], text[8600];
-	char *written = tl_write_file(dir, "flows.csv", "start_us,src,dst,size_bytes,priority,transport,class\n"
-	      "0,0,5,80000,3,dctcp,lossless\n"
-	      "0,1,5,80000,2,dctcp,lossy\n");
-	snprintf(path, sizeof(path), "%s", written);
-	free(written);
-	snprintf(text, sizeof(text),
-		 "run: { duration_ms = 2.0; arrivals_ms = 2.0; };\n"
-		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
-		 "workloads = ({ type = \"file\"; path = \"%s\"; });",
-		 path);
+	char *dir = tl_tmpdir();
 	struct sb_scenario sc;
-	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	run_flow_file(&sim, &sc, dir,
+		      "start_us,src,dst,size_bytes,priority,transport,class\n"
+		      "0,0,5,80000,3,dctcp,lossless\n"
+		      "0,1,5,80000,2,dctcp,lossy\n",
+		      2.0);
 	size_t records = sim.nrecords;
 	unsigned mask = sim.lossless_prio_mask;
 	finish(&sim, &sc); /* before the asserts, so the failing one leaks nothing */
