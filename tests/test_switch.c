@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
+#include "mmu/headroom.h"
 #include "mmu/mmu.h"
 #include "net/switch.h"
 #include "sim/sim.h"
@@ -186,6 +187,70 @@ static void test_pfc_pause_resume(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* Port-level PFC (DSH) is a state of its own: a queue-level RESUME does not lift it, and a
+ * port-level RESUME does not lift a queue-level PAUSE. */
+enum { QPAUSE, QRESUME, PPAUSE, PRESUME };
+struct port_pfc_ctx {
+	struct sb_sim *sim;
+	struct sb_flow *f;
+	uint64_t at[5];
+};
+
+static void port_pfc_step(void *obj, uint64_t step)
+{
+	struct port_pfc_ctx *c = obj;
+	struct sb_mmu *m = c->sim->switches[0]->mmus[0];
+	static const int action[5] = { PPAUSE, QRESUME, QPAUSE, PRESUME, QRESUME };
+	c->at[step] = c->f->bytes_received;
+	switch (action[step]) {
+	case QPAUSE: sb_mmu_send_pfc(m, 1, 1u << 1, true); break;
+	case QRESUME: sb_mmu_send_pfc(m, 1, 1u << 1, false); break;
+	case PPAUSE: sb_mmu_send_port_pfc(m, 1, true); break;
+	default: sb_mmu_send_port_pfc(m, 1, false); break;
+	}
+}
+
+static void test_pfc_port_level(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 2, 10, 1000000);
+	sc.run.duration_ms = 6;
+	tl_build(&sim, &sc);
+	struct port_pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), { 0 } };
+	for (uint64_t k = 0; k < 5; k++)
+		sb_at(&sim, (k + 1) * SB_MS, port_pfc_step, &c, k);
+	tl_run_and_check(&sim);
+	uint64_t ms_bytes = 5000000000ULL / 8 / 1000 * 1000 / 1048; /* payload bytes per ms */
+	assert_true(c.at[0] > ms_bytes * 97 / 100);          /* running before the port pause */
+	assert_true(c.at[1] - c.at[0] < 6000);               /* port paused */
+	assert_true(c.at[2] - c.at[1] < 6000);               /* queue resume did not lift it */
+	assert_true(c.at[3] - c.at[2] < 6000);               /* now queue- and port-paused */
+	assert_true(c.at[4] - c.at[3] < 6000);               /* port resume: queue pause remains */
+	assert_true(c.f->bytes_received - c.at[4] > ms_bytes * 97 / 100); /* both lifted: runs */
+	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	assert_int_equal(m->pfc_port_pauses_sent, 1);
+	assert_int_equal(m->pfc_port_resumes_sent, 1);
+	assert_int_equal(m->pfc_pauses_sent, 1);
+	assert_int_equal(m->pfc_resumes_sent, 2);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+/* Headroom formulas against the specs' worked numbers. */
+static void test_headroom_formulas(void **state)
+{
+	(void)state;
+	/* Reverie artifact: 25 Gb/s, 2 us, 1000 B payload + 48 B headers */
+	assert_int_equal(sb_headroom_reverie(1048, 25000000000ULL, 2 * SB_US), 18456);
+	/* DSH Eq. (1) and its worked examples */
+	assert_int_equal(sb_headroom_dsh(1500, 100000000000ULL, 2 * SB_US), 56840);
+	assert_int_equal(sb_headroom_dsh(1500, 40000000000ULL, 1500 * SB_NS), 21840);
+	assert_int_equal(sb_headroom_dsh(1500, 400000000000ULL, 2 * SB_US), 206840);
+	assert_int_equal(sb_headroom_dsh(1500, 25000000000ULL, 2 * SB_US), 19340);
+}
+
 /* A host NIC with a buffer limit drops what does not fit (the simulator's NIC does not push
  * back on the transport); TCP recovers and completes once its window outgrows the NIC. */
 static void test_nic_limit(void **state)
@@ -247,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_multi_mmu_split),
 		cmocka_unit_test(test_static_share_per_mmu),
 		cmocka_unit_test(test_pfc_pause_resume),
+		cmocka_unit_test(test_pfc_port_level),
+		cmocka_unit_test(test_headroom_formulas),
 		cmocka_unit_test(test_nic_limit),
 		cmocka_unit_test(test_dequeue_hook_cannot_double_book_a_link),
 	};

@@ -37,8 +37,12 @@ struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_confi
 	m->q_ing = sb_xcalloc(nq, sizeof(*m->q_ing));
 	m->n_egr = sb_xcalloc(nq, sizeof(*m->n_egr));
 	m->port_rate_bps = sb_xcalloc(cfg->nports, sizeof(*m->port_rate_bps));
-	for (uint16_t p = 0; p < cfg->nports; p++)
+	m->port_delay_ps = sb_xcalloc(cfg->nports, sizeof(*m->port_delay_ps));
+	for (uint16_t p = 0; p < cfg->nports; p++) {
 		m->port_rate_bps[p] = cfg->port_rate_bps ? cfg->port_rate_bps[p] : 0;
+		m->port_delay_ps[p] = cfg->port_delay_ps ? cfg->port_delay_ps[p] : 0;
+	}
+	m->max_frame_bytes = cfg->max_frame_bytes ? cfg->max_frame_bytes : 1500;
 	m->state = sb_xcalloc(1, ops->state_size ? ops->state_size : 1);
 	sb_params_defaults(ops->params, m->state);
 	return m;
@@ -75,6 +79,7 @@ void sb_mmu_free(struct sb_mmu *mmu)
 	free(mmu->q_ing);
 	free(mmu->n_egr);
 	free(mmu->port_rate_bps);
+	free(mmu->port_delay_ps);
 	free(mmu);
 }
 
@@ -168,7 +173,17 @@ void sb_mmu_send_pfc(struct sb_mmu *m, uint16_t port, uint8_t prio_mask, bool pa
 	else
 		m->pfc_resumes_sent++;
 	if (m->env.send_pfc)
-		m->env.send_pfc(m->env.ctx, m, port, prio_mask, pause);
+		m->env.send_pfc(m->env.ctx, m, port, prio_mask, pause, false);
+}
+
+void sb_mmu_send_port_pfc(struct sb_mmu *m, uint16_t port, bool pause)
+{
+	if (pause)
+		m->pfc_port_pauses_sent++;
+	else
+		m->pfc_port_resumes_sent++;
+	if (m->env.send_pfc)
+		m->env.send_pfc(m->env.ctx, m, port, 0xFF, pause, true);
 }
 
 bool sb_mmu_expel_head(struct sb_mmu *m, uint16_t port, uint8_t prio)

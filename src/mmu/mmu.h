@@ -34,9 +34,12 @@
  *   now()              current time (ps), for timers and rates;
  *   arm_timer(at, id)  call ops->on_timer(mmu, id) at time `at` (periodic ABM/IB updates,
  *                      EDT's TM1/TM2, Occamy's expulsion grants);
- *   send_pfc(port, prio_mask, pause)
+ *   send_pfc(port, prio_mask, pause, port_level)
  *                      emit a PFC PAUSE (pause=true) or RESUME frame out of ingress port
- *                      `port` for the priorities in the mask (all 8 bits = port-level, DSH);
+ *                      `port` for the priorities in the mask. port_level = a port-level frame
+ *                      (DSH): the upstream keeps it apart from its per-priority pauses, so a
+ *                      port-level RESUME never lifts a queue-level PAUSE. Schemes call
+ *                      sb_mmu_send_pfc / sb_mmu_send_port_pfc, which count the frames;
  *   expel_head(port, prio)
  *                      drop the packet at the head of egress queue (port, prio) — never one
  *                      already on the wire — and report it via sb_mmu_release(EXPELLED).
@@ -94,7 +97,8 @@ struct sb_mmu_env {
 	void *ctx;
 	sb_time (*now)(void *ctx);
 	void (*arm_timer)(void *ctx, struct sb_mmu *mmu, sb_time at, unsigned timer_id);
-	void (*send_pfc)(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause);
+	void (*send_pfc)(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause,
+			 bool port_level);
 	bool (*expel_head)(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio);
 };
 
@@ -102,6 +106,9 @@ struct sb_mmu_env {
 struct sb_bm_ops {
 	const char *name;
 	const char *summary;           /* one line for `sharebuf list` */
+	/* The scheme protects lossless classes (PFC with headroom). Embedders refuse lossless
+	 * traffic on a scheme without it: a lossy scheme would drop it silently. */
+	bool lossless;
 	const struct sb_param *params; /* scheme parameters, stored in the private state */
 	size_t state_size;             /* private state, zeroed, then parameter defaults applied */
 
@@ -135,6 +142,9 @@ struct sb_mmu_config {
 	uint32_t cell_bytes;         /* 0: account bytes; >0: account whole cells */
 	const uint64_t *port_rate_bps; /* nports entries (drain-rate normalisation) */
 	uint8_t lossless_prio_mask;  /* priorities carrying lossless (PFC) traffic */
+	const sb_time *port_delay_ps;/* nports entries: one-way propagation delay of each port's
+				      * link (headroom formulas); NULL = 0 */
+	uint32_t max_frame_bytes;    /* largest data frame on the wire (headroom formulas); 0 = 1500 */
 };
 
 struct sb_mmu {
@@ -150,6 +160,8 @@ struct sb_mmu {
 	uint64_t buffer;             /* capacity in units */
 	uint64_t buffer_bytes;
 	uint64_t *port_rate_bps;
+	sb_time *port_delay_ps;      /* link propagation delay per port */
+	uint32_t max_frame_bytes;    /* largest data frame on the wire */
 
 	uint64_t used;               /* units held */
 	uint64_t peak_used;
@@ -160,7 +172,8 @@ struct sb_mmu {
 	uint64_t admitted, released, expelled;      /* packets */
 	uint64_t drops[SB_DROP_NCAUSES];            /* packets, per cause */
 	uint64_t drops_lossless;                    /* packets of lossless classes dropped */
-	uint64_t pfc_pauses_sent, pfc_resumes_sent; /* frames asked for through env.send_pfc */
+	uint64_t pfc_pauses_sent, pfc_resumes_sent; /* queue-level frames asked for (env.send_pfc) */
+	uint64_t pfc_port_pauses_sent, pfc_port_resumes_sent; /* port-level frames (DSH) */
 	uint32_t id;                 /* for messages: index among the embedder's MMUs */
 	bool check_invariants;       /* verify counters on every operation (debug mode) */
 };
@@ -200,6 +213,7 @@ static inline uint64_t sb_mmu_scale(double alpha, uint64_t x)
 static inline sb_time sb_mmu_now(const struct sb_mmu *m) { return m->env.now ? m->env.now(m->env.ctx) : 0; }
 void sb_mmu_arm_timer(struct sb_mmu *m, sb_time at, unsigned timer_id);
 void sb_mmu_send_pfc(struct sb_mmu *m, uint16_t port, uint8_t prio_mask, bool pause);
+void sb_mmu_send_port_pfc(struct sb_mmu *m, uint16_t port, bool pause);
 bool sb_mmu_expel_head(struct sb_mmu *m, uint16_t port, uint8_t prio);
 
 /* Check every core invariant; returns 0 or -1 with a description in err. */

@@ -30,6 +30,7 @@ enum sb_pkt_flags {
 	SB_PF_LOSSLESS = 1u << 4,  /* belongs to a lossless (PFC) class */
 	SB_PF_PAUSE = 1u << 5,     /* PFC frame: pause (set) or resume (clear) */
 	SB_PF_RETX = 1u << 6,      /* retransmission (statistics only) */
+	SB_PF_PORT_LEVEL = 1u << 7,/* PFC frame: port-level (DSH), kept apart from per-priority pauses */
 };
 
 struct sb_packet {

@@ -15,7 +15,7 @@ static struct sb_packet *select_packet(struct sb_port *port)
 {
 	if (port->ctrl.head)
 		return sb_fifo_pop(&port->ctrl);
-	uint8_t eligible = port->backlog & (uint8_t)~port->paused;
+	uint8_t eligible = sb_port_eligible(port);
 	if (!eligible)
 		return NULL;
 	unsigned q;
@@ -132,7 +132,7 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	if (w->count == 1)
 		sb_at(sim, arrive, link_arrive, port, 0);
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
-	if (!port->kick_pending && (port->ctrl.head || (port->backlog & (uint8_t)~port->paused))) {
+	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
 		sb_at(sim, end, tx_done, port, 0);
 	}
@@ -156,7 +156,7 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 	if (pkt->type == SB_PKT_DATA) {
 		sb_fifo_push(&port->q[pkt->prio], pkt);
 		port->backlog |= (uint8_t)(1u << pkt->prio);
-		if (port->paused & (1u << pkt->prio))
+		if ((port->paused & (1u << pkt->prio)) || port->port_paused)
 			return;
 	} else {
 		sb_fifo_push(&port->ctrl, pkt);
@@ -165,13 +165,19 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		sb_port_kick(sim, port);
 }
 
-void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause)
+void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
 {
 	if (pause) {
-		port->paused |= mask;
+		if (port_level)
+			port->port_paused = true;
+		else
+			port->paused |= mask;
 		port->pause_rx++;
 	} else {
-		port->paused &= (uint8_t)~mask;
+		if (port_level)
+			port->port_paused = false;
+		else
+			port->paused &= (uint8_t)~mask;
 		port->resume_rx++;
 		if (!port->kick_pending)
 			sb_port_kick(sim, port);

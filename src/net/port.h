@@ -85,6 +85,7 @@ struct sb_port {
 	bool kick_pending;        /* a "transmission done" event is scheduled */
 	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
+	bool port_paused;         /* port-level PFC (DSH): no data queue may be served */
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
 	uint8_t drr_next;         /* DRR: priority whose turn it is */
 	uint8_t ecn_at_dequeue;
@@ -108,6 +109,12 @@ struct sb_port {
 	sb_time busy_time;
 };
 
+/* Data queues that may be served now: backlogged, and paused neither per priority nor port-wide. */
+static inline uint8_t sb_port_eligible(const struct sb_port *port)
+{
+	return port->port_paused ? 0 : (uint8_t)(port->backlog & (uint8_t)~port->paused);
+}
+
 /* Size the link pipeline for the link's delay (called once when the port is wired). */
 void sb_port_init_wire(struct sb_port *port);
 void sb_port_free(struct sb_port *port);
@@ -115,8 +122,9 @@ void sb_port_free(struct sb_port *port);
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
-/* Apply a received PFC frame (pause or resume the priorities in mask). */
-void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause);
+/* Apply a received PFC frame: pause or resume the priorities in mask, or the whole port
+ * (port_level, a state of its own: a port-level RESUME leaves per-priority pauses alone). */
+void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
 /* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Remove the head packet of data queue prio (for head drop); NULL if empty. */

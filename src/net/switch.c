@@ -52,7 +52,7 @@ static inline uint16_t route(const struct sb_switch *sw, const struct sb_packet 
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE);
+		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE, pkt->flags & SB_PF_PORT_LEVEL);
 		sb_packet_free(sim, pkt);
 		return;
 	}
@@ -108,7 +108,8 @@ static void env_arm_timer(void *ctx, struct sb_mmu *mmu, sb_time at, unsigned ti
 	sb_at(sw->node.sim, at, env_timer_fire, mmu, timer_id);
 }
 
-static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause)
+static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause,
+			 bool port_level)
 {
 	struct sb_switch *sw = ctx;
 	struct sb_sim *sim = sw->node.sim;
@@ -117,7 +118,7 @@ static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t p
 	f->type = SB_PKT_PFC;
 	f->size = 64;
 	f->flow = prio_mask;
-	f->flags = pause ? SB_PF_PAUSE : 0;
+	f->flags = (uint8_t)((pause ? SB_PF_PAUSE : 0) | (port_level ? SB_PF_PORT_LEVEL : 0));
 	if (pause)
 		sim->stats.pfc_pause_frames++;
 	else
@@ -170,9 +171,11 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 	sw->mmus = sb_xcalloc(sw->nmmus, sizeof(*sw->mmus));
 	sw->mmu_of_port = sb_xcalloc(nports, sizeof(*sw->mmu_of_port));
 	uint64_t *rates = sb_xcalloc(nports, sizeof(*rates));
+	sb_time *delays = sb_xcalloc(nports, sizeof(*delays));
 	double total_rate = 0;
 	for (uint16_t i = 0; i < nports; i++) {
 		rates[i] = sw->node.ports[i].rate_bps;
+		delays[i] = sw->node.ports[i].delay;
 		total_rate += (double)rates[i];
 		sw->mmu_of_port[i] = (uint16_t)(i / group);
 	}
@@ -189,6 +192,8 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 			.buffer_bytes = sw->nmmus == 1 ? buffer : (uint64_t)((double)buffer * group_rate / total_rate),
 			.cell_bytes = (uint32_t)p->cell_bytes,
 			.port_rate_bps = rates,
+			.port_delay_ps = delays,
+			.max_frame_bytes = sb_sim_max_frame_bytes(sim),
 			.lossless_prio_mask = sim->lossless_prio_mask,
 			.port_lo = (uint16_t)(g * group),
 			.port_hi = (uint16_t)SB_MIN((uint32_t)(g + 1) * group, (uint32_t)nports),
@@ -206,6 +211,7 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 		}
 	}
 	free(rates);
+	free(delays);
 	return rc;
 }
 

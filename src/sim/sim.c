@@ -39,7 +39,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE);
+		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE, pkt->flags & SB_PF_PORT_LEVEL);
 		sb_packet_free(sim, pkt);
 		return;
 	}
@@ -318,4 +318,9 @@ void sb_sim_free(struct sb_sim *sim)
 	sb_pool_destroy(&sim->packets);
 	sb_eventq_free(&sim->eq);
 	memset(sim, 0, sizeof(*sim));
+}
+
+uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim)
+{
+	return (uint32_t)(sim->sc->tcp.mss + sim->sc->tcp.header_bytes);
 }

@@ -168,6 +168,9 @@ void sb_flow_received(struct sb_sim *sim, struct sb_flow *f);
 int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
 		     uint32_t responder, uint64_t bytes);
 
+/* The largest data frame any transport of the scenario puts on the wire (headroom formulas). */
+uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim);
+
 /* Path facts (from the topology, independent of load). */
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);
 uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
