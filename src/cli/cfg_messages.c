@@ -19,6 +19,7 @@ const struct cfg_section cfg_sections[] = {
 	{ "switch", sb_switch_param_table, offsetof(struct sb_scenario, sw) },
 	{ "host", sb_host_param_table, offsetof(struct sb_scenario, host) },
 	{ "tcp", sb_tcp_param_table, offsetof(struct sb_scenario, tcp) },
+	{ "pfc", sb_pfc_param_table, offsetof(struct sb_scenario, pfc) },
 };
 const size_t cfg_nsections = SB_ARRAY_LEN(cfg_sections);
 

@@ -166,7 +166,9 @@ static int cmd_run(int argc, char **argv)
 		rmdir(out); /* only succeeds if empty: never removes a user's files */
 	if (rc == 0 && !quiet) {
 		sb_report_print(stdout, &sim, &s, wall);
-		printf("outputs: %s/{flows.csv,summary.json,occupancy.csv,drops.csv}\n", out);
+		char names[256];
+		sb_report_output_list(&sim, names, sizeof(names));
+		printf("outputs: %s/{%s}\n", out, names);
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);

@@ -165,25 +165,6 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		sb_port_kick(sim, port);
 }
 
-void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
-{
-	if (pause) {
-		if (port_level)
-			port->port_paused = true;
-		else
-			port->paused |= mask;
-		port->pause_rx++;
-	} else {
-		if (port_level)
-			port->port_paused = false;
-		else
-			port->paused &= (uint8_t)~mask;
-		port->resume_rx++;
-		if (!port->kick_pending)
-			sb_port_kick(sim, port);
-	}
-}
-
 struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio)
 {
 	struct sb_packet *p = sb_fifo_pop(&port->q[prio]);

@@ -103,6 +103,18 @@ struct sb_port {
 
 	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
 
+	/* PFC, as the upstream (net/pfc.c): pause timers in quanta mode, paused time per priority */
+	uint8_t pfc_effective;    /* priorities currently paused (per priority or port-wide) */
+	sb_time pause_expiry[SB_NPRIO + 1]; /* quanta mode: per priority, then port-level */
+	sb_time pause_since[SB_NPRIO];
+	sb_time paused_total[SB_NPRIO];     /* closed episodes only; see sb_pfc_paused_time() */
+	uint32_t pause_episodes[SB_NPRIO];
+	uint8_t deadlock_reported;/* priorities already reported on a deadlocked cycle */
+	/* PFC, as the sender of frames out of this port (its node's ingress for the peer) */
+	uint8_t pfc_asserted;     /* priorities this side has paused and not resumed */
+	bool pfc_port_asserted;
+	bool pfc_refresh_pending; /* quanta mode: a refresh is scheduled */
+
 	/* statistics */
 	uint64_t tx_pkts, tx_bytes;
 	uint64_t pause_rx, resume_rx;
@@ -122,9 +134,6 @@ void sb_port_free(struct sb_port *port);
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
-/* Apply a received PFC frame: pause or resume the priorities in mask, or the whole port
- * (port_level, a state of its own: a port-level RESUME leaves per-priority pauses alone). */
-void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
 /* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Remove the head packet of data queue prio (for head drop); NULL if empty. */

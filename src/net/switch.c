@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "core/util.h"
+#include "net/pfc.h"
 
 static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out_port)
 {
@@ -52,8 +53,7 @@ static inline uint16_t route(const struct sb_switch *sw, const struct sb_packet 
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE, pkt->flags & SB_PF_PORT_LEVEL);
-		sb_packet_free(sim, pkt);
+		sb_pfc_receive(sim, in, pkt);
 		return;
 	}
 	pkt->hops++;
@@ -112,18 +112,8 @@ static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t p
 			 bool port_level)
 {
 	struct sb_switch *sw = ctx;
-	struct sb_sim *sim = sw->node.sim;
 	(void)mmu;
-	struct sb_packet *f = sb_packet_new(sim);
-	f->type = SB_PKT_PFC;
-	f->size = 64;
-	f->flow = prio_mask;
-	f->flags = (uint8_t)((pause ? SB_PF_PAUSE : 0) | (port_level ? SB_PF_PORT_LEVEL : 0));
-	if (pause)
-		sim->stats.pfc_pause_frames++;
-	else
-		sim->stats.pfc_resume_frames++;
-	sb_port_enqueue(sim, &sw->node.ports[port], f);
+	sb_pfc_send(sw->node.sim, &sw->node.ports[port], prio_mask, pause, port_level);
 }
 
 static bool env_expel_head(void *ctx, struct sb_mmu *mmu, uint16_t port_index, uint8_t prio)

@@ -2,6 +2,7 @@
  * report.c — sampling, progress, summary statistics and output files.
  */
 #include "sim/report.h"
+#include "sim/report_pfc.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -378,10 +379,9 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(causes, "nic", json_integer((json_int_t)sim->stats.drops_nic));
 	json_object_set_new(drops, "by_cause", causes);
 	json_object_set_new(root, "drops", drops);
-	json_t *pfc = json_object();
-	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->stats.pfc_pause_frames));
-	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->stats.pfc_resume_frames));
-	json_object_set_new(root, "pfc", pfc);
+	struct sb_pfc_summary pfc;
+	sb_pfc_summarize(sim, &pfc);
+	json_object_set_new(root, "pfc", sb_pfc_summary_json(sim, &pfc));
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));
@@ -415,9 +415,20 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		fprintf(f, "  %-15s %8llu %9.2f %9.2f %9.2f %9.2f\n", rows[i].name,
 			(unsigned long long)rows[i].g->count, rows[i].g->mean, rows[i].g->p50, rows[i].g->p95,
 			rows[i].g->p99);
-	fprintf(f, "drops: %llu (lossy %llu, lossless %llu); PFC pause frames %llu\n",
-		(unsigned long long)s->drops_total, (unsigned long long)s->drops_lossy,
-		(unsigned long long)s->drops_lossless, (unsigned long long)sim->stats.pfc_pause_frames);
+	fprintf(f, "drops: %llu (lossy %llu, lossless %llu)\n", (unsigned long long)s->drops_total,
+		(unsigned long long)s->drops_lossy, (unsigned long long)s->drops_lossless);
+	struct sb_pfc_summary pfc;
+	sb_pfc_summarize(sim, &pfc);
+	fprintf(f, "PFC: %llu pause / %llu resume frames (port-level %llu / %llu); %llu queues paused, "
+		"%.1f us in total, p99 per queue %.1f us",
+		(unsigned long long)sim->stats.pfc_pause_frames, (unsigned long long)sim->stats.pfc_resume_frames,
+		(unsigned long long)sim->stats.pfc_port_pause_frames,
+		(unsigned long long)sim->stats.pfc_port_resume_frames, (unsigned long long)pfc.paused_queues,
+		pfc.total_us, pfc.per_queue_p99_us);
+	if (pfc.deadlocks)
+		fprintf(f, "; %llu DEADLOCKS, first at %.1f us", (unsigned long long)pfc.deadlocks,
+			pfc.first_deadlock_us);
+	fputc('\n', f);
 	fprintf(f, "buffer occupancy (sampled switches): p99 %llu B, max %llu B; peak of one MMU %llu B\n",
 		(unsigned long long)s->p99_occupancy_bytes, (unsigned long long)s->max_occupancy_bytes,
 		(unsigned long long)s->peak_mmu_occupancy_bytes);
@@ -518,27 +529,66 @@ int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err)
 	return 0;
 }
 
+static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
+{
+	json_t *j = summary_json(sim, s, wall_s);
+	json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(j);
+}
+
+enum { OUT_FLOWS, OUT_SUMMARY, OUT_OCCUPANCY, OUT_DROPS, OUT_PFC, OUT_PFC_PAUSED, OUT_DEADLOCKS, OUT_N };
+static const char *const out_names[OUT_N] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
+					      "pfc.csv", "pfc_paused.csv", "deadlocks.csv" };
+
+/* The PFC files only where PFC can happen (a lossless class, or frames were sent anyway). */
+static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
+{
+	bool pfc = sim->lossless_prio_mask || sim->stats.pfc_pause_frames || sim->stats.pfc_port_pause_frames;
+	for (int i = 0; i < OUT_N; i++)
+		wanted[i] = i < OUT_PFC;
+	wanted[OUT_PFC] = pfc && sim->sc->pfc.log;
+	wanted[OUT_PFC_PAUSED] = pfc;
+	wanted[OUT_DEADLOCKS] = sim->deadlock != NULL;
+}
+
+void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len)
+{
+	bool wanted[OUT_N];
+	outputs_wanted(sim, wanted);
+	size_t used = 0;
+	buf[0] = 0;
+	for (int i = 0; i < OUT_N; i++)
+		if (wanted[i] && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", out_names[i]);
+}
+
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err)
 {
 	if (mkdir_p(dir, err))
 		return -1;
 	struct sb_summary s;
 	sb_report_summarize(sim, &s);
-	struct out_file files[4];
-	const char *names[4] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv" };
-	int rc = 0, opened = 0;
-	for (; opened < 4 && rc == 0; opened++)
-		rc = out_open(&files[opened], dir, names[opened], err);
+	bool wanted[OUT_N];
+	outputs_wanted(sim, wanted);
+	struct out_file files[OUT_N] = { 0 };
+	int rc = 0;
+	for (int i = 0; i < OUT_N && rc == 0; i++)
+		if (wanted[i])
+			rc = out_open(&files[i], dir, out_names[i], err);
 	if (rc == 0) {
-		write_flows(files[0].f, sim);
-		json_t *j = summary_json(sim, &s, wall_s);
-		json_dumpf(j, files[1].f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', files[1].f);
-		json_decref(j);
-		write_occupancy(files[2].f, sim);
-		write_drops(files[3].f, sim);
+		write_flows(files[OUT_FLOWS].f, sim);
+		write_summary(files[OUT_SUMMARY].f, sim, &s, wall_s);
+		write_occupancy(files[OUT_OCCUPANCY].f, sim);
+		write_drops(files[OUT_DROPS].f, sim);
+		if (wanted[OUT_PFC])
+			sb_pfc_write_events(files[OUT_PFC].f, sim);
+		if (wanted[OUT_PFC_PAUSED])
+			sb_pfc_write_paused(files[OUT_PFC_PAUSED].f, sim);
+		if (wanted[OUT_DEADLOCKS])
+			sb_pfc_write_deadlocks(files[OUT_DEADLOCKS].f, sim);
 	}
-	for (int i = 0; i < opened; i++) {
+	for (int i = 0; i < OUT_N; i++) {
 		if (!files[i].f)
 			continue;
 		bool failed = ferror(files[i].f);
@@ -547,7 +597,7 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp,
 				     closed ? strerror(errno) : "write error (disk full?)");
 	}
-	for (int i = 0; i < opened; i++) {
+	for (int i = 0; i < OUT_N; i++) {
 		if (!files[i].f)
 			continue;
 		if (rc == 0 && rename(files[i].tmp, files[i].final))

@@ -48,6 +48,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
  * call made it (so a failed run can remove it again). */
 int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err);
 
+/* The names of the files sb_report_write writes for this run, comma-separated. */
+void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len);
+
 /* Write every output file into `dir` (files replaced atomically). */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
 

@@ -142,6 +142,26 @@ const struct sb_param sb_tcp_param_table[] = {
 	SB_PARAM_END
 };
 
+static const char *const pfc_mode_choices[] = { "onoff", "quanta", NULL };
+#define PFC(f) offsetof(struct sb_pfc_params, f)
+const struct sb_param sb_pfc_param_table[] = {
+	{ "mode", SB_P_ENUM, PFC(mode), "onoff", 0, 0, "", pfc_mode_choices,
+	  "onoff = a PAUSE holds until the RESUME (the Reverie and DSH artifacts); quanta = 802.1Qbb timers: a PAUSE holds for `quanta` × 512 bit times, the switch re-sends it while the queue stays congested, RESUME = zero quanta" },
+	{ "quanta", SB_P_INT, PFC(quanta), "65535", 1, 65535, "quanta", NULL,
+	  "quanta mode: pause time carried by a PAUSE, in units of 512 bit times of the link (65535 = 1.34 ms at 25 Gb/s)" },
+	{ "refresh_fraction", SB_P_DOUBLE, PFC(refresh_fraction), "0.5", 0.01, 1, "", NULL,
+	  "quanta mode: a switch re-sends PAUSE after this fraction of the pause time, so the upstream never resumes on its own while the queue is congested" },
+	{ "processing_delay_ns", SB_P_DOUBLE, PFC(processing_delay_ns), "0", 0, 1e6, "ns", NULL,
+	  "time between a PFC frame's arrival and the upstream acting on it (802.1Qbb allows up to 3840 B of link time; DSH's Eq. 1 budgets it)" },
+	{ "log", SB_P_BOOL, PFC(log), "true", 0, 0, "", NULL,
+	  "record every PAUSE/RESUME a switch sends in pfc.csv" },
+	{ "deadlock_check_us", SB_P_DOUBLE, PFC(deadlock_check_us), "100", 0, 1e9, "us", NULL,
+	  "period of the PFC deadlock detector (runs with lossless traffic only); 0 = off" },
+	{ "deadlock_persist_us", SB_P_DOUBLE, PFC(deadlock_persist_us), "1000", 0, 1e9, "us", NULL,
+	  "a cycle of paused, backlogged queues counts as a deadlock once every queue on it has been paused this long (004-dsh.md U21: 1 ms)" },
+	SB_PARAM_END
+};
+
 /* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
 #define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: dctcp, cubic, newreno, ...)"
 #define WL_COMMON_PARAMS(transport_default, transport_doc)                                         \
@@ -255,6 +275,7 @@ void sb_scenario_defaults(struct sb_scenario *sc)
 	sb_params_defaults(sb_switch_param_table, &sc->sw);
 	sb_params_defaults(sb_host_param_table, &sc->host);
 	sb_params_defaults(sb_tcp_param_table, &sc->tcp);
+	sb_params_defaults(sb_pfc_param_table, &sc->pfc);
 
 	const struct sb_bm_ops *const *all = sb_bm_all();
 	size_t n = scheme_count();
@@ -274,6 +295,7 @@ void sb_scenario_free(struct sb_scenario *sc)
 	sb_params_free(sb_switch_param_table, &sc->sw);
 	sb_params_free(sb_host_param_table, &sc->host);
 	sb_params_free(sb_tcp_param_table, &sc->tcp);
+	sb_params_free(sb_pfc_param_table, &sc->pfc);
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		struct sb_workload *wl = &sc->workloads[i];
 		if (wl->type >= 0 && wl->type < SB_WL_N)

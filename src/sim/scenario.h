@@ -76,6 +76,17 @@ struct sb_tcp_params {
 	int64_t max_cwnd_bytes;   /* cap on cwnd (0 = none) */
 };
 
+/* PFC transport and measurement (net/pfc.c, net/deadlock.c); when to pause is the scheme's. */
+struct sb_pfc_params {
+	int mode;                   /* SB_PFC_ONOFF / SB_PFC_QUANTA (net/pfc.h) */
+	int64_t quanta;             /* quanta mode: pause time of a PAUSE, in 512-bit-time quanta */
+	double refresh_fraction;    /* quanta mode: re-send PAUSE after this fraction of its time */
+	double processing_delay_ns; /* upstream reaction delay after a frame arrives */
+	bool log;                   /* record every frame for pfc.csv */
+	double deadlock_check_us;   /* period of the deadlock detector (0 = off) */
+	double deadlock_persist_us; /* a cycle of paused queues must last this long to count */
+};
+
 /* Workloads: a list in the scenario; `type` selects the parameter table. */
 enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
@@ -117,6 +128,7 @@ struct sb_scenario {
 	struct sb_switch_params sw;
 	struct sb_host_params host;
 	struct sb_tcp_params tcp;
+	struct sb_pfc_params pfc;
 	struct sb_workload *workloads;
 	size_t nworkloads;
 	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
@@ -128,6 +140,7 @@ extern const struct sb_param sb_topo_param_table[];
 extern const struct sb_param sb_switch_param_table[];
 extern const struct sb_param sb_host_param_table[];
 extern const struct sb_param sb_tcp_param_table[];
+extern const struct sb_param sb_pfc_param_table[];
 extern const char *const sb_workload_type_name[SB_WL_N];
 extern const struct sb_param *const sb_workload_param_table[SB_WL_N];
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "net/deadlock.h"
+#include "net/pfc.h"
 #include "net/switch.h"
 #include "sim/report.h"
 #include "topo/topo.h"
@@ -39,8 +41,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_port_pfc(sim, in, (uint8_t)pkt->flow, pkt->flags & SB_PF_PAUSE, pkt->flags & SB_PF_PORT_LEVEL);
-		sb_packet_free(sim, pkt);
+		sb_pfc_receive(sim, in, pkt);
 		return;
 	}
 	(void)h;
@@ -205,6 +206,8 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 		configure_switch_ports(sim->switches[s], &sc->sw);
 		rc = sb_switch_init_mmus(sim, sim->switches[s], sc, err);
 	}
+	if (rc == 0 && sim->lossless_prio_mask)
+		sim->deadlock = sb_deadlock_new(sim);
 	return rc;
 }
 
@@ -296,6 +299,8 @@ void sb_sim_free(struct sb_sim *sim)
 {
 	sb_report_free(sim);
 	sb_workloads_free(sim);
+	sb_deadlock_free(sim->deadlock);
+	sb_pfc_record_free(&sim->pfc);
 	for (uint32_t i = 0; i < sim->nnodes; i++) {
 		struct sb_node *n = sim->nodes[i];
 		if (n->kind == SB_NODE_SWITCH)

@@ -15,6 +15,7 @@
 #include "core/rng.h"
 #include "mmu/mmu.h"
 #include "net/packet.h"
+#include "net/pfc.h"
 #include "net/port.h"
 #include "sim/scenario.h"
 #include "transport/flow.h"
@@ -79,11 +80,13 @@ struct sb_stats {
 	uint64_t drops_nic;         /* data packets dropped at a full host NIC (host.nic_buffer_bytes) */
 	uint64_t packet_hops;       /* packets × links traversed (data + ACK + control) */
 	uint64_t drops[SB_DROP_NCAUSES];
-	uint64_t pfc_pause_frames, pfc_resume_frames;
+	uint64_t pfc_pause_frames, pfc_resume_frames;           /* queue-level, sent by switches */
+	uint64_t pfc_port_pause_frames, pfc_port_resume_frames; /* port-level (DSH) */
 	uint64_t flows_started, flows_completed;
 };
 
 struct sb_occupancy_sink;
+struct sb_deadlock_detector;
 struct sb_wl_runtime;
 
 struct sb_sim {
@@ -111,6 +114,8 @@ struct sb_sim {
 	size_t nqueries, queries_cap;
 
 	struct sb_stats stats;
+	struct sb_pfc_record pfc;  /* frames sent and pause episodes (net/pfc.c) */
+	struct sb_deadlock_detector *deadlock; /* PFC deadlock detector (net/deadlock.c), or NULL */
 	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
 	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
 	sb_time stop_at;           /* duration */

@@ -1,0 +1,247 @@
+/*
+ * pfc.c — PFC frames on the wire, pause state at the upstream, and paused-time accounting.
+ */
+#include "net/pfc.h"
+
+#include <stdlib.h>
+#include "core/util.h"
+#include "net/deadlock.h"
+#include "net/port.h"
+#include "sim/sim.h"
+
+/* Port-level pauses count as paused time for the priorities that carry lossless traffic (all
+ * eight if the run declares none), so idle priorities do not inflate the totals. */
+static uint8_t port_level_scope(const struct sb_sim *sim)
+{
+	return sim->lossless_prio_mask ? sim->lossless_prio_mask : 0xFF;
+}
+
+uint8_t sb_pfc_paused_mask(const struct sb_sim *sim, const struct sb_port *port)
+{
+	return (uint8_t)(port->paused | (port->port_paused ? port_level_scope(sim) : 0));
+}
+
+sb_time sb_pfc_paused_time(const struct sb_sim *sim, const struct sb_port *port, unsigned prio)
+{
+	sb_time t = port->paused_total[prio];
+	if (port->pfc_effective & (1u << prio))
+		t += sb_now(sim) - port->pause_since[prio];
+	return t;
+}
+
+static void *grow(void *v, size_t *cap, size_t elem)
+{
+	*cap = *cap ? *cap * 2 : 1024;
+	return sb_xrealloc(v, *cap * elem);
+}
+
+static void record_episode(struct sb_sim *sim, sb_time duration)
+{
+	struct sb_pfc_record *r = &sim->pfc;
+	if (r->nepisodes == r->episodes_cap)
+		r->episodes = grow(r->episodes, &r->episodes_cap, sizeof(*r->episodes));
+	r->episodes[r->nepisodes++] = duration;
+}
+
+/* Open and close pause episodes for the priorities whose effective state changed. */
+static void account(struct sb_sim *sim, struct sb_port *port)
+{
+	uint8_t now_mask = sb_pfc_paused_mask(sim, port), was = port->pfc_effective;
+	if (now_mask == was)
+		return;
+	sb_time now = sb_now(sim);
+	for (unsigned p = 0; p < SB_NPRIO; p++) {
+		uint8_t bit = (uint8_t)(1u << p);
+		if ((now_mask & bit) && !(was & bit)) {
+			port->pause_since[p] = now;
+			port->pause_episodes[p]++;
+		} else if (!(now_mask & bit) && (was & bit)) {
+			sb_time d = now - port->pause_since[p];
+			port->paused_total[p] += d;
+			record_episode(sim, d);
+		}
+	}
+	port->pfc_effective = now_mask;
+	port->deadlock_reported &= now_mask; /* a queue that resumed may deadlock anew later */
+	if (now_mask & ~was)
+		sb_deadlock_pause_started(sim);
+}
+
+void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
+{
+	if (pause) {
+		if (port_level)
+			port->port_paused = true;
+		else
+			port->paused |= mask;
+		port->pause_rx++;
+	} else {
+		if (port_level)
+			port->port_paused = false;
+		else
+			port->paused &= (uint8_t)~mask;
+		port->resume_rx++;
+	}
+	account(sim, port);
+	if (!pause && !port->kick_pending)
+		sb_port_kick(sim, port);
+}
+
+/* --- sending --- */
+
+static void log_event(struct sb_sim *sim, const struct sb_port *port, uint8_t prio, bool pause)
+{
+	struct sb_pfc_record *r = &sim->pfc;
+	if (r->nevents == r->events_cap)
+		r->events = grow(r->events, &r->events_cap, sizeof(*r->events));
+	r->events[r->nevents++] = (struct sb_pfc_event){ sb_now(sim), port->node->id, port->index, prio, pause };
+}
+
+/* 802.1Qbb: a quantum is 512 bit times of the link. */
+static sb_time quanta_time(const struct sb_port *port, uint64_t quanta)
+{
+	return sb_tx_time((uint32_t)(quanta * 64), port->rate_bps);
+}
+
+static void emit(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
+{
+	struct sb_packet *f = sb_packet_new(sim);
+	f->type = SB_PKT_PFC;
+	f->size = 64;
+	f->flow = mask;
+	f->flags = (uint8_t)((pause ? SB_PF_PAUSE : 0) | (port_level ? SB_PF_PORT_LEVEL : 0));
+	f->seq = pause && sim->sc->pfc.mode == SB_PFC_QUANTA ? (uint64_t)sim->sc->pfc.quanta : 0;
+	sb_port_enqueue(sim, port, f);
+}
+
+static void refresh(void *obj, uint64_t arg);
+
+static void arm_refresh(struct sb_sim *sim, struct sb_port *port)
+{
+	if (port->pfc_refresh_pending)
+		return;
+	double fraction = sim->sc->pfc.refresh_fraction;
+	sb_time hold = quanta_time(port, (uint64_t)sim->sc->pfc.quanta);
+	port->pfc_refresh_pending = true;
+	sb_at(sim, sb_now(sim) + (sb_time)((double)hold * fraction), refresh, port, 0);
+}
+
+/* Quanta mode: re-send PAUSE for whatever this port still asserts, before the upstream's
+ * timer runs out. */
+static void refresh(void *obj, uint64_t arg)
+{
+	struct sb_port *port = obj;
+	struct sb_sim *sim = port->node->sim;
+	(void)arg;
+	port->pfc_refresh_pending = false;
+	if (!port->pfc_asserted && !port->pfc_port_asserted)
+		return;
+	if (port->pfc_asserted) {
+		emit(sim, port, port->pfc_asserted, true, false);
+		sim->pfc.refresh_frames++;
+	}
+	if (port->pfc_port_asserted) {
+		emit(sim, port, 0xFF, true, true);
+		sim->pfc.refresh_frames++;
+	}
+	arm_refresh(sim, port);
+}
+
+void sb_pfc_send(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
+{
+	if (port_level) {
+		port->pfc_port_asserted = pause;
+		if (pause)
+			sim->stats.pfc_port_pause_frames++;
+		else
+			sim->stats.pfc_port_resume_frames++;
+	} else {
+		if (pause) {
+			port->pfc_asserted |= mask;
+			sim->stats.pfc_pause_frames++;
+		} else {
+			port->pfc_asserted &= (uint8_t)~mask;
+			sim->stats.pfc_resume_frames++;
+		}
+	}
+	if (sim->sc->pfc.log) {
+		if (port_level)
+			log_event(sim, port, SB_PFC_PORT_LEVEL_PRIO, pause);
+		else
+			for (unsigned p = 0; p < SB_NPRIO; p++)
+				if (mask & (1u << p))
+					log_event(sim, port, (uint8_t)p, pause);
+	}
+	emit(sim, port, mask, pause, port_level);
+	if (pause && sim->sc->pfc.mode == SB_PFC_QUANTA)
+		arm_refresh(sim, port);
+}
+
+/* --- receiving --- */
+
+#define EXPIRY_PORT SB_NPRIO /* index of the port-level timer in pause_expiry[] */
+
+/* Quanta mode: a pause timer ran out; lift what no later frame has extended. */
+static void expire(void *obj, uint64_t arg)
+{
+	struct sb_port *port = obj;
+	struct sb_sim *sim = port->node->sim;
+	sb_time now = sb_now(sim);
+	if (arg & 0x100) {
+		if (port->port_paused && port->pause_expiry[EXPIRY_PORT] <= now)
+			sb_port_pfc(sim, port, 0xFF, false, true);
+		return;
+	}
+	uint8_t lift = 0;
+	for (unsigned p = 0; p < SB_NPRIO; p++)
+		if ((arg & (1u << p)) && (port->paused & (1u << p)) && port->pause_expiry[p] <= now)
+			lift |= (uint8_t)(1u << p);
+	if (lift)
+		sb_port_pfc(sim, port, lift, false, false);
+}
+
+/* arg: bits 0-7 mask, bit 8 port-level, bit 9 pause, bits 16+ quanta. */
+static void apply(struct sb_sim *sim, struct sb_port *port, uint64_t arg)
+{
+	uint8_t mask = (uint8_t)arg;
+	bool port_level = arg & 0x100, pause = arg & 0x200;
+	uint64_t quanta = arg >> 16;
+	if (pause && quanta == 0 && sim->sc->pfc.mode == SB_PFC_QUANTA)
+		pause = false; /* 802.1Qbb: zero quanta = resume */
+	sb_port_pfc(sim, port, mask, pause, port_level);
+	if (pause && quanta) {
+		sb_time until = sb_now(sim) + quanta_time(port, quanta);
+		if (port_level)
+			port->pause_expiry[EXPIRY_PORT] = until;
+		else
+			for (unsigned p = 0; p < SB_NPRIO; p++)
+				if (mask & (1u << p))
+					port->pause_expiry[p] = until;
+		sb_at(sim, until, expire, port, (uint64_t)mask | (port_level ? 0x100 : 0));
+	}
+}
+
+static void apply_later(void *obj, uint64_t arg)
+{
+	struct sb_port *port = obj;
+	apply(port->node->sim, port, arg);
+}
+
+void sb_pfc_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *frame)
+{
+	uint64_t arg = (uint64_t)(uint8_t)frame->flow | ((frame->flags & SB_PF_PORT_LEVEL) ? 0x100 : 0) |
+		       ((frame->flags & SB_PF_PAUSE) ? 0x200 : 0) | (frame->seq << 16);
+	sb_packet_free(sim, frame);
+	sb_time delay = (sb_time)(sim->sc->pfc.processing_delay_ns * (double)SB_NS);
+	if (delay)
+		sb_at(sim, sb_now(sim) + delay, apply_later, port, arg);
+	else
+		apply(sim, port, arg);
+}
+
+void sb_pfc_record_free(struct sb_pfc_record *r)
+{
+	free(r->events);
+	free(r->episodes);
+	*r = (struct sb_pfc_record){ 0 };
+}

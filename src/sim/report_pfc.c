@@ -1,0 +1,154 @@
+/*
+ * report_pfc.c — PFC statistics and files (see report_pfc.h).
+ */
+#include "sim/report_pfc.h"
+
+#include <stdlib.h>
+#include "core/util.h"
+#include "net/deadlock.h"
+#include "net/pfc.h"
+#include "sim/report.h"
+
+static int cmp_time(const void *a, const void *b)
+{
+	sb_time x = *(const sb_time *)a, y = *(const sb_time *)b;
+	return (x > y) - (x < y);
+}
+
+/* Nearest-rank percentile of sorted times, in µs. */
+static double pct_us(const sb_time *v, size_t n, double p)
+{
+	if (!n)
+		return 0;
+	size_t k = (size_t)((p / 100.0) * (double)n + 0.999999999);
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return sb_time_to_us(v[k - 1]);
+}
+
+void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
+{
+	*s = (struct sb_pfc_summary){ .first_deadlock_us = -1 };
+	size_t cap = 0, n = 0;
+	sb_time *totals = NULL;
+	sb_time now = sb_now(sim);
+	for (uint32_t i = 0; i < sim->nnodes; i++) {
+		const struct sb_node *node = sim->nodes[i];
+		for (uint16_t k = 0; k < node->nports; k++) {
+			const struct sb_port *port = &node->ports[k];
+			for (unsigned p = 0; p < SB_NPRIO; p++) {
+				if (!port->pause_episodes[p])
+					continue;
+				if (n == cap) {
+					cap = cap ? 2 * cap : 256;
+					totals = sb_xrealloc(totals, cap * sizeof(*totals));
+				}
+				totals[n++] = sb_pfc_paused_time(sim, port, p);
+				s->episodes += port->pause_episodes[p];
+			}
+		}
+	}
+	/* episodes still open at the end of the run count with their length so far */
+	size_t closed = sim->pfc.nepisodes, open = (size_t)s->episodes - closed;
+	sb_time *ep = sb_xcalloc(closed + open + 1, sizeof(*ep));
+	for (size_t i = 0; i < closed; i++)
+		ep[i] = sim->pfc.episodes[i];
+	size_t m = closed;
+	for (uint32_t i = 0; i < sim->nnodes; i++) {
+		const struct sb_node *node = sim->nodes[i];
+		for (uint16_t k = 0; k < node->nports; k++)
+			for (unsigned p = 0; p < SB_NPRIO; p++)
+				if (node->ports[k].pfc_effective & (1u << p))
+					ep[m++] = now - node->ports[k].pause_since[p];
+	}
+	s->paused_queues = n;
+	sb_time total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += totals[i];
+	s->total_us = sb_time_to_us(total);
+	qsort(totals, n, sizeof(*totals), cmp_time);
+	s->per_queue_p99_us = pct_us(totals, n, 99);
+	s->per_queue_max_us = n ? sb_time_to_us(totals[n - 1]) : 0;
+	qsort(ep, m, sizeof(*ep), cmp_time);
+	s->episode_p99_us = pct_us(ep, m, 99);
+	s->episode_max_us = m ? sb_time_to_us(ep[m - 1]) : 0;
+	free(totals);
+	free(ep);
+	const struct sb_deadlock_detector *d = sim->deadlock;
+	if (d && d->nfound) {
+		s->deadlocks = d->nfound;
+		s->first_deadlock_us = sb_time_to_us(d->found[0].onset);
+		for (size_t i = 1; i < d->nfound; i++)
+			if (sb_time_to_us(d->found[i].onset) < s->first_deadlock_us)
+				s->first_deadlock_us = sb_time_to_us(d->found[i].onset);
+	}
+}
+
+json_t *sb_pfc_summary_json(const struct sb_sim *sim, const struct sb_pfc_summary *s)
+{
+	json_t *pfc = json_object();
+	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->stats.pfc_pause_frames));
+	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->stats.pfc_resume_frames));
+	json_object_set_new(pfc, "port_pause_frames", json_integer((json_int_t)sim->stats.pfc_port_pause_frames));
+	json_object_set_new(pfc, "port_resume_frames", json_integer((json_int_t)sim->stats.pfc_port_resume_frames));
+	json_object_set_new(pfc, "refresh_frames", json_integer((json_int_t)sim->pfc.refresh_frames));
+	json_object_set_new(pfc, "paused_queues", json_integer((json_int_t)s->paused_queues));
+	json_object_set_new(pfc, "pause_episodes", json_integer((json_int_t)s->episodes));
+	json_t *t = json_object();
+	json_object_set_new(t, "total", json_real(s->total_us));
+	json_object_set_new(t, "per_queue_p99", json_real(s->per_queue_p99_us));
+	json_object_set_new(t, "per_queue_max", json_real(s->per_queue_max_us));
+	json_object_set_new(t, "episode_p99", json_real(s->episode_p99_us));
+	json_object_set_new(t, "episode_max", json_real(s->episode_max_us));
+	json_object_set_new(pfc, "paused_time_us", t);
+	json_object_set_new(pfc, "deadlocks", json_integer((json_int_t)s->deadlocks));
+	json_object_set_new(pfc, "first_deadlock_us", s->deadlocks ? json_real(s->first_deadlock_us) : json_null());
+	return pfc;
+}
+
+void sb_pfc_write_events(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "time_ns,switch,port,peer,prio,event\n");
+	for (size_t i = 0; i < sim->pfc.nevents; i++) {
+		const struct sb_pfc_event *e = &sim->pfc.events[i];
+		const struct sb_node *n = sim->nodes[e->node];
+		const char *peer = n->ports[e->port].peer->node->name;
+		if (e->prio == SB_PFC_PORT_LEVEL_PRIO)
+			fprintf(f, "%.3f,%s,%u,%s,all,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer,
+				e->pause ? "port_pause" : "port_resume");
+		else
+			fprintf(f, "%.3f,%s,%u,%s,%u,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer, e->prio,
+				e->pause ? "pause" : "resume");
+	}
+}
+
+void sb_pfc_write_paused(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "node,port,peer,prio,episodes,paused_us\n");
+	for (uint32_t i = 0; i < sim->nnodes; i++) {
+		const struct sb_node *node = sim->nodes[i];
+		for (uint16_t k = 0; k < node->nports; k++)
+			for (unsigned p = 0; p < SB_NPRIO; p++)
+				if (node->ports[k].pause_episodes[p])
+					fprintf(f, "%s,%u,%s,%u,%u,%.3f\n", node->name, k, node->ports[k].peer->node->name, p,
+						node->ports[k].pause_episodes[p],
+						sb_time_to_us(sb_pfc_paused_time(sim, &node->ports[k], p)));
+	}
+}
+
+void sb_pfc_write_deadlocks(FILE *f, const struct sb_sim *sim)
+{
+	fprintf(f, "onset_ns,detected_ns,length,cycle\n");
+	const struct sb_deadlock_detector *d = sim->deadlock;
+	for (size_t i = 0; d && i < d->nfound; i++) {
+		const struct sb_deadlock *dl = &d->found[i];
+		fprintf(f, "%.3f,%.3f,%zu,", sb_time_to_ns(dl->onset), sb_time_to_ns(dl->detected), dl->count);
+		for (size_t k = 0; k < dl->count; k++) {
+			const struct sb_deadlock_member *m = &d->members[dl->first + k];
+			fprintf(f, "%s%s:%u:%u", k ? " > " : "", sim->nodes[m->node]->name, m->port, m->prio);
+		}
+		fputc('\n', f);
+	}
+}
