@@ -284,7 +284,9 @@ static enum sb_drop_cause sonic_admit(struct sb_mmu *m, const struct sb_mmu_pkt 
 		uint64_t t = threshold(m, s, ING, LY, pkt->in_port, pkt->prio, unsched);
 		if (m->used + z > m->buffer)
 			return SB_DROP_BUFFER_FULL;
-		if (m->used - s->pfc.used + z > s->b_ing)
+		/* The ingress pool less the lossless reserves (all of it with the evaluations' reserve
+		 * of 0, the artifact's test): lossy traffic cannot take a reserve it does not own. */
+		if (ingress_pool_used(m, s) + z > s->b_ing - s->pfc.reserve_total)
 			return SB_DROP_POOL_FULL;
 		if (m->q_ing[sb_mmu_qi(pkt->in_port, pkt->prio)] + z > t)
 			return SB_DROP_THRESHOLD;
