@@ -314,6 +314,40 @@ static void test_filter_per_departure(void **state)
 	sb_mmu_free(m);
 }
 
+/* n_p refreshes: lazily at threshold evaluations (artifact), or also after departures. Two lossy
+ * queues saturate (q̂ >= CI = 1000 B), then one drains completely. */
+static void test_np_refresh(void **state)
+{
+	(void)state;
+	for (int eager = 0; eager <= 1; eager++) {
+		struct pfc_log log = { 0 };
+		const char *kv[] = { "gamma", "0", "ci_bytes", "1000", "headroom", "bytes", "headroom_bytes", "0",
+				     "np_refresh_on_dequeue", eager ? "true" : "false", NULL };
+		struct sb_mmu *m = standalone(1000000, 0, &log, kv);
+		struct sb_mmu_pkt a = { .in_port = 0, .out_port = 1, .prio = 1, .bytes = 1000 };
+		struct sb_mmu_pkt b = { .in_port = 0, .out_port = 0, .prio = 1, .bytes = 1000 };
+		for (int i = 0; i < 3; i++) {
+			assert_int_equal(sb_mmu_admit(m, &a), SB_ADMIT);
+			assert_int_equal(sb_mmu_admit(m, &b), SB_ADMIT);
+		}
+		sb_mmu_release(m, &a, SB_RELEASE_TX); /* q̂ = 2000 B each */
+		sb_mmu_release(m, &b, SB_RELEASE_TX);
+		assert_int_equal(sb_mmu_admit(m, &a), SB_ADMIT); /* evaluations: both count as congested */
+		assert_int_equal(sb_mmu_admit(m, &b), SB_ADMIT);
+		double both = sb_reverie_n(m, true, 1);
+		for (int i = 0; i < 3; i++)
+			sb_mmu_release(m, &a, SB_RELEASE_TX); /* queue a drains: q̂ = 0 */
+		double after = sb_reverie_n(m, true, 1);
+		print_message("np_refresh_on_dequeue = %d: n_p = %g with both queues congested, %g after one drained\n",
+			      eager, both, after);
+		assert_true(both == 2.0);
+		assert_true(after == (eager ? 1.0 : 2.0)); /* lazy: the drained queue still counts */
+		for (int i = 0; i < 3; i++)
+			sb_mmu_release(m, &b, SB_RELEASE_TX);
+		sb_mmu_free(m);
+	}
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* 5. Lossless admission (§2.3, §5 item 23): no shared-pool check, the filter decides the
  *    pause; a queue whose filter is still 0 pauses only through pause_on_full_pool.           */
@@ -403,6 +437,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter_per_departure),
+		cmocka_unit_test(test_np_refresh),
 		cmocka_unit_test(test_lossless_pause_on_full_pool),
 		cmocka_unit_test(test_theorem1_isolation),
 		cmocka_unit_test(test_theorem2_idle_bounds),

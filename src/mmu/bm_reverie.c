@@ -67,7 +67,7 @@ struct reverie_state {
 
 #define ST(f) offsetof(struct reverie_state, f)
 static const struct sb_param reverie_params[] = {
-	{ "gamma", SB_P_DOUBLE, ST(gamma), "0.999", 0, 0.999999999, "", NULL,
+	{ "gamma", SB_P_DOUBLE, ST(gamma), "0.999", 0, 0.999999, "", NULL,
 	  "low-pass filter gain γ: q̂ = γ·q̂ + (1−γ)·q; higher absorbs longer bursts (paper and artifact "
 	  "runs: 0.999; Fig. 10 sweeps 0.8-0.999999)" },
 	{ "alpha_lossless", SB_P_PRIO, ST(alpha_ll), "1", 0, 1e6, "", NULL,
