@@ -406,13 +406,15 @@ static void test_cbr(void **state)
 
 /* --- file --- */
 
-/* Run a leaf-spine (2 leaves x 4 hosts) replaying the flow list `csv` for `ms` milliseconds. */
+/* Run a leaf-spine (2 leaves x 4 hosts) replaying the flow list `csv` for `ms` milliseconds.
+ * The lists carry lossless lines, so the switches run a lossless-capable scheme (sonic). */
 static void run_flow_file(struct sb_sim *sim, struct sb_scenario *sc, const char *dir, const char *csv, double ms)
 {
 	char *path = tl_write_file(dir, "flows.csv", csv), text[8600];
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = %g; arrivals_ms = %g; };\n"
 		 "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 4; spines = 2; };\n"
+		 "switch: { scheme = \"sonic\"; };\n"
 		 "workloads = ({ type = \"file\"; path = \"%s\"; });",
 		 ms, ms, path);
 	free(path);
@@ -509,6 +511,7 @@ static void test_workload_lossless_class(void **state)
 	(void)state;
 	const char *text = "run: { duration_ms = 2.0; arrivals_ms = 2.0; sample_interval_us = 5.0; };\n"
 			   "topology: { type = \"single\"; hosts = 6; };\n"
+			   "switch: { scheme = \"sonic\"; };\n"
 			   "workloads = ({ type = \"burst\"; srcs = [1, 2, 3, 4]; dst = 0; size_bytes = 200000;\n"
 			   "               prio = 3; class = \"lossless\"; },\n"
 			   "             { type = \"burst\"; srcs = [5]; dst = 0; size_bytes = 100000; prio = 2; });";

@@ -25,6 +25,18 @@ void tl_build(struct sb_sim *sim, const struct sb_scenario *sc);
 /* Run and assert sb_sim_check. */
 void tl_run_and_check(struct sb_sim *sim);
 
+/* A callback every `step` of simulated time in [from, to], for time averages of occupancies.
+ * The struct is the caller's and must outlive the run; fn reads it (and `ctx`). */
+struct tl_every {
+	struct sb_sim *sim;
+	sb_time next, to, step;
+	void (*fn)(struct tl_every *e);
+	void *ctx;
+	uint64_t calls;
+};
+void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
+		    void (*fn)(struct tl_every *e), void *ctx);
+
 /* Write text to DIR/NAME (failing the test if it cannot) and return the path (malloc'd). */
 char *tl_write_file(const char *dir, const char *name, const char *text);
 /* cmocka group setup/teardown giving the group a temporary directory, tl_group_dir (the

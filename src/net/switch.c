@@ -154,6 +154,19 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 	size_t scheme_index = 0;
 	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s != ops; s++)
 		scheme_index++;
+	if (sim->lossless_prio_mask && !ops->lossless) {
+		/* A lossy scheme would drop lossless packets silently: no PFC, no headroom. */
+		char capable[256] = "";
+		size_t len = 0;
+		for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++)
+			if ((*s)->lossless && len < sizeof(capable))
+				len += (size_t)snprintf(capable + len, sizeof(capable) - len, "%s%s", len ? ", " : "",
+							(*s)->name);
+		return sb_fail(err,
+			       "switch.scheme: \"%s\" has no PFC or headroom, but workloads send lossless traffic "
+			       "(class = \"lossless\", priorities 0x%02x); expected a lossless-capable scheme: %s",
+			       p->scheme, sim->lossless_prio_mask, capable);
+	}
 
 	uint16_t nports = sw->node.nports;
 	uint16_t group = p->mmu_ports > 0 && p->mmu_ports < nports ? (uint16_t)p->mmu_ports : nports;
