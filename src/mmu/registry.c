@@ -11,6 +11,7 @@ extern const struct sb_bm_ops sb_bm_abm;
 extern const struct sb_bm_ops sb_bm_occamy;
 extern const struct sb_bm_ops sb_bm_pushout;
 extern const struct sb_bm_ops sb_bm_fab, sb_bm_ib;
+extern const struct sb_bm_ops sb_bm_dsh, sb_bm_sih;
 
 static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_dt,
@@ -22,6 +23,8 @@ static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_pushout,
 	&sb_bm_fab,
 	&sb_bm_ib,
+	&sb_bm_sih,
+	&sb_bm_dsh,
 	NULL,
 };
 
