@@ -238,9 +238,12 @@ static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 	s->headroom_total = dsh ? eta_sum : queues * eta_sum;
 	s->private_total = s->reserve_ports * queues * s->phi;
 	if (s->private_total + s->headroom_total >= m->buffer)
-		return sb_fail(err, "%s: private %llu + %s %llu units leave no shared segment in a buffer of %llu",
+		return sb_fail(err, "%s: private %llu + %s %llu %s leave no shared segment in a buffer of %llu "
+				    "(reserved for %llu ports × %llu lossless queues)",
 			       name, (unsigned long long)s->private_total, dsh ? "insurance" : "headroom",
-			       (unsigned long long)s->headroom_total, (unsigned long long)m->buffer);
+			       (unsigned long long)s->headroom_total, m->cell_bytes ? "cells" : "bytes",
+			       (unsigned long long)m->buffer, (unsigned long long)s->reserve_ports,
+			       (unsigned long long)queues);
 	s->shared_cap = m->buffer - s->private_total - s->headroom_total;
 
 	size_t nq = (size_t)m->nports * SB_MMU_NPRIO;
