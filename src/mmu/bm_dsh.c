@@ -330,7 +330,8 @@ static void flow_control(struct sb_mmu *m, struct dsh_state *s, uint16_t i, uint
 	struct dsh_queue *x = &s->q[sb_mmu_qi(i, j)];
 	int64_t w = (int64_t)omega(s, x), xq = xqoff(s, i);
 	/* DSH pauses when ω_s "becomes higher than" X_qoff; SIH when the queue "reaches" T (the
-	 * paper's case 3), or holds headroom. ω_s > 0 in both: U5. */
+	 * paper's case 3) or holds headroom. A queue with nothing in shared (ω_s = 0) does not
+	 * pause on the threshold, even when X_qoff < 0 (U5): it would resume at once. */
 	bool over = s->dsh ? w > 0 && w > xq : x->headroom > 0 || (w > 0 && w >= xq);
 	if (!x->paused) {
 		if (over) {
