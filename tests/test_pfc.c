@@ -139,6 +139,35 @@ static void test_quanta_expiry(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* A PFC frame overtakes ACKs waiting in the control queue, but not earlier PFC frames. */
+static void test_pfc_frame_overtakes_acks(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 2, 10, 1000000);
+	tl_build(&sim, &sc);
+	struct sb_port *port = &sim.switches[0]->node.ports[0];
+	port->busy_until = 1 * SB_MS; /* keep everything queued */
+	struct sb_packet *sent[5];
+	const uint8_t type[5] = { SB_PKT_ACK, SB_PKT_ACK, SB_PKT_PFC, SB_PKT_ACK, SB_PKT_PFC };
+	for (int i = 0; i < 5; i++) {
+		sent[i] = sb_packet_new(&sim);
+		sent[i]->type = type[i];
+		sent[i]->size = 64;
+		sb_port_enqueue(&sim, port, sent[i]);
+	}
+	const int order[5] = { 2, 4, 0, 1, 3 };
+	struct sb_packet *p = port->ctrl.head;
+	for (int i = 0; i < 5; i++, p = p->next)
+		assert_ptr_equal(p, sent[order[i]]);
+	assert_null(p);
+	assert_ptr_equal(port->ctrl.tail, sent[3]);
+	assert_int_equal(port->ctrl.pkts, 5);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* --- deadlock detector --- */
 
 static struct sb_port *port_towards(struct sb_node *from, const struct sb_node *to)
@@ -221,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_processing_delay),
 		cmocka_unit_test(test_quanta_refresh),
 		cmocka_unit_test(test_quanta_expiry),
+		cmocka_unit_test(test_pfc_frame_overtakes_acks),
 		cmocka_unit_test(test_deadlock_cycle),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ extern const char sb_default_scenario[];
 
 /*
  * The columns of compare.csv, the keys of each compare.json result (after "scheme"), in this
- * order, and where each comes from in summary.json. The first eight are the printed table's;
+ * order, and where each comes from in summary.json. The first nine are the printed table's;
  * the rest say how many values the statistics rest on. docs/compare.md lists them.
  */
 struct column {
@@ -55,6 +55,9 @@ static const struct column columns[] = {
 	{ "long_slowdown_mean", "fct_slowdown.long.mean", false, { "long", "mean" }, "fct_slowdown.long.count" },
 	{ "drops", "drops.total", true, { "", "drops" }, NULL },
 	{ "p99_occupancy_bytes", "buffer.p99_occupancy_bytes", true, { "buffer", "p99 (B)" }, NULL },
+	{ "pfc_pause_frames", "pfc.pause_frames", true, { "PFC", "pauses" }, NULL },
+	{ "drops_lossless", "drops.lossless", true, { NULL, NULL }, NULL },
+	{ "pfc_paused_us", "pfc.paused_time_us.total", false, { NULL, NULL }, NULL },
 	{ "incast_count", "fct_slowdown.incast.count", true, { NULL, NULL }, NULL },
 	{ "qct_count", "qct_slowdown.count", true, { NULL, NULL }, NULL },
 	{ "short_count", "fct_slowdown.short.count", true, { NULL, NULL }, NULL },

@@ -151,6 +151,22 @@ static void link_arrive(void *obj, uint64_t arg)
 	sb_node_receive(sim, port->peer, p);
 }
 
+/* A PFC frame overtakes the ACKs waiting in the control queue (MAC control frames go first on
+ * real ports): otherwise a burst of ACKs would delay the PAUSE beyond what headroom formulas
+ * budget for. Frames keep their order among themselves. */
+static void ctrl_push_pfc(struct sb_fifo *ctrl, struct sb_packet *pkt)
+{
+	struct sb_packet **at = &ctrl->head;
+	while (*at && (*at)->type == SB_PKT_PFC)
+		at = &(*at)->next;
+	pkt->next = *at;
+	*at = pkt;
+	if (!pkt->next)
+		ctrl->tail = pkt;
+	ctrl->bytes += pkt->size;
+	ctrl->pkts++;
+}
+
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_DATA) {
@@ -158,6 +174,8 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		port->backlog |= (uint8_t)(1u << pkt->prio);
 		if ((port->paused & (1u << pkt->prio)) || port->port_paused)
 			return;
+	} else if (pkt->type == SB_PKT_PFC) {
+		ctrl_push_pfc(&port->ctrl, pkt);
 	} else {
 		sb_fifo_push(&port->ctrl, pkt);
 	}
