@@ -12,6 +12,7 @@ extern const struct sb_bm_ops sb_bm_occamy;
 extern const struct sb_bm_ops sb_bm_pushout;
 extern const struct sb_bm_ops sb_bm_fab, sb_bm_ib;
 extern const struct sb_bm_ops sb_bm_sonic, sb_bm_reverie;
+extern const struct sb_bm_ops sb_bm_dsh, sb_bm_sih;
 
 static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_dt,
@@ -25,6 +26,8 @@ static const struct sb_bm_ops *const schemes[] = {
 	&sb_bm_ib,
 	&sb_bm_sonic,
 	&sb_bm_reverie,
+	&sb_bm_sih,
+	&sb_bm_dsh,
 	NULL,
 };
 

@@ -68,7 +68,8 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 	for (size_t i = 0; i < n; i++)
 		total += totals[i];
 	s->total_us = sb_time_to_us(total);
-	qsort(totals, n, sizeof(*totals), cmp_time);
+	if (n) /* totals is NULL when nothing was paused, and qsort(NULL, 0) is undefined */
+		qsort(totals, n, sizeof(*totals), cmp_time);
 	s->per_queue_p99_us = pct_us(totals, n, 99);
 	s->per_queue_max_us = n ? sb_time_to_us(totals[n - 1]) : 0;
 	qsort(ep, m, sizeof(*ep), cmp_time);
