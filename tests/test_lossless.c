@@ -171,7 +171,14 @@ static void test_lossy_scheme_refused(void **state)
 	print_message("dt with lossless traffic: %s\n", err.msg);
 	assert_int_equal(rc, -1);
 	assert_non_null(strstr(err.msg, "switch.scheme"));
-	assert_non_null(strstr(err.msg, "sonic, reverie"));
+	assert_non_null(strstr(err.msg, "sonic, reverie, sih, dsh"));
+	/* ...unless the user says the class is only a label */
+	incast_scenario(&sc, 4, "dt", "");
+	sc.sw.lossless_as_label = true;
+	rc = sb_sim_build(&sim, &sc, &err);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+	assert_int_equal(rc, 0);
 }
 
 /*

@@ -154,7 +154,7 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 	size_t scheme_index = 0;
 	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s != ops; s++)
 		scheme_index++;
-	if (sim->lossless_prio_mask && !ops->lossless) {
+	if (sim->lossless_prio_mask && !ops->lossless && !p->lossless_as_label) {
 		/* A lossy scheme would drop lossless packets silently: no PFC, no headroom. */
 		char capable[256] = "";
 		size_t len = 0;
@@ -164,7 +164,8 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 							(*s)->name);
 		return sb_fail(err,
 			       "switch.scheme: \"%s\" has no PFC or headroom, but workloads send lossless traffic "
-			       "(class = \"lossless\", priorities 0x%02x); expected a lossless-capable scheme: %s",
+			       "(class = \"lossless\", priorities 0x%02x); expected a lossless-capable scheme: %s "
+			       "(or switch.lossless_as_label = true to use the class only as a label)",
 			       p->scheme, sim->lossless_prio_mask, capable);
 	}
 

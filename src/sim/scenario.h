@@ -52,6 +52,7 @@ struct sb_switch_params {
 	int ecn_at;                     /* SB_ECN_AT_* */
 	double ecn_kmin_bytes[8], ecn_kmax_bytes[8], ecn_pmax[8];
 	bool check_invariants;
+	bool lossless_as_label;         /* accept lossless workloads on a scheme without PFC */
 };
 
 /* Host NICs: one port towards the first switch, 8 priority queues + the control queue. */
