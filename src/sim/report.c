@@ -292,8 +292,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		const struct sb_query *q = &sim->queries[i];
 		if (q->done < q->responses || q->responses == 0)
 			continue;
-		sb_time ideal = q->oneway ? sb_ideal_fct_oneway(sim, q->responder, q->host, q->bytes)
-					  : sb_ideal_fct(sim, q->responder, q->host, q->bytes);
+		sb_time ideal = sb_transport_ideal_fct(sim, q->ops, q->responder, q->host, q->bytes);
 		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
 	}
 	group_stats(qct, nq, &s->qct);
