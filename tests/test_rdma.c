@@ -432,11 +432,13 @@ static void test_cc_off_is_line_rate(void **state)
 /* --- loss recovery --- */
 
 /* `n` flows (hosts 1..n → 0) of `size` bytes at t = 0 through an egress queue of `queue_pkts`
- * packets (static partitioning), lossy class. */
+ * packets (static partitioning), lossy class, with a 1 ms timeout (the 10 ms default is sized
+ * for lossless networks, where it must never fire). */
 static void lossy_incast(struct sb_scenario *sc, struct sb_sim *sim, struct sb_flow **f, int n, uint64_t size,
 			 int queue_pkts, const char *transport)
 {
 	single_switch(sc, n + 1, 25, 20);
+	sc->rdma.rto_us = 1000;
 	char q[32];
 	snprintf(q, sizeof q, "%d", queue_pkts * 1048);
 	tl_set_scheme(sc, "static", "queue_bytes", q);

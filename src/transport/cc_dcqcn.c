@@ -6,10 +6,11 @@
  * The sender keeps its current rate R_C, a target rate R_T and α, an estimate of how often it
  * is told about congestion:
  *
- *   on a CNP    α ← (1 − g) α + g, and the α timer restarts; the rate is cut
- *               R_T ← R_C (see clamp below), R_C ← R_C (1 − α/2), at most once per
- *               rate-decrease interval (a CNP inside the interval is applied when it ends);
- *   α timer     every alpha interval without a CNP, α ← (1 − g) α;
+ *   α clock     from the first CNP on, every alpha interval: α ← (1 − g) α + g if a CNP
+ *               arrived since the previous tick, else α ← (1 − g) α;
+ *   cut         the first CNP cuts at once (α = 1, a halving); later CNPs cut at the next
+ *               tick of a clock of period rate-decrease interval started by the first CNP,
+ *               at most once per tick: R_T ← R_C (see clamp below), R_C ← R_C (1 − α/2);
  *   increase    after a cut, one increase event per rate-increase timer period (and per
  *               byte-counter bytes sent, if that is on). With T timer events and B byte events
  *               already counted since the cut (B = T without a byte counter):
@@ -23,9 +24,12 @@
  *               an increase event happened since the previous cut, so back-to-back cuts keep
  *               the target the flow had before congestion.
  *
- * The three timers are evaluated lazily: instead of one event per microsecond per flow, the
+ * This is the Mellanox model the HPCC-lineage artifacts implement (α and decrease clocks with
+ * "CNP arrived in this slot" flags), not the paper's α timer restarted by each CNP.
+ *
+ * The three clocks are evaluated lazily: instead of one event per microsecond per flow, the
  * control works out what they would have done whenever it next looks at the flow (an ACK, a
- * CNP, or the NIC taking a packet). Every event is applied at its own time and in time order,
+ * CNP, or the NIC taking a packet). Every tick is applied at its own time and in time order,
  * so a rate is the same as with real timers by the next packet; only the pacing of the packet
  * that was already scheduled at the old rate can differ, by one packet gap.
  */
@@ -38,13 +42,14 @@ struct dcqcn {
 	double alpha;
 	double rate;            /* R_C in bits/s (the QP's rate is its rounding) */
 	double target;          /* R_T in bits/s */
-	sb_time alpha_at;       /* α is current as of this time */
-	sb_time cut_at;         /* the last cut */
+	sb_time alpha_next;     /* next α tick, SB_TIME_NEVER before the first CNP */
+	sb_time dec_phase;      /* decrease checks tick at dec_phase + k × interval */
+	sb_time dec_due;        /* the check that will cut, SB_TIME_NEVER = none pending */
 	sb_time next_increase;  /* next timer increase event, SB_TIME_NEVER = none due */
 	uint64_t byte_count;    /* bytes sent since the last byte-counter event */
 	uint32_t t_stage, b_stage;
-	bool cut_pending;       /* a CNP came within the decrease interval of the last cut */
-	bool ever_cut;
+	bool alpha_cnp;         /* a CNP arrived since the last α tick */
+	bool ever_cnp;
 };
 _Static_assert(sizeof(struct dcqcn) <= SB_RDMA_CC_STATE, "DCQCN state must fit");
 
@@ -55,22 +60,11 @@ static void dcqcn_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp 
 	struct dcqcn *d = dcqcn_of(qp);
 	d->alpha = 1.0; /* DCQCN starts with α = 1: the first cut halves the rate */
 	d->rate = d->target = (double)qp->line_bps;
-	d->alpha_at = d->cut_at = sb_now(sim);
-	d->next_increase = SB_TIME_NEVER;
+	d->alpha_next = d->dec_due = d->next_increase = SB_TIME_NEVER;
+	d->dec_phase = 0;
 	d->byte_count = 0;
 	d->t_stage = d->b_stage = 0;
-	d->cut_pending = d->ever_cut = false;
-}
-
-/* α decays once per whole alpha interval elapsed since it was last current. */
-static void alpha_to(const struct sb_rdma_params *r, struct dcqcn *d, sb_time t)
-{
-	sb_time period = sb_time_from_us(r->dcqcn_alpha_interval_us);
-	uint64_t k = (t - d->alpha_at) / period;
-	if (k) {
-		d->alpha *= pow(1.0 - r->dcqcn_g, (double)k);
-		d->alpha_at += k * period;
-	}
+	d->alpha_cnp = d->ever_cnp = false;
 }
 
 static void clamp(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d)
@@ -87,16 +81,12 @@ static void clamp(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct 
 static void cut(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time t)
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
-	alpha_to(r, d, t);
 	if (r->dcqcn_clamp_target || d->t_stage > 0 || d->b_stage > 0)
 		d->target = d->rate;
 	d->rate *= 1.0 - d->alpha / 2.0;
 	clamp(sim, qp, d);
 	d->t_stage = d->b_stage = 0;
 	d->byte_count = 0;
-	d->cut_at = t;
-	d->ever_cut = true;
-	d->cut_pending = false;
 	d->next_increase = t + sb_time_from_us(r->dcqcn_rp_timer_us);
 }
 
@@ -118,22 +108,36 @@ static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, stru
 		d->b_stage++;
 }
 
-/* Play the timer events due by `now` in time order: a pending cut when its interval ends,
- * increases every rate-increase period. Once both rates are back at line rate nothing is left
- * to increase and the timer stops (a cut restarts it). */
+/* Play the timer events due by `now` in time order (ties: α tick, then cut, then increase):
+ * α ticks, the decrease check that follows a CNP, and rate increases every RP timer period
+ * after a cut. Runs of α ticks without a CNP collapse into one power of (1 − g). Once both
+ * rates are back at line rate nothing is left to increase and the increase timer stops (a
+ * cut restarts it). */
 static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time now)
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
-	sb_time period = sb_time_from_us(r->dcqcn_rp_timer_us);
-	sb_time cut_wait = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
+	sb_time a_period = sb_time_from_us(r->dcqcn_alpha_interval_us);
+	sb_time i_period = sb_time_from_us(r->dcqcn_rp_timer_us);
 	for (;;) {
-		sb_time t_cut = d->cut_pending ? d->cut_at + cut_wait : SB_TIME_NEVER;
-		sb_time t_inc = d->next_increase;
-		if (t_cut <= t_inc && t_cut <= now) {
-			cut(sim, qp, d, t_cut);
-		} else if (t_inc <= now) {
+		sb_time other = d->dec_due < d->next_increase ? d->dec_due : d->next_increase;
+		if (d->alpha_next <= now && d->alpha_next <= other) {
+			if (d->alpha_cnp) {
+				d->alpha = (1.0 - r->dcqcn_g) * d->alpha + r->dcqcn_g;
+				d->alpha_cnp = false;
+				d->alpha_next += a_period;
+			} else {
+				sb_time limit = other < now ? other : now;
+				uint64_t k = (limit - d->alpha_next) / a_period + 1;
+				d->alpha *= pow(1.0 - r->dcqcn_g, (double)k);
+				d->alpha_next += k * a_period;
+			}
+		} else if (d->dec_due <= now && d->dec_due <= d->next_increase) {
+			cut(sim, qp, d, d->dec_due);
+			d->dec_due = SB_TIME_NEVER;
+		} else if (d->next_increase <= now) {
+			sb_time t = d->next_increase;
 			increase(sim, qp, d, true);
-			d->next_increase = t_inc + period;
+			d->next_increase = t + i_period;
 			if (d->rate >= (double)qp->line_bps && d->target >= (double)qp->line_bps)
 				d->next_increase = SB_TIME_NEVER;
 		} else {
@@ -148,13 +152,23 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 	struct dcqcn *d = dcqcn_of(qp);
 	sb_time now = sb_now(sim);
 	advance(sim, qp, d, now);
-	alpha_to(r, d, now);
-	d->alpha = (1.0 - r->dcqcn_g) * d->alpha + r->dcqcn_g;
-	d->alpha_at = now; /* the α timer restarts at every CNP */
-	if (!d->ever_cut || now >= d->cut_at + sb_time_from_us(r->dcqcn_rate_decrease_interval_us))
+	if (!d->ever_cnp) {
+		/* The first CNP starts the α and decrease clocks and cuts at once, with α = 1. */
+		d->ever_cnp = true;
+		d->alpha = 1.0;
+		d->alpha_next = now + sb_time_from_us(r->dcqcn_alpha_interval_us);
+		d->dec_phase = now;
 		cut(sim, qp, d, now);
-	else
-		d->cut_pending = true;
+	} else {
+		d->alpha_cnp = true;
+		if (d->dec_due == SB_TIME_NEVER) {
+			/* the first decrease check at or after now */
+			sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
+			sb_time k = period ? (now - d->dec_phase + period - 1) / period : 0;
+			d->dec_due = d->dec_phase + k * period;
+			advance(sim, qp, d, now); /* a check due right now cuts now */
+		}
+	}
 	sb_rdma_set_rate(sim, f, qp, d->rate);
 }
 
@@ -171,7 +185,7 @@ static void dcqcn_on_send(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_
 	const struct sb_rdma_params *r = &sim->sc->rdma;
 	struct dcqcn *d = dcqcn_of(qp);
 	advance(sim, qp, d, sb_now(sim));
-	if (r->dcqcn_byte_counter_bytes > 0 && d->ever_cut) {
+	if (r->dcqcn_byte_counter_bytes > 0 && d->ever_cnp) {
 		d->byte_count += wire_bytes;
 		while (d->byte_count >= (uint64_t)r->dcqcn_byte_counter_bytes) {
 			d->byte_count -= (uint64_t)r->dcqcn_byte_counter_bytes;
