@@ -814,6 +814,45 @@ static void test_bad_input(void **state)
 	expect_error(d, 1, "did you mean rdma.dcqcn_g");
 }
 
+/* The command line: a scenario file with an RDMA workload that leaves prio and class alone
+ * runs, its flows are lossless on priority 3 in flows.csv, and summary.json counts the CNPs
+ * DCQCN's receivers sent (a 4:1 incast above RED's Kmin must mark). */
+static void test_cli_run(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *cfg = tl_write_file(dir, "rdma.cfg",
+				  "run = { duration_ms = 20; arrivals_ms = 20; sample_interval_us = 0; };\n"
+				  "topology = { type = \"single\"; hosts = 5; };\n"
+				  "switch = { scheme = \"cs\"; buffer_bytes = 20000000; ecn_mode = \"red\";\n"
+				  "           ecn_kmin_bytes = 100000; ecn_kmax_bytes = 400000; ecn_pmax = 0.2; };\n"
+				  "workloads = ( { type = \"burst\"; transport = \"dcqcn\"; srcs = [1, 2, 3, 4]; dst = 0;\n"
+				  "                size_bytes = 1000000; } );\n");
+	char *out = tl_path_in(dir, "out");
+	char args[512];
+	snprintf(args, sizeof args, "run %s --out %s --quiet", cfg, out);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("sharebuf %s: status %d: %s", args, r.status, r.err);
+	char *summary = tl_slurp_in(out, "summary.json"), *flows = tl_slurp_in(out, "flows.csv");
+	const char *rdma = strstr(summary, "\"rdma\"");
+	assert_non_null(rdma);
+	const char *c = strstr(rdma, "\"cnps\":");
+	assert_non_null(c);
+	long cnps = strtol(c + 7, NULL, 10);
+	print_message("sharebuf run: 4 x 1 MB dcqcn burst, %ld CNPs; flows.csv:\n%s", cnps, flows);
+	assert_true(cnps > 0);
+	assert_non_null(strstr(flows, ",3,lossless,burst,"));
+	assert_null(strstr(flows, "lossy"));
+	tl_cmd_free(&r);
+	free(summary);
+	free(flows);
+	free(out);
+	free(cfg);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -835,6 +874,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rdma_framing),
 		cmocka_unit_test(test_mixed_deterministic),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_cli_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -381,6 +381,10 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->stats.pfc_pause_frames));
 	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->stats.pfc_resume_frames));
 	json_object_set_new(root, "pfc", pfc);
+	json_t *rdma = json_object();
+	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->stats.rdma_cnps));
+	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
+	json_object_set_new(root, "rdma", rdma);
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));

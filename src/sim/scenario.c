@@ -219,7 +219,7 @@ const struct sb_param sb_rdma_param_table[] = {
 };
 
 /* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
-#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: dctcp, cubic, newreno, ...)"
+#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: TCPs dctcp, cubic, newreno; RDMA rdma, dcqcn, hpcc, powertcp, thetapowertcp, timely)"
 #define WL_COMMON_PARAMS(transport_default, transport_doc)                                         \
 	{ "transport", SB_P_STRING, WL(transport), transport_default, 0, 0, "", NULL, transport_doc }, \
 	{ "prio", SB_P_INT, WL(prio), "-1", -1, 7, "", NULL,                                        \
