@@ -162,10 +162,9 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 	} else {
 		d->alpha_cnp = true;
 		if (d->dec_due == SB_TIME_NEVER) {
-			/* the first decrease check at or after now */
+			/* the first decrease check at or after now (an interval of 0: now) */
 			sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
-			sb_time k = period ? (now - d->dec_phase + period - 1) / period : 0;
-			d->dec_due = d->dec_phase + k * period;
+			d->dec_due = period ? d->dec_phase + (now - d->dec_phase + period - 1) / period * period : now;
 			advance(sim, qp, d, now); /* a check due right now cuts now */
 		}
 	}
