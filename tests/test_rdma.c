@@ -597,7 +597,8 @@ static void test_nic_obeys_pfc(void **state)
 	print_message("PFC at the NIC for %.0f us: sent %llu B while paused, %llu packets staged at pause and "
 		      "%llu at resume; FCT %.3f us = ideal %.3f + pause %.0f (+%.3f us)\n", sb_time_to_us(t2 - t1),
 		      (unsigned long long)(resume.tx_at - pause.tx_at), (unsigned long long)pause.staged,
-		      (unsigned long long)resume.staged, sb_time_to_us(fct), sb_time_to_us(ideal), sb_time_to_us(t2 - t1),
+		      (unsigned long long)resume.staged, sb_time_to_us(fct), sb_time_to_us(ideal),
+		      sb_time_to_us(t2 - t1),
 		      sb_time_to_us(fct) - sb_time_to_us(ideal + t2 - t1));
 	assert_true(resume.tx_at - pause.tx_at <= 1048); /* at most the packet being serialised */
 	assert_int_equal(resume.staged, 0);
@@ -624,7 +625,8 @@ static void probe_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packe
 
 /* A control that only checks the INT its ACKs echo: one hop per switch, in path order, each
  * with the link rate, time stamps rising hop by hop. */
-static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, const struct sb_rdma_feedback *fb)
+static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+			 const struct sb_rdma_feedback *fb)
 {
 	const struct sb_int_rec *r = fb->hops;
 	if (!r)
@@ -632,7 +634,8 @@ static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 	counts.acks_with_int++;
 	counts.hops = r->nhops;
 	for (uint8_t i = 0; i < r->nhops; i++) {
-		if (r->hop[i].rate_bps != 25 * GBPS || r->hop[i].tx_bytes == 0 || (i && r->hop[i].ts <= r->hop[i - 1].ts))
+		if (r->hop[i].rate_bps != 25 * GBPS || r->hop[i].tx_bytes == 0 ||
+		    (i && r->hop[i].ts <= r->hop[i - 1].ts))
 			counts.bad_hops++;
 	}
 	if (r->hop[0].ts <= counts.last_ts)
@@ -826,8 +829,8 @@ static void test_cli_run(void **state)
 				  "topology = { type = \"single\"; hosts = 5; };\n"
 				  "switch = { scheme = \"cs\"; buffer_bytes = 20000000; ecn_mode = \"red\";\n"
 				  "           ecn_kmin_bytes = 100000; ecn_kmax_bytes = 400000; ecn_pmax = 0.2; };\n"
-				  "workloads = ( { type = \"burst\"; transport = \"dcqcn\"; srcs = [1, 2, 3, 4]; dst = 0;\n"
-				  "                size_bytes = 1000000; } );\n");
+				  "workloads = ( { type = \"burst\"; transport = \"dcqcn\"; srcs = [1, 2, 3, 4];\n"
+				  "                dst = 0; size_bytes = 1000000; } );\n");
 	char *out = tl_path_in(dir, "out");
 	char args[512];
 	snprintf(args, sizeof args, "run %s --out %s --quiet", cfg, out);

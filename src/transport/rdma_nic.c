@@ -220,8 +220,8 @@ static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint
 			continue;
 		}
 		struct sb_packet *p = sb_rdma_next_packet(sim, f, qp);
-		sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte : sb_tx_time(p->size, port->rate_bps);
-		sb_time free_at = now + ser;
+		sb_time free_at = now + (port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
+							    : sb_tx_time(p->size, port->rate_bps));
 		place(s, id, qp, free_at);
 		release_due(s, free_at);
 		if (s->ring_head == NO_QP) {
