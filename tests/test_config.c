@@ -134,8 +134,9 @@ static void test_workload_type_defaults(void **state)
 	const struct sb_workload *w = sc.workloads;
 	assert_int_equal(w[0].type, SB_WL_POISSON);
 	assert_string_equal(w[0].transport, "dctcp");
-	assert_int_equal(w[0].prio, 1);
-	assert_int_equal(w[0].klass, SB_CLASS_LOSSY);
+	/* left to the transport: priority 1 lossy for TCP, 3 lossless for RDMA (test_workload) */
+	assert_int_equal(w[0].prio, -1);
+	assert_int_equal(w[0].klass, SB_CLASS_AUTO);
 	assert_string_equal(w[0].cdf, "websearch");
 	assert_true(w[0].load == 0.5);
 	assert_int_equal(w[0].load_ref, SB_LOAD_HOST);
@@ -399,7 +400,7 @@ static void test_unknown_keys(void **state)
 	(void)state;
 	expect_load_error("rnu: { seed = 1; };", NULL, 0, "(default):1: rnu: unknown key (did you mean run?)");
 	expect_load_error("network: { };", NULL, 0,
-			  "(default):1: network: unknown key, expected one of run, topology, switch, host, tcp, workloads");
+			  "(default):1: network: unknown key, expected one of run, topology, switch, host, tcp, rdma, workloads");
 	expect_load_error("run: { seed = 1; };\nswitch: {\n  ecn_mod = \"red\";\n};", NULL, 0,
 			  "(default):3: switch.ecn_mod: unknown key (did you mean switch.ecn_mode?)");
 	expect_load_error("run: { foo_bar_baz = 1; };", NULL, 0,
@@ -449,7 +450,7 @@ static void test_out_of_range(void **state)
 {
 	(void)state;
 	expect_load_error("workloads = ({ type = \"poisson\"; prio = 9; });", NULL, 0,
-			  "(default):1: workloads.0.prio: 9 is out of range, expected a value in [0, 7]");
+			  "(default):1: workloads.0.prio: 9 is out of range, expected a value in [-1, 7]");
 	expect_load_error("run: {\n duration_ms = -1.0;\n};", NULL, 0,
 			  "(default):2: run.duration_ms: -1 is out of range, expected a value in [0, 1e+07] ms");
 	expect_load_error("switch: { ecn_pmax = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.5]; };", NULL, 0,
@@ -503,7 +504,7 @@ static void test_bad_overrides(void **state)
 
 	const char *sets[] = { "workloads.0.prio=8" };
 	expect_load_error("workloads = ({ type = \"poisson\"; });", sets, 1,
-			  "--set workloads.0.prio: 8 is out of range, expected a value in [0, 7]");
+			  "--set workloads.0.prio: 8 is out of range, expected a value in [-1, 7]");
 	const char *sets2[] = { "workloads.0.fanin=2" };
 	expect_load_error("workloads = ({ type = \"poisson\"; });", sets2, 1,
 			  "--set workloads.0.fanin: unknown key for a workload of type poisson (fanin is a key of type incast)");

@@ -39,7 +39,7 @@ struct cfg_section {
 	size_t offset; /* of its struct in struct sb_scenario */
 };
 
-/* run, topology, switch, host, tcp, in the order the reference lists them. `workloads` is not
+/* run, topology, switch, host, tcp, rdma, in the order the reference lists them. `workloads` is not
  * among them: it is a list of groups of several types, read separately. */
 extern const struct cfg_section cfg_sections[];
 extern const size_t cfg_nsections;

@@ -11,7 +11,7 @@
 #include "mmu/mmu.h"
 
 /* The top-level names a scenario may use, for suggestions. */
-static const char *const root_groups[] = { "run", "topology", "switch", "host", "tcp", "workloads", NULL };
+static const char *const root_groups[] = { "run", "topology", "switch", "host", "tcp", "rdma", "workloads", NULL };
 
 const struct cfg_section cfg_sections[] = {
 	{ "run", sb_run_param_table, offsetof(struct sb_scenario, run) },
@@ -20,6 +20,7 @@ const struct cfg_section cfg_sections[] = {
 	{ "host", sb_host_param_table, offsetof(struct sb_scenario, host) },
 	{ "tcp", sb_tcp_param_table, offsetof(struct sb_scenario, tcp) },
 	{ "pfc", sb_pfc_param_table, offsetof(struct sb_scenario, pfc) },
+	{ "rdma", sb_rdma_param_table, offsetof(struct sb_scenario, rdma) },
 };
 const size_t cfg_nsections = SB_ARRAY_LEN(cfg_sections);
 
@@ -168,7 +169,7 @@ int cfg_unknown_group(struct sb_error *err, const char *place, const char *name)
 		consider(&s, *r);
 	if (s.best)
 		return cfg_fail_place(err, place, "unknown key (did you mean %s?)", s.best);
-	return cfg_fail_place(err, place, "unknown key, expected one of run, topology, switch, host, tcp, workloads");
+	return cfg_fail_place(err, place, "unknown key, expected one of run, topology, switch, host, tcp, rdma, workloads");
 }
 
 int cfg_workload_type_fail(struct sb_error *err, const char *place, const char *got, const char *name)

@@ -211,7 +211,7 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 	return 0;
 }
 
-/* One of cfg_sections (run, topology, switch, host, tcp); `switch` also holds one subgroup per scheme. */
+/* One of cfg_sections (run, topology, switch, host, tcp, rdma); `switch` also holds one subgroup per scheme. */
 static int read_section(const char *file, struct sb_scenario *sc, const config_setting_t *group,
 			const struct cfg_section *sec, struct sb_error *err)
 {

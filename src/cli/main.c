@@ -64,10 +64,10 @@ static int cmd_list(void)
 {
 	printf("buffer-management schemes (switch.scheme; [lossless] = PFC with headroom, needed by class = \"lossless\"):\n");
 	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++)
-		printf("  %-10s %s%s\n", (*s)->name, (*s)->lossless ? "[lossless] " : "", (*s)->summary);
+		printf("  %-13s %s%s\n", (*s)->name, (*s)->lossless ? "[lossless] " : "", (*s)->summary);
 	printf("transports (workloads.*.transport):\n");
 	for (const struct sb_transport_ops *const *t = sb_transport_all(); *t; t++)
-		printf("  %-10s %s\n", (*t)->name, (*t)->summary);
+		printf("  %-13s %s\n", (*t)->name, (*t)->summary);
 	printf("workloads (workloads.*.type):\n");
 	for (int i = 0; i < SB_WL_N; i++)
 		printf("  %s\n", sb_workload_type_name[i]);

@@ -1,12 +1,12 @@
 /*
  * packet.h — the packet: a plain struct that travels hop by hop.
  *
- * One struct serves data segments, ACKs and control frames (PFC). It is 56 bytes and comes
- * from the simulation's packet pool (never malloc'd per packet), which gives every object of
- * more than 32 bytes a 64-byte aligned slot, so a packet never straddles two cache lines. Fields are
- * ordered by size to avoid padding. Headers are not modelled byte by byte: `size` is the
- * number of bytes on the wire (payload + header overhead), which is what links serialise and
- * what buffers account.
+ * One struct serves data segments, ACKs (and RDMA's NACKs and CNPs) and control frames
+ * (PFC). It is 56 bytes and comes from the simulation's packet pool (never malloc'd per
+ * packet), which gives every object of more than 32 bytes a 64-byte aligned slot, so a packet
+ * never straddles two cache lines. Fields are ordered by size to avoid padding. Headers are
+ * not modelled byte by byte: `size` is the number of bytes on the wire (payload + header
+ * overhead), which is what links serialise and what buffers account.
  */
 #ifndef SB_PACKET_H
 #define SB_PACKET_H
@@ -20,6 +20,8 @@ enum sb_pkt_type {
 	SB_PKT_DATA = 0, /* transport payload */
 	SB_PKT_ACK,      /* pure ACK (no payload): travels in the control queue */
 	SB_PKT_PFC,      /* 802.1Qbb PAUSE/RESUME frame, hop-local */
+	SB_PKT_NACK,     /* RDMA negative ACK: go back to `seq` (also a cumulative ACK of seq); control queue */
+	SB_PKT_CNP,      /* RDMA congestion notification packet (DCQCN); control queue */
 };
 
 enum sb_pkt_flags {
@@ -47,7 +49,7 @@ struct sb_packet {
 	uint8_t type;           /* enum sb_pkt_type */
 	uint8_t flags;          /* enum sb_pkt_flags */
 	uint8_t hops;           /* switches traversed so far */
-	uint32_t reserved;      /* free for transports (fills the 4-byte hole) */
+	uint32_t int_id;        /* INT record handle (net/telemetry.h), 0 = none; the packet owns it */
 };
 
 _Static_assert(sizeof(struct sb_packet) <= 64, "a packet must fit one cache line");

@@ -9,9 +9,28 @@
 #include "sim/sim.h"
 #include "net/switch.h"
 
+/* The head of data queue q, pulling one packet from the priority's source when the FIFO is
+ * empty and the source is ready. NULL when there is nothing after all (the source's bit is
+ * then cleared, so the scheduler cannot spin on it). */
+static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+{
+	struct sb_packet *h = port->q[q].head;
+	uint8_t bit = (uint8_t)(1u << q);
+	if (h || !(port->pull_ready & bit))
+		return h;
+	h = port->pull(sim, port, (uint8_t)q);
+	if (!h) {
+		port->pull_ready &= (uint8_t)~bit;
+		return NULL;
+	}
+	sb_fifo_push(&port->q[q], h);
+	port->backlog |= bit;
+	return h;
+}
+
 /* Pick the next packet: control queue first, then strict priority or DRR over the data
- * queues that are backlogged and not paused. */
-static struct sb_packet *select_packet(struct sb_port *port)
+ * queues that are backlogged (or have a ready pull source) and not paused. */
+static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 {
 	if (port->ctrl.head)
 		return sb_fifo_pop(&port->ctrl);
@@ -20,14 +39,27 @@ static struct sb_packet *select_packet(struct sb_port *port)
 		return NULL;
 	unsigned q;
 	if (port->sched == SB_SCHED_SP) {
-		q = 31u - (unsigned)__builtin_clz(eligible); /* highest priority index first */
+		for (;;) {
+			q = 31u - (unsigned)__builtin_clz(eligible); /* highest priority index first */
+			if (queue_head(sim, port, q))
+				break;
+			eligible &= (uint8_t)~(1u << q);
+			if (!eligible)
+				return NULL;
+		}
 	} else {
 		/* Deficit round robin, one packet per call. A queue's turn adds one quantum; it keeps
 		 * the turn while its deficit covers the head packet. Empty queues lose their credit,
-		 * paused ones keep it. Terminates because some eligible queue gains a quantum per lap. */
+		 * paused ones keep it. Terminates because some eligible queue gains a quantum per lap
+		 * (a pull source with nothing to give is dropped from `eligible`). */
 		for (;;) {
 			q = port->drr_next;
 			uint8_t bit = (uint8_t)(1u << q);
+			if ((eligible & bit) && !queue_head(sim, port, q)) {
+				eligible &= (uint8_t)~bit;
+				if (!eligible)
+					return NULL;
+			}
 			if (eligible & bit) {
 				if (!port->drr_turn) {
 					port->deficit[q] += (int32_t)port->quantum[q];
@@ -37,7 +69,7 @@ static struct sb_packet *select_packet(struct sb_port *port)
 					port->deficit[q] -= (int32_t)port->q[q].head->size;
 					break;
 				}
-			} else if (!(port->backlog & bit)) {
+			} else if (!((port->backlog | port->pull_ready) & bit)) {
 				port->deficit[q] = 0;
 			}
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
@@ -47,7 +79,9 @@ static struct sb_packet *select_packet(struct sb_port *port)
 	struct sb_packet *p = sb_fifo_pop(&port->q[q]);
 	if (!port->q[q].head) {
 		port->backlog &= (uint8_t)~(1u << q);
-		if (port->sched == SB_SCHED_DRR) {
+		/* A queue fed by a ready source is not empty in DRR's sense: it keeps its turn and
+		 * its credit, as a FIFO holding the same packets would. */
+		if (port->sched == SB_SCHED_DRR && !(port->pull_ready & (1u << q))) {
 			port->deficit[q] = 0;
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 			port->drr_turn = 0;
@@ -107,7 +141,7 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 		}
 		return;
 	}
-	struct sb_packet *p = select_packet(port);
+	struct sb_packet *p = select_packet(sim, port);
 	if (!p)
 		return;
 	sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
@@ -180,6 +214,18 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		sb_fifo_push(&port->ctrl, pkt);
 	}
 	if (!port->kick_pending)
+		sb_port_kick(sim, port);
+}
+
+void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready)
+{
+	uint8_t bit = (uint8_t)(1u << prio);
+	if (!ready) {
+		port->pull_ready &= (uint8_t)~bit;
+		return;
+	}
+	port->pull_ready |= bit;
+	if (!port->kick_pending && !((port->paused & bit) || port->port_paused))
 		sb_port_kick(sim, port);
 }
 

@@ -12,6 +12,15 @@
  * `wire` ring in arrival order (constant propagation delay keeps them ordered), so the event
  * heap never holds one event per packet in flight. The ring stores each arrival time next to
  * the packet pointer: scheduling the next arrival reads the ring, not the (cold) packet.
+ *
+ * Pull sources (host NICs running RDMA): a priority may have a source instead of, or besides,
+ * its FIFO. Bit p of `pull_ready` says the source of priority p has a packet to give now; the
+ * scheduler treats such a priority as backlogged and, when it selects it with an empty FIFO,
+ * calls `pull` for exactly one packet, just in time for transmission. A real RDMA NIC works
+ * this way: it fetches the next packet of an eligible queue pair when the link can take it,
+ * so a paused priority (PFC) is simply not pulled and nothing piles up in the NIC. The source
+ * sets and clears its bits itself (sb_port_pull_ready); a pull that returns NULL clears the
+ * bit. Switch ports have no sources.
  */
 #ifndef SB_PORT_H
 #define SB_PORT_H
@@ -24,6 +33,10 @@
 
 struct sb_node;
 struct sb_sim;
+struct sb_port;
+
+/* Hand over the next packet of priority `prio` for transmission now, or NULL. */
+typedef struct sb_packet *(*sb_pull_fn)(struct sb_sim *sim, struct sb_port *port, uint8_t prio);
 
 struct sb_fifo {
 	struct sb_packet *head, *tail;
@@ -97,6 +110,8 @@ struct sb_port {
 	struct sb_fifo ctrl;
 	struct sb_fifo q[SB_NPRIO];
 	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
+	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
+	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
 	int32_t deficit[SB_NPRIO];
 	uint32_t quantum[SB_NPRIO];
 	struct sb_ecn_cfg ecn[SB_NPRIO];
@@ -121,10 +136,11 @@ struct sb_port {
 	sb_time busy_time;
 };
 
-/* Data queues that may be served now: backlogged, and paused neither per priority nor port-wide. */
+/* Data queues that may be served now: backlogged (or with a ready pull source), and paused
+ * neither per priority nor port-wide. */
 static inline uint8_t sb_port_eligible(const struct sb_port *port)
 {
-	return port->port_paused ? 0 : (uint8_t)(port->backlog & (uint8_t)~port->paused);
+	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
 }
 
 /* Size the link pipeline for the link's delay (called once when the port is wired). */
@@ -136,6 +152,9 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
 /* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+/* The pull source of priority `prio` has a packet (ready = true) or has none left: set or
+ * clear its bit, and start a transmission if the port is idle. */
+void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready);
 /* Remove the head packet of data queue prio (for head drop); NULL if empty. */
 struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio);
 

@@ -83,11 +83,19 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt)
 {
-	(void)sim;
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
 	sb_mmu_release(sw->mmus[sw->mmu_of_port[port->index]], &m, SB_RELEASE_TX);
 	if (port->ecn_at_dequeue)
 		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
+	if (pkt->int_id) {
+		/* INT (telemetry.h): the port's cumulative bytes including this packet (the port
+		 * counts it after this hook) and what its data queues hold behind it, all priorities,
+		 * since they share the link whose load HPCC and PowerTCP estimate. */
+		uint64_t qlen = 0;
+		for (int q = 0; q < SB_NPRIO; q++)
+			qlen += port->q[q].bytes;
+		sb_int_push(&sim->telemetry, pkt->int_id, sb_now(sim), port->tx_bytes + pkt->size, port->rate_bps, qlen);
+	}
 }
 
 /* --- MMU environment: what schemes may ask of the switch --- */

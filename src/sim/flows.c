@@ -136,8 +136,7 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 		.id = f->id, .src = f->src, .dst = f->dst, .size = f->size,
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
 		.start = f->start, .fct = now - f->start,
-		.ideal = f->ops->on_ack ? sb_ideal_fct(sim, f->src, f->dst, f->size)
-					: sb_ideal_fct_oneway(sim, f->src, f->dst, f->size),
+		.ideal = sb_transport_ideal_fct(sim, f->ops, f->src, f->dst, f->size),
 	};
 	if (f->query_id >= 0) {
 		struct sb_query *q = &sim->queries[f->query_id];

@@ -293,8 +293,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		const struct sb_query *q = &sim->queries[i];
 		if (q->done < q->responses || q->responses == 0)
 			continue;
-		sb_time ideal = q->oneway ? sb_ideal_fct_oneway(sim, q->responder, q->host, q->bytes)
-					  : sb_ideal_fct(sim, q->responder, q->host, q->bytes);
+		sb_time ideal = sb_transport_ideal_fct(sim, q->ops, q->responder, q->host, q->bytes);
 		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
 	}
 	group_stats(qct, nq, &s->qct);
@@ -382,6 +381,10 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	struct sb_pfc_summary pfc;
 	sb_pfc_summarize(sim, &pfc);
 	json_object_set_new(root, "pfc", sb_pfc_summary_json(sim, &pfc));
+	json_t *rdma = json_object();
+	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->stats.rdma_cnps));
+	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
+	json_object_set_new(root, "rdma", rdma);
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));

@@ -28,7 +28,7 @@ static const char *const topo_choices[] = { "single", "leafspine", "fattree", NU
 static const char *const sched_choices[] = { "sp", "drr", NULL };
 static const char *const ecn_mode_choices[] = { "off", "red", "step", NULL };
 static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
-static const char *const class_choices[] = { "lossy", "lossless", NULL };
+static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
 static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
 static const char *const responders_choices[] = { "next_rack", "random_rack", "any", NULL };
@@ -164,14 +164,90 @@ const struct sb_param sb_pfc_param_table[] = {
 	SB_PARAM_END
 };
 
+/* RDMA defaults reproduce the artifacts the papers were evaluated with: the Reverie/ns3-datacenter
+ * config (research 000-reverie.md §3.3, anchors.md §1.8) for framing, DCQCN and PowerTCP, and
+ * HPCC's run.py (anchors.md §3.3) for HPCC and TIMELY; each doc names its source. */
+#define RDMA(f) SB_FIELD(struct sb_rdma_params, f)
+const struct sb_param sb_rdma_param_table[] = {
+	{ "cc", SB_P_BOOL, RDMA(cc), "true", 0, 0, "", NULL,
+	  "false = congestion control off for the whole run: every RDMA transport (dcqcn, hpcc, ...) sends at line rate like `rdma`, and only PFC slows it down" },
+	{ "mtu", SB_P_INT, RDMA(mtu), "1000", 1, 65535, "bytes", NULL,
+	  "payload bytes of a full RDMA data packet (Reverie and HPCC artifacts: 1000)" },
+	{ "header_bytes", SB_P_INT, RDMA(header_bytes), "48", 0, 1024, "bytes", NULL,
+	  "header bytes added to every RDMA data packet on the wire (Reverie artifact: 48)" },
+	{ "ack_bytes", SB_P_INT, RDMA(ack_bytes), "64", 1, 65535, "bytes", NULL,
+	  "wire size of an RDMA ACK or NACK (64 = a minimum Ethernet frame)" },
+	{ "cnp_bytes", SB_P_INT, RDMA(cnp_bytes), "64", 1, 65535, "bytes", NULL,
+	  "wire size of a DCQCN congestion notification packet (64 = a minimum Ethernet frame)" },
+	{ "rto_us", SB_P_DOUBLE, RDMA(rto_us), "10000", 1, 1e9, "us", NULL,
+	  "retransmission timeout: with no ACK progress for this long the sender goes back to its first unacknowledged byte. A safety net for a lost tail (NACKs repair holes that later packets reveal), so it must exceed any queueing or PFC delay of a lossless network: 10 ms is 31 MB at 25 Gb/s; RoCE NICs default to tens of ms" },
+	{ "nack_interval_us", SB_P_DOUBLE, RDMA(nack_interval_us), "500", 0, 1e9, "us", NULL,
+	  "a receiver sends one NACK per missing byte position, and repeats it only after this interval (500 as the HPCC ns-3 model)" },
+	{ "first_rtt_bytes", SB_P_INT, RDMA(first_rtt_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "bytes at the start of every RDMA flow tagged first-RTT (unscheduled); 0 = one bandwidth-delay product of the flow's path (NIC rate × base RTT)" },
+	{ "min_rate_mbps", SB_P_DOUBLE, RDMA(min_rate_mbps), "100", 0.001, 1e7, "Mb/s", NULL,
+	  "lowest rate any RDMA congestion control may set (Reverie artifact MIN_RATE; PowerTCP's clamp)" },
+	{ "dcqcn_g", SB_P_DOUBLE, RDMA(dcqcn_g), "0.00390625", 0, 1, "", NULL,
+	  "DCQCN EWMA gain g of alpha (1/256, DCQCN paper and artifacts)" },
+	{ "dcqcn_ai_mbps", SB_P_DOUBLE, RDMA(dcqcn_ai_mbps), "50", 0, 1e7, "Mb/s", NULL,
+	  "DCQCN additive increase R_AI of the target rate (Reverie artifact; HPCC's run.py uses 5 per 25 Gb/s)" },
+	{ "dcqcn_hai_mbps", SB_P_DOUBLE, RDMA(dcqcn_hai_mbps), "100", 0, 1e7, "Mb/s", NULL,
+	  "DCQCN hyper increase R_HAI of the target rate (Reverie artifact; HPCC's run.py uses 50 per 25 Gb/s)" },
+	{ "dcqcn_rate_decrease_interval_us", SB_P_DOUBLE, RDMA(dcqcn_rate_decrease_interval_us), "4", 0, 1e9, "us", NULL,
+	  "DCQCN: the rate is cut at most once per interval; a CNP inside it is applied when it ends (Reverie and HPCC artifacts)" },
+	{ "dcqcn_alpha_interval_us", SB_P_DOUBLE, RDMA(dcqcn_alpha_interval_us), "1", 0.001, 1e9, "us", NULL,
+	  "DCQCN: alpha decays by (1 - g) per interval without a CNP (artifacts: 1; the paper's K = 55)" },
+	{ "dcqcn_rp_timer_us", SB_P_DOUBLE, RDMA(dcqcn_rp_timer_us), "900", 0.001, 1e9, "us", NULL,
+	  "DCQCN rate-increase timer: one increase event per period after a cut (Reverie artifact; the paper's 55, HPCC's run.py 300)" },
+	{ "dcqcn_fast_recovery", SB_P_INT, RDMA(dcqcn_fast_recovery), "1", 0, 1000, "stages", NULL,
+	  "DCQCN F: increase events of fast recovery after a cut before additive increase (Reverie artifact; the paper's F = 5)" },
+	{ "dcqcn_byte_counter_bytes", SB_P_INT, RDMA(dcqcn_byte_counter_bytes), "0", 0, 1e15, "bytes", NULL,
+	  "DCQCN byte counter B: one increase event per B bytes sent; 0 = off (the artifacts have only the timer; the paper's B = 10 MB)" },
+	{ "dcqcn_clamp_target", SB_P_BOOL, RDMA(dcqcn_clamp_target), "false", 0, 0, "", NULL,
+	  "DCQCN: true = every cut sets the target rate to the current rate; false = only the first cut after a timer increase does (artifact CLAMP_TARGET_RATE 0)" },
+	{ "dcqcn_cnp_interval_us", SB_P_DOUBLE, RDMA(dcqcn_cnp_interval_us), "0", 0, 1e9, "us", NULL,
+	  "DCQCN notification point: at most one CNP per flow per interval, sent on a CE-marked packet; 0 = one per marked packet, as the artifacts (their receivers echo ECN in every ACK, which their 1 us alpha clock assumes). The paper's N = 50 goes with its 55 us alpha timer: with a 1 us clock it leaves alpha near 0.02 under persistent marking" },
+	{ "hpcc_eta", SB_P_DOUBLE, RDMA(hpcc_eta), "0.95", 0.01, 1, "", NULL,
+	  "HPCC target utilisation eta (HPCC paper and run.py)" },
+	{ "hpcc_mi_thresh", SB_P_INT, RDMA(hpcc_mi_thresh), "5", 0, 1000, "stages", NULL,
+	  "HPCC maxStage: additive-increase steps before a multiplicative one while below eta (ns3-datacenter, the artifact of Reverie and DSH: 5; HPCC's run.py: 0)" },
+	{ "hpcc_ai_mbps", SB_P_DOUBLE, RDMA(hpcc_ai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "HPCC additive increase W_AI as a rate; 0 = 10 Mb/s per 25 Gb/s of the NIC rate (HPCC's run.py)" },
+	{ "powertcp_gamma", SB_P_DOUBLE, RDMA(powertcp_gamma), "0.9", 0.01, 1, "", NULL,
+	  "PowerTCP EWMA weight gamma of the new rate against the current one (paper and ns3-datacenter)" },
+	{ "powertcp_beta_mbps", SB_P_DOUBLE, RDMA(powertcp_beta_mbps), "150", 0, 1e7, "Mb/s", NULL,
+	  "PowerTCP and theta-PowerTCP additive increase beta (ns3-datacenter)" },
+	{ "powertcp_eta", SB_P_DOUBLE, RDMA(powertcp_eta), "0.95", 0.01, 1, "", NULL,
+	  "PowerTCP and theta-PowerTCP target utilisation (ns3-datacenter U_TARGET)" },
+	{ "thetapowertcp_gamma", SB_P_DOUBLE, RDMA(thetapowertcp_gamma), "0.7", 0.01, 1, "", NULL,
+	  "theta-PowerTCP EWMA weight gamma (ns3-datacenter's delay variant: 0.7 new, 0.3 old)" },
+	{ "timely_alpha", SB_P_DOUBLE, RDMA(timely_alpha), "0.875", 0, 1, "", NULL,
+	  "TIMELY EWMA weight of the newest RTT difference (ns3-datacenter)" },
+	{ "timely_beta", SB_P_DOUBLE, RDMA(timely_beta), "0.8", 0, 1, "", NULL,
+	  "TIMELY multiplicative decrease factor beta (TIMELY paper, ns3-datacenter)" },
+	{ "timely_tlow_us", SB_P_DOUBLE, RDMA(timely_tlow_us), "50", 0, 1e9, "us", NULL,
+	  "TIMELY T_low: below this RTT the rate always grows additively (paper, ns3-datacenter)" },
+	{ "timely_thigh_us", SB_P_DOUBLE, RDMA(timely_thigh_us), "500", 0, 1e9, "us", NULL,
+	  "TIMELY T_high: above this RTT the rate is cut by beta (1 - T_high / RTT) (paper, ns3-datacenter)" },
+	{ "timely_min_rtt_us", SB_P_DOUBLE, RDMA(timely_min_rtt_us), "20", 0.001, 1e9, "us", NULL,
+	  "TIMELY minRTT normalising the RTT gradient (ns3-datacenter)" },
+	{ "timely_ai_mbps", SB_P_DOUBLE, RDMA(timely_ai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "TIMELY additive increase delta; 0 = 10 Mb/s per 10 Gb/s of the NIC rate (HPCC's run.py)" },
+	{ "timely_hai_mbps", SB_P_DOUBLE, RDMA(timely_hai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "TIMELY hyper-active increase N delta; 0 = 50 Mb/s per 10 Gb/s of the NIC rate (HPCC's run.py; the paper's N = 5)" },
+	{ "timely_hai_after", SB_P_INT, RDMA(timely_hai_after), "5", 1, 1000000, "updates", NULL,
+	  "TIMELY enters hyper-active increase after this many consecutive updates with a negative gradient (paper: 5)" },
+	SB_PARAM_END
+};
+
 /* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
-#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: dctcp, cubic, newreno, ...)"
+#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: TCPs dctcp, cubic, newreno; RDMA rdma, dcqcn, hpcc, powertcp, thetapowertcp, timely)"
 #define WL_COMMON_PARAMS(transport_default, transport_doc)                                         \
 	{ "transport", SB_P_STRING, WL(transport), transport_default, 0, 0, "", NULL, transport_doc }, \
-	{ "prio", SB_P_INT, WL(prio), "1", 0, 7, "", NULL,                                          \
-	  "priority (switch queue, 0..7) of the workload's packets" },                              \
-	{ "class", SB_P_ENUM, WL(klass), "lossy", 0, 0, "", class_choices,                          \
-	  "lossless = protected by PFC and the scheme's headroom; lossy = may be dropped" },        \
+	{ "prio", SB_P_INT, WL(prio), "-1", -1, 7, "", NULL,                                        \
+	  "priority (switch queue, 0..7) of the workload's packets; -1 = the transport's default: 3 for the RDMA transports, 1 for the others (Reverie's evaluation)" }, \
+	{ "class", SB_P_ENUM, WL(klass), "auto", 0, 0, "", class_choices,                           \
+	  "lossless = protected by PFC and the scheme's headroom; lossy = may be dropped; auto = the transport's default: lossless for the RDMA transports, lossy for the others" }, \
 	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,                                 \
 	  "time at which the workload becomes active" },                                            \
 	{ "stop_ms", SB_P_DOUBLE, WL(stop_ms), "0", 0, 1e7, "ms", NULL,                                   \
@@ -278,6 +354,7 @@ void sb_scenario_defaults(struct sb_scenario *sc)
 	sb_params_defaults(sb_host_param_table, &sc->host);
 	sb_params_defaults(sb_tcp_param_table, &sc->tcp);
 	sb_params_defaults(sb_pfc_param_table, &sc->pfc);
+	sb_params_defaults(sb_rdma_param_table, &sc->rdma);
 
 	const struct sb_bm_ops *const *all = sb_bm_all();
 	size_t n = scheme_count();
@@ -298,6 +375,7 @@ void sb_scenario_free(struct sb_scenario *sc)
 	sb_params_free(sb_host_param_table, &sc->host);
 	sb_params_free(sb_tcp_param_table, &sc->tcp);
 	sb_params_free(sb_pfc_param_table, &sc->pfc);
+	sb_params_free(sb_rdma_param_table, &sc->rdma);
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		struct sb_workload *wl = &sc->workloads[i];
 		if (wl->type >= 0 && wl->type < SB_WL_N)
@@ -495,6 +573,13 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 	if (sc->tcp.mss + sc->tcp.header_bytes > 65535)
 		return sb_fail(err, "tcp.mss: mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
 			       sc->tcp.mss + sc->tcp.header_bytes);
+
+	if (sc->rdma.mtu + sc->rdma.header_bytes > 65535)
+		return sb_fail(err, "rdma.mtu: mtu + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
+			       sc->rdma.mtu + sc->rdma.header_bytes);
+	if (sc->rdma.timely_thigh_us < sc->rdma.timely_tlow_us)
+		return sb_fail(err, "rdma.timely_thigh_us: %g is below timely_tlow_us (%g); TIMELY needs T_low <= T_high",
+			       sc->rdma.timely_thigh_us, sc->rdma.timely_tlow_us);
 
 	struct topo_shape shape = topo_shape(t);
 	for (size_t i = 0; i < sc->nworkloads; i++)

@@ -88,20 +88,54 @@ struct sb_pfc_params {
 	double deadlock_persist_us; /* a cycle of paused queues must last this long to count */
 };
 
+/* RDMA NIC transports (rdma, dcqcn, hpcc, powertcp, thetapowertcp, timely): framing, loss
+ * recovery and the parameters of each congestion control (docs/transports.md). */
+struct sb_rdma_params {
+	bool cc;                   /* false = every RDMA transport sends at line rate (PFC only) */
+	int64_t mtu;               /* payload bytes per packet */
+	int64_t header_bytes;
+	int64_t ack_bytes;         /* ACK and NACK size on the wire */
+	int64_t cnp_bytes;
+	double rto_us;             /* retransmission timeout (safety net; go-back-N on NACK first) */
+	double nack_interval_us;   /* the receiver repeats a NACK for the same byte after this */
+	int64_t first_rtt_bytes;   /* tagged "first RTT" (0 = one BDP of the path) */
+	double min_rate_mbps;      /* floor of every rate-based control */
+	/* DCQCN */
+	double dcqcn_g;
+	double dcqcn_ai_mbps, dcqcn_hai_mbps;
+	double dcqcn_rate_decrease_interval_us, dcqcn_alpha_interval_us, dcqcn_rp_timer_us;
+	int64_t dcqcn_fast_recovery;
+	int64_t dcqcn_byte_counter_bytes; /* 0 = no byte counter */
+	bool dcqcn_clamp_target;
+	double dcqcn_cnp_interval_us; /* NP: at most one CNP per flow per interval */
+	/* HPCC */
+	double hpcc_eta;
+	int64_t hpcc_mi_thresh;
+	double hpcc_ai_mbps;       /* 0 = 10 Mb/s per 25 Gb/s of NIC rate */
+	/* PowerTCP, θ-PowerTCP */
+	double powertcp_gamma, powertcp_beta_mbps, powertcp_eta;
+	double thetapowertcp_gamma;
+	/* TIMELY */
+	double timely_alpha, timely_beta;
+	double timely_tlow_us, timely_thigh_us, timely_min_rtt_us;
+	double timely_ai_mbps, timely_hai_mbps; /* 0 = 10 / 50 Mb/s per 10 Gb/s of NIC rate */
+	int64_t timely_hai_after;
+};
+
 /* Workloads: a list in the scenario; `type` selects the parameter table. */
 enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
 enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY };
-enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS };
+enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS, SB_CLASS_AUTO };
 
 struct sb_workload {
 	int type;                 /* enum sb_workload_type; not a key of the table (it is `type`) */
 	int line;                 /* scenario line, for messages */
 	/* common */
 	char *transport;          /* "dctcp", "cubic", "newreno", ... */
-	int64_t prio;
-	int klass;                /* SB_CLASS_* */
+	int64_t prio;             /* -1 = the transport's default (sb_transport_default_class) */
+	int klass;                /* SB_CLASS_*; AUTO = the transport's default */
 	double start_ms, stop_ms; /* active window (stop 0 = sim.arrivals_ms) */
 	/* poisson */
 	char *cdf;                /* built-in name or path */
@@ -130,6 +164,7 @@ struct sb_scenario {
 	struct sb_host_params host;
 	struct sb_tcp_params tcp;
 	struct sb_pfc_params pfc;
+	struct sb_rdma_params rdma;
 	struct sb_workload *workloads;
 	size_t nworkloads;
 	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
@@ -142,6 +177,7 @@ extern const struct sb_param sb_switch_param_table[];
 extern const struct sb_param sb_host_param_table[];
 extern const struct sb_param sb_tcp_param_table[];
 extern const struct sb_param sb_pfc_param_table[];
+extern const struct sb_param sb_rdma_param_table[];
 extern const char *const sb_workload_type_name[SB_WL_N];
 extern const struct sb_param *const sb_workload_param_table[SB_WL_N];
 

@@ -11,6 +11,7 @@
 #include "net/switch.h"
 #include "sim/report.h"
 #include "topo/topo.h"
+#include "transport/rdma_nic.h"
 #include "transport/transport.h"
 #include "workload/workload.h"
 
@@ -51,7 +52,8 @@ static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *
 		f->ops->on_data(sim, f, pkt);
 	} else if (f->ops->on_ack) {
 		f->ops->on_ack(sim, f, pkt);
-		sb_flow_acked(sim, f, pkt->seq);
+		if (pkt->type != SB_PKT_CNP) /* a CNP acknowledges nothing */
+			sb_flow_acked(sim, f, pkt->seq);
 	}
 	sb_packet_free(sim, pkt);
 }
@@ -95,22 +97,31 @@ static struct path_sum walk(const struct sb_sim *sim, uint32_t src, uint32_t dst
 	return s;
 }
 
-static uint32_t data_wire_bytes(const struct sb_sim *sim, uint64_t payload)
+sb_time sb_path_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t data_bytes, uint32_t ack_bytes)
 {
-	const struct sb_tcp_params *t = &sim->sc->tcp;
-	uint64_t mss = (uint64_t)t->mss;
-	return (uint32_t)((payload < mss ? payload : mss) + (uint64_t)t->header_bytes);
+	struct path_sum s = walk(sim, src, dst, data_bytes, ack_bytes);
+	return 2 * s.prop + s.ser_data + s.ser_ack;
 }
 
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes)
 {
-	struct path_sum s = walk(sim, src, dst, pkt_bytes, (uint32_t)sim->sc->tcp.ack_bytes);
-	return 2 * s.prop + s.ser_data + s.ser_ack;
+	return sb_path_rtt(sim, src, dst, pkt_bytes, (uint32_t)sim->sc->tcp.ack_bytes);
 }
 
 uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst)
 {
 	return walk(sim, src, dst, 0, 0).bottleneck_bps;
+}
+
+static struct sb_framing tcp_framing(const struct sb_sim *sim)
+{
+	const struct sb_tcp_params *t = &sim->sc->tcp;
+	return (struct sb_framing){ (uint32_t)t->mss, (uint32_t)t->header_bytes, (uint32_t)t->ack_bytes };
+}
+
+struct sb_framing sb_transport_framing(const struct sb_sim *sim, const struct sb_transport_ops *ops)
+{
+	return ops && ops->framing ? ops->framing(sim) : tcp_framing(sim);
 }
 
 /*
@@ -119,28 +130,36 @@ uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst)
  *   ideal = 2·Σ prop + Σ_hops ser(first packet) + Σ_hops ser(ACK) + (wire_bytes − first) · 8 / C_min
  * and, for transports that complete at the receiver, the one-way part only:
  *   ideal_oneway = Σ prop + Σ_hops ser(first packet) + (wire_bytes − first) · 8 / C_min
- * with wire_bytes = size + ceil(size / mss) · header_bytes. This is exactly the FCT of a flow
- * alone on a path of equal link rates sending at line rate, so slowdown ≥ 1 up to rounding.
+ * with wire_bytes = size + ceil(size / payload) · header, in the transport's framing (TCP's:
+ * tcp.mss and tcp.header_bytes). This is exactly the FCT of a flow alone on a path of equal
+ * link rates sending at line rate, so slowdown ≥ 1 up to rounding.
  */
-static sb_time ideal(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size, bool with_ack)
+static sb_time ideal(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size, bool with_ack,
+		     struct sb_framing fr)
 {
-	const struct sb_tcp_params *t = &sim->sc->tcp;
-	uint64_t pkts = size ? (size + (uint64_t)t->mss - 1) / (uint64_t)t->mss : 1;
-	uint64_t wire = size + pkts * (uint64_t)t->header_bytes;
-	uint32_t first = data_wire_bytes(sim, size);
-	struct path_sum s = walk(sim, src, dst, first, (uint32_t)t->ack_bytes);
+	uint64_t mss = fr.payload;
+	uint64_t pkts = size ? (size + mss - 1) / mss : 1;
+	uint64_t wire = size + pkts * fr.header;
+	uint32_t first = (uint32_t)((size < mss ? size : mss) + fr.header);
+	struct path_sum s = walk(sim, src, dst, first, fr.ack);
 	sb_time one_way = s.prop + s.ser_data + sb_tx_time(wire - first, s.bottleneck_bps);
 	return with_ack ? one_way + s.prop + s.ser_ack : one_way;
 }
 
 sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
 {
-	return ideal(sim, src, dst, size, true);
+	return ideal(sim, src, dst, size, true, tcp_framing(sim));
 }
 
 sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
 {
-	return ideal(sim, src, dst, size, false);
+	return ideal(sim, src, dst, size, false, tcp_framing(sim));
+}
+
+sb_time sb_transport_ideal_fct(const struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
+			       uint32_t dst, uint64_t size)
+{
+	return ideal(sim, src, dst, size, !ops || ops->on_ack != NULL, sb_transport_framing(sim, ops));
 }
 
 /* --- lifecycle --- */
@@ -225,34 +244,41 @@ void sb_sim_run(struct sb_sim *sim)
 	sb_report_run_end(sim);
 }
 
-static uint64_t count_fifo(const struct sb_fifo *f, bool pfc_only, bool exclude_pfc)
+static uint64_t count_fifo(const struct sb_fifo *f, bool pfc_only, bool exclude_pfc, uint64_t *with_int)
 {
 	uint64_t n = 0;
 	for (const struct sb_packet *p = f->head; p; p = p->next) {
 		bool is_pfc = p->type == SB_PKT_PFC;
 		if ((pfc_only && is_pfc) || (exclude_pfc && !is_pfc) || (!pfc_only && !exclude_pfc))
 			n++;
+		if (p->int_id && with_int)
+			(*with_int)++;
 	}
 	return n;
 }
 
 int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 {
-	uint64_t in_network = 0, queued_pfc = 0;
+	uint64_t in_network = 0, queued_pfc = 0, with_int = 0;
 	for (uint32_t i = 0; i < sim->nnodes; i++) {
 		struct sb_node *n = sim->nodes[i];
 		for (uint16_t p = 0; p < n->nports; p++) {
 			struct sb_port *port = &n->ports[p];
-			in_network += count_fifo(&port->ctrl, false, true);
-			queued_pfc += count_fifo(&port->ctrl, true, false);
+			in_network += count_fifo(&port->ctrl, false, true, &with_int);
+			queued_pfc += count_fifo(&port->ctrl, true, false, NULL);
 			for (uint32_t w = 0; w < port->wire.count; w++) {
-				if (sb_wire_at(&port->wire, w)->type == SB_PKT_PFC)
+				const struct sb_packet *k = sb_wire_at(&port->wire, w);
+				with_int += k->int_id != 0;
+				if (k->type == SB_PKT_PFC)
 					queued_pfc++;
 				else
 					in_network++;
 			}
-			for (int q = 0; q < SB_NPRIO; q++)
+			for (int q = 0; q < SB_NPRIO; q++) {
 				in_network += port->q[q].pkts;
+				for (const struct sb_packet *k = port->q[q].head; k; k = k->next)
+					with_int += k->int_id != 0;
+			}
 		}
 	}
 	struct sb_stats *s = &sim->stats;
@@ -265,6 +291,9 @@ int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 	if (live != in_network + queued_pfc)
 		return sb_fail(err, "packet pool: %llu packets live but %llu in the network",
 			       (unsigned long long)live, (unsigned long long)(in_network + queued_pfc));
+	if (sim->telemetry.live != with_int)
+		return sb_fail(err, "telemetry: %llu INT records live but %llu packets hold one",
+			       (unsigned long long)sim->telemetry.live, (unsigned long long)with_int);
 	for (uint32_t i = 0; i < sim->nswitches; i++) {
 		struct sb_switch *sw = sim->switches[i];
 		for (uint16_t g = 0; g < sw->nmmus; g++) {
@@ -305,6 +334,8 @@ void sb_sim_free(struct sb_sim *sim)
 		struct sb_node *n = sim->nodes[i];
 		if (n->kind == SB_NODE_SWITCH)
 			sb_switch_free((struct sb_switch *)n);
+		else
+			sb_rdma_nic_free(((struct sb_host *)n)->rdma);
 		for (uint16_t p = 0; p < n->nports; p++)
 			sb_port_free(&n->ports[p]);
 		free(n->ports);
@@ -321,11 +352,14 @@ void sb_sim_free(struct sb_sim *sim)
 	free(sim->records);
 	free(sim->queries);
 	sb_pool_destroy(&sim->packets);
+	sb_int_pool_free(&sim->telemetry);
 	sb_eventq_free(&sim->eq);
 	memset(sim, 0, sizeof(*sim));
 }
 
 uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim)
 {
-	return (uint32_t)(sim->sc->tcp.mss + sim->sc->tcp.header_bytes);
+	const struct sb_scenario *sc = sim->sc;
+	int64_t tcp = sc->tcp.mss + sc->tcp.header_bytes, rdma = sc->rdma.mtu + sc->rdma.header_bytes;
+	return (uint32_t)(tcp > rdma ? tcp : rdma);
 }

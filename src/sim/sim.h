@@ -17,8 +17,10 @@
 #include "net/packet.h"
 #include "net/pfc.h"
 #include "net/port.h"
+#include "net/telemetry.h"
 #include "sim/scenario.h"
 #include "transport/flow.h"
+#include "transport/transport.h"
 
 enum sb_node_kind { SB_NODE_HOST = 0, SB_NODE_SWITCH };
 
@@ -51,6 +53,7 @@ struct sb_host {
 	uint32_t rack;             /* leaf/ToR index (single switch: 0) */
 	uint64_t nic_drops;        /* data packets its NIC dropped (host.nic_buffer_bytes) */
 	struct sb_rng rng;
+	struct sb_rdma_nic *rdma;  /* RDMA queue-pair scheduler, made by the host's first RDMA flow */
 };
 
 /* A finished flow, as reported in flows.csv. */
@@ -68,7 +71,7 @@ struct sb_query {
 	uint32_t responder;      /* one of the responders (for the ideal QCT's path) */
 	uint64_t bytes;          /* total response bytes */
 	uint16_t responses, done;
-	bool oneway;             /* responses complete at the receiver (ACK-less transport) */
+	const struct sb_transport_ops *ops; /* of the responses: their framing and completion point set the ideal QCT */
 	sb_time last_finish;
 };
 
@@ -82,6 +85,7 @@ struct sb_stats {
 	uint64_t drops[SB_DROP_NCAUSES];
 	uint64_t pfc_pause_frames, pfc_resume_frames;           /* queue-level, sent by switches */
 	uint64_t pfc_port_pause_frames, pfc_port_resume_frames; /* port-level (DSH) */
+	uint64_t rdma_nacks, rdma_cnps; /* sent by RDMA receivers */
 	uint64_t flows_started, flows_completed;
 };
 
@@ -92,6 +96,7 @@ struct sb_wl_runtime;
 struct sb_sim {
 	struct sb_eventq eq;
 	struct sb_pool packets;
+	struct sb_int_pool telemetry; /* INT records of packets that carry one (net/telemetry.h) */
 	const struct sb_scenario *sc;
 	uint64_t seed;
 
@@ -151,7 +156,12 @@ static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
 	*p = (struct sb_packet){ 0 };
 	return p;
 }
-static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p) { sb_pool_put(&sim->packets, p); }
+static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
+{
+	if (p->int_id)
+		sb_int_release(&sim->telemetry, p->int_id);
+	sb_pool_put(&sim->packets, p);
+}
 
 /* --- hosts and flows --- */
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);
@@ -173,10 +183,14 @@ void sb_flow_received(struct sb_sim *sim, struct sb_flow *f);
 int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
 		     uint32_t responder, uint64_t bytes);
 
-/* The largest data frame any transport of the scenario puts on the wire (headroom formulas). */
+/* The largest data frame any transport of the scenario puts on the wire (headroom formulas):
+ * the larger of TCP's (tcp.mss + tcp.header_bytes) and RDMA's (rdma.mtu + rdma.header_bytes). */
 uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim);
 
 /* Path facts (from the topology, independent of load). */
+/* Round trip of one `data_bytes` packet and its `ack_bytes` ACK on an idle path. */
+sb_time sb_path_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t data_bytes, uint32_t ack_bytes);
+/* sb_path_rtt with TCP's ACK size (tcp.ack_bytes). */
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);
 uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
 sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
@@ -184,5 +198,11 @@ sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint6
  * (no ACKs, e.g. cbr). It still counts one header per tcp.mss of payload, so a CBR flow of
  * packets larger than mss + header_bytes can come in slightly below it. */
 sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
+/* The framing of a transport (its own, or TCP's when it has no framing hook). */
+struct sb_framing sb_transport_framing(const struct sb_sim *sim, const struct sb_transport_ops *ops);
+/* The ideal FCT of a flow of `ops`: sb_ideal_fct (or _oneway for a transport without ACKs)
+ * computed with the transport's framing (ops NULL: TCP's). flows.csv and the ideal QCT use it. */
+sb_time sb_transport_ideal_fct(const struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
+			       uint32_t dst, uint64_t size);
 
 #endif

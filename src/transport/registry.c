@@ -6,13 +6,20 @@
 #include "transport/transport.h"
 
 extern const struct sb_transport_ops sb_transport_dctcp, sb_transport_cubic, sb_transport_newreno,
-	sb_transport_cbr;
+	sb_transport_cbr, sb_transport_rdma, sb_transport_dcqcn, sb_transport_hpcc, sb_transport_powertcp,
+	sb_transport_thetapowertcp, sb_transport_timely;
 
 static const struct sb_transport_ops *const transports[] = {
 	&sb_transport_dctcp,
 	&sb_transport_cubic,
 	&sb_transport_newreno,
 	&sb_transport_cbr,
+	&sb_transport_rdma,
+	&sb_transport_dcqcn,
+	&sb_transport_hpcc,
+	&sb_transport_powertcp,
+	&sb_transport_thetapowertcp,
+	&sb_transport_timely,
 	NULL,
 };
 

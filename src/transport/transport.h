@@ -9,16 +9,33 @@
  *                             when all bytes arrived. It must not free pkt (the caller does);
  *   on_ack(sim, flow, pkt)    at the source host, for each ACK of the flow;
  *   on_timer(sim, flow)       when the deadline set with sb_flow_arm_timer() is reached.
- * Packets are sent with sb_host_send(); they come from sb_packet_new().
+ * Packets are sent with sb_host_send(); they come from sb_packet_new(). (RDMA transports instead
+ * hand their data packets to the NIC when it pulls them, see rdma.h.)
  */
 #ifndef SB_TRANSPORT_H
 #define SB_TRANSPORT_H
 
+#include <stdbool.h>
 #include "core/param.h"
 #include "transport/flow.h"
 
 struct sb_sim;
 struct sb_packet;
+
+/* How a transport frames its data on the wire. The ideal FCT of its flows (flows.csv) and the
+ * path's base RTT it sees are computed from this. */
+struct sb_framing {
+	uint32_t payload; /* bytes of a full data packet's payload */
+	uint32_t header;  /* bytes added to every data packet */
+	uint32_t ack;     /* bytes of an ACK on the wire */
+};
+
+/* The priority and class a workload's flows get when its `prio` / `class` keys are left at
+ * their defaults: lossless on priority 3 for transports with `lossless_by_default` (RDMA NICs
+ * run with PFC: Reverie's and DSH's evaluations put RDMA on priority 3), lossy on priority 1
+ * for the others (TCP, CBR). */
+#define SB_DEFAULT_PRIO_LOSSLESS 3
+#define SB_DEFAULT_PRIO_LOSSY 1
 
 struct sb_transport_ops {
 	const char *name;
@@ -29,7 +46,15 @@ struct sb_transport_ops {
 	void (*on_data)(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
 	void (*on_ack)(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
 	void (*on_timer)(struct sb_sim *sim, struct sb_flow *f);
+	/* NULL = TCP's framing (tcp.mss, tcp.header_bytes, tcp.ack_bytes). */
+	struct sb_framing (*framing)(const struct sb_sim *sim);
+	bool lossless_by_default;
 };
+
+static inline int sb_transport_default_prio(const struct sb_transport_ops *ops)
+{
+	return ops->lossless_by_default ? SB_DEFAULT_PRIO_LOSSLESS : SB_DEFAULT_PRIO_LOSSY;
+}
 
 const struct sb_transport_ops *sb_transport_find(const char *name);
 const struct sb_transport_ops *const *sb_transport_all(void);

@@ -26,6 +26,7 @@ struct wl_state {
 	const struct sb_transport_ops *ops;
 	struct sb_cdf cdf;
 	bool has_cdf;
+	int prio, klass;      /* the workload's, or its transport's defaults (prio -1, class auto) */
 	struct sb_flowfile file;
 	bool has_file;
 	const struct sb_transport_ops **file_ops; /* per distinct transport of the file */
@@ -53,7 +54,7 @@ static struct sb_flow *spawn_as(struct sb_sim *sim, const struct sb_transport_op
 static struct sb_flow *spawn(struct sb_sim *sim, struct wl_state *w, const struct sb_transport_ops *ops,
 			     uint32_t src, uint32_t dst, uint64_t size, sb_time start, enum sb_flow_kind kind)
 {
-	return spawn_as(sim, ops, src, dst, size, start, kind, (int)w->cfg->prio, w->cfg->klass);
+	return spawn_as(sim, ops, src, dst, size, start, kind, w->prio, w->klass);
 }
 
 /* Capacity the "uplink" load is relative to: the rack's uplinks shared by its hosts. */
@@ -156,7 +157,7 @@ static void incast_query(void *obj, uint64_t arg)
 	if (each == 0)
 		each = 1;
 	int32_t q = sb_query_new(sim, g->host, now, (uint16_t)fanin, w->scratch[0], each * fanin);
-	sim->queries[q].oneway = w->ops->on_ack == NULL;
+	sim->queries[q].ops = w->ops;
 	for (uint32_t i = 0; i < fanin; i++) {
 		struct sb_flow *f = spawn(sim, w, w->ops, w->scratch[i], g->host, each, now, SB_KIND_INCAST);
 		f->query_id = q;
@@ -207,12 +208,15 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 	w->start = sb_time_from_ms(c->start_ms);
 	w->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sim->arrivals_end;
 	if (c->type != SB_WL_FILE) {
-		if (c->klass == SB_CLASS_LOSSLESS)
-			sim->lossless_prio_mask |= (uint8_t)(1u << c->prio);
 		w->ops = sb_transport_find(c->transport);
 		if (!w->ops)
 			return sb_fail(err, "%s:%d: workloads.%zu.transport: unknown transport \"%s\" (see `sharebuf list`)",
 				       src, c->line, wi, c->transport);
+		w->prio = c->prio >= 0 ? (int)c->prio : sb_transport_default_prio(w->ops);
+		w->klass = c->klass != SB_CLASS_AUTO ? c->klass
+			   : w->ops->lossless_by_default ? SB_CLASS_LOSSLESS : SB_CLASS_LOSSY;
+		if (w->klass == SB_CLASS_LOSSLESS)
+			sim->lossless_prio_mask |= (uint8_t)(1u << w->prio);
 	}
 	switch (c->type) {
 	case SB_WL_POISSON:

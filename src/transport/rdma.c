@@ -1,0 +1,264 @@
+/*
+ * rdma.c — the RDMA engine: queue-pair sender, receiver, go-back-N, the retransmission
+ * timer, DCQCN's notification point, and the `rdma` transport without congestion control
+ * (see rdma.h).
+ *
+ * Deliberate simplifications, documented in docs/transports.md: queue pairs are modelled as
+ * already connected; one ACK per data packet (no coalescing); the receiver keeps nothing
+ * beyond the expected byte (go-back-N, as RoCE NICs do); INT bytes are not added to the wire
+ * size.
+ */
+#include "transport/rdma.h"
+
+#include <string.h>
+#include "net/packet.h"
+#include "sim/sim.h"
+#include "transport/rdma_nic.h"
+
+static inline uint64_t qp_limit(const struct sb_flow *f) { return f->size ? f->size : UINT64_MAX; }
+
+struct sb_framing sb_rdma_framing(const struct sb_sim *sim)
+{
+	const struct sb_rdma_params *r = &sim->sc->rdma;
+	return (struct sb_framing){ (uint32_t)r->mtu, (uint32_t)r->header_bytes, (uint32_t)r->ack_bytes };
+}
+
+double sb_rdma_min_bps(const struct sb_sim *sim) { return sim->sc->rdma.min_rate_mbps * 1e6; }
+
+/* --- rate, window, timer --- */
+
+void sb_rdma_set_rate(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, double bps)
+{
+	double lo = sb_rdma_min_bps(sim), hi = (double)qp->line_bps;
+	if (lo > hi)
+		lo = hi;
+	if (!(bps >= lo)) /* also catches NaN */
+		bps = lo;
+	if (bps > hi)
+		bps = hi;
+	uint64_t rate = (uint64_t)(bps + 0.5);
+	if (rate == qp->rate_bps)
+		return;
+	qp->rate_bps = rate;
+	/* The gap after the last packet now runs at the new rate, as a NIC's rate limiter would
+	 * re-time the pending packet; the QP is never due before its last packet left. */
+	if (qp->last_wire) {
+		qp->next_send = qp->last_send + sb_tx_time(qp->last_wire, rate);
+		sb_rdma_nic_repace(sim, f, qp);
+	}
+}
+
+void sb_rdma_set_window(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, uint64_t bytes)
+{
+	if (bytes && bytes < qp->mtu)
+		bytes = qp->mtu;
+	bool opened = !bytes || (qp->window && bytes > qp->window);
+	qp->window = bytes;
+	if (opened)
+		sb_rdma_nic_activate(sim, f, qp);
+}
+
+static void set_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, sb_time at)
+{
+	if (qp->rto_at == at)
+		return;
+	qp->rto_at = at;
+	sb_flow_arm_timer(sim, f, at);
+}
+
+static inline sb_time rto_span(const struct sb_sim *sim) { return sb_time_from_us(sim->sc->rdma.rto_us); }
+
+/* --- sender --- */
+
+struct sb_packet *sb_rdma_next_packet(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+{
+	uint64_t seq = qp->snd_nxt, left = qp_limit(f) - seq;
+	uint32_t len = left < qp->mtu ? (uint32_t)left : qp->mtu;
+	if (qp->cc->on_send)
+		qp->cc->on_send(sim, f, qp, len + qp->header);
+	struct sb_packet *p = sb_flow_data_packet(sim, f, seq, len, qp->header, qp->first_rtt_end);
+	if (seq < qp->snd_max) {
+		p->flags |= SB_PF_RETX;
+		f->pkts_retx++;
+	}
+	if (qp->cc->telemetry)
+		p->int_id = sb_int_alloc(&sim->telemetry);
+	f->pkts_sent++;
+	sim->stats.pkts_sent++; /* the NIC takes it now: sb_host_send's count for pulled packets */
+	qp->snd_nxt = seq + len;
+	if (qp->snd_nxt > qp->snd_max)
+		qp->snd_max = qp->snd_nxt;
+	sb_time now = sb_now(sim);
+	qp->last_send = now;
+	qp->last_wire = p->size;
+	qp->next_send = now + sb_tx_time(p->size, qp->rate_bps);
+	if (qp->rto_at == SB_TIME_NEVER)
+		set_rto(sim, f, qp, now + rto_span(sim));
+	return p;
+}
+
+/* Bytes tagged "first RTT": rdma.first_rtt_bytes, or one bandwidth-delay product of the path. */
+static uint64_t first_rtt_budget(const struct sb_sim *sim, const struct sb_flow *f, sb_time base_rtt)
+{
+	if (sim->sc->rdma.first_rtt_bytes > 0)
+		return (uint64_t)sim->sc->rdma.first_rtt_bytes;
+	uint64_t bps = sb_bottleneck_bps(sim, f->src, f->dst);
+	return (uint64_t)((unsigned __int128)base_rtt * bps / (8u * (unsigned __int128)SB_SEC));
+}
+
+void sb_rdma_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_rdma_cc_ops *cc)
+{
+	const struct sb_rdma_params *r = &sim->sc->rdma;
+	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
+	memset(qp, 0, sizeof *qp);
+	qp->cc = r->cc ? cc : &sb_rdma_cc_none;
+	qp->mtu = (uint32_t)r->mtu;
+	qp->header = (uint16_t)r->header_bytes;
+	qp->line_bps = sim->hosts[f->src]->node.ports[0].rate_bps;
+	qp->rate_bps = qp->line_bps; /* RDMA NICs start at line rate (all the artifacts) */
+	qp->base_rtt = sb_path_rtt(sim, f->src, f->dst, qp->mtu + qp->header, (uint32_t)r->ack_bytes);
+	qp->first_rtt_end = first_rtt_budget(sim, f, qp->base_rtt);
+	qp->next_send = sb_now(sim);
+	qp->rto_at = SB_TIME_NEVER;
+	qp->nack_seq = UINT64_MAX;
+	f->ecn = qp->cc->ecn;
+	if (qp->cc->init)
+		qp->cc->init(sim, f, qp);
+	sb_rdma_nic_activate(sim, f, qp);
+}
+
+void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
+	if (pkt->type == SB_PKT_CNP) {
+		if (qp->cc->on_cnp && !f->completed)
+			qp->cc->on_cnp(sim, f, qp);
+		return;
+	}
+	if (f->completed)
+		return; /* a late duplicate */
+	sb_time now = sb_now(sim);
+	uint64_t ack = pkt->seq, newly = 0;
+	if (ack > qp->snd_una) {
+		newly = ack - qp->snd_una;
+		qp->snd_una = ack;
+		if (qp->snd_nxt < ack)
+			qp->snd_nxt = ack; /* went back, but the receiver had these already */
+	}
+	bool nack = pkt->type == SB_PKT_NACK;
+	bool went_back = nack && ack == qp->snd_una && ack < qp->snd_nxt;
+	if (went_back)
+		qp->snd_nxt = ack; /* go-back-N: resend everything from the missing byte */
+
+	/* The timer runs while data is outstanding and restarts on progress, and on a go-back so
+	 * that the retransmission has a full timeout to be acknowledged. */
+	if (qp->snd_una >= qp->snd_max)
+		set_rto(sim, f, qp, SB_TIME_NEVER);
+	else if (newly || went_back)
+		set_rto(sim, f, qp, now + rto_span(sim));
+
+	/* State first, control second: the control may re-pace the QP, and the NIC may pull it
+	 * at once, so everything it reads must already be current. */
+	if (qp->cc->on_ack) {
+		struct sb_rdma_feedback fb = {
+			.ack = ack, .newly_acked = newly, .rtt = now - pkt->t_sent, .nack = nack,
+			.hops = pkt->int_id ? sb_int_get(&sim->telemetry, pkt->int_id) : NULL,
+		};
+		qp->cc->on_ack(sim, f, qp, &fb);
+	}
+	sb_rdma_nic_activate(sim, f, qp);
+}
+
+void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
+	sb_time now = sb_now(sim);
+	if (qp->rto_at == SB_TIME_NEVER)
+		return;
+	if (now < qp->rto_at) {
+		sb_flow_arm_timer(sim, f, qp->rto_at); /* stale firing: keep our deadline */
+		return;
+	}
+	qp->rto_at = SB_TIME_NEVER;
+	if (f->completed || qp->snd_una >= qp->snd_max)
+		return;
+	f->timeouts++;
+	qp->snd_nxt = qp->snd_una;
+	set_rto(sim, f, qp, now + rto_span(sim));
+	sb_rdma_nic_activate(sim, f, qp);
+}
+
+/* --- receiver --- */
+
+/* An ACK, NACK or CNP from the receiver back to the sender, in the control queues. */
+static struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint32_t size)
+{
+	struct sb_packet *a = sb_packet_new(sim);
+	a->type = type;
+	a->seq = f->rcv_nxt;
+	a->size = size;
+	a->flow = f->id;
+	a->src = f->dst;
+	a->dst = f->src;
+	a->hash = f->hash;
+	a->prio = f->prio;
+	a->flags = f->lossless ? SB_PF_LOSSLESS : 0;
+	return a;
+}
+
+void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	const struct sb_rdma_params *r = &sim->sc->rdma;
+	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
+	sb_time now = sb_now(sim);
+	uint8_t type = SB_PKT_ACK;
+	bool answer = true;
+	if (pkt->seq == f->rcv_nxt) {
+		f->rcv_nxt += pkt->payload;
+		f->bytes_received = f->rcv_nxt;
+	} else if (pkt->seq > f->rcv_nxt) {
+		/* A hole: go-back-N keeps nothing out of order. One NACK per missing byte position,
+		 * repeated only after the interval (the packets still in flight behind the lost one
+		 * would otherwise each send the sender back again). */
+		if (f->rcv_nxt == qp->nack_seq && now < qp->nack_next) {
+			answer = false;
+		} else {
+			type = SB_PKT_NACK;
+			qp->nack_seq = f->rcv_nxt;
+			qp->nack_next = now + sb_time_from_us(r->nack_interval_us);
+			sim->stats.rdma_nacks++;
+		}
+	} /* below rcv_nxt: a duplicate of a go-back-N resend, acknowledged cumulatively */
+
+	if (answer) {
+		struct sb_packet *a = feedback_packet(sim, f, type, (uint32_t)r->ack_bytes);
+		a->t_sent = pkt->t_sent;
+		if (pkt->flags & SB_PF_CE)
+			a->flags |= SB_PF_ECE;
+		if (pkt->flags & SB_PF_RETX)
+			a->flags |= SB_PF_RETX;
+		a->int_id = pkt->int_id; /* the ACK carries the INT record back */
+		pkt->int_id = 0;
+		sb_host_send(sim, a);
+	}
+	/* DCQCN notification point: CE → CNP, at most one per flow per interval. */
+	if ((pkt->flags & SB_PF_CE) && qp->cc->ecn && now >= qp->cnp_next) {
+		qp->cnp_next = now + sb_time_from_us(r->dcqcn_cnp_interval_us);
+		sim->stats.rdma_cnps++;
+		sb_host_send(sim, feedback_packet(sim, f, SB_PKT_CNP, (uint32_t)r->cnp_bytes));
+	}
+	if (f->size && !f->done && f->rcv_nxt >= f->size)
+		sb_flow_received(sim, f);
+}
+
+/* --- no congestion control --- */
+
+const struct sb_rdma_cc_ops sb_rdma_cc_none = { .name = "none" };
+
+static void rdma_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_none); }
+
+const struct sb_transport_ops sb_transport_rdma = {
+	.name = "rdma",
+	.summary = "RDMA NIC without congestion control: line rate, go-back-N, PFC as the only brake",
+	SB_RDMA_TRANSPORT(rdma_start),
+};

@@ -1,0 +1,883 @@
+/*
+ * test_rdma.c — the RDMA engine (line rate, pacing, go-back-N, PFC, first-RTT tags, INT) and
+ * its congestion controls (DCQCN, HPCC, PowerTCP, θ-PowerTCP, TIMELY) on small networks built
+ * from scenario structs. Each test states the theory its assertion comes from.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cfgfile.h"
+#include "mmu/mmu.h"
+#include "net/telemetry.h"
+#include "sim/sim.h"
+#include "testlib.h"
+#include "transport/rdma.h"
+#include "transport/transport.h"
+
+#define GBPS 1000000000ull
+
+/* --- helpers --- */
+
+static void set_key(const struct sb_param *table, void *obj, const char *key, const char *value)
+{
+	struct sb_error err = { { 0 } };
+	const struct sb_param *p = sb_param_find(table, key);
+	assert_non_null(p);
+	if (sb_param_set_text(p, obj, value, &err) != 0)
+		fail_msg("%s = %s: %s", key, value, err.msg);
+}
+
+/* One switch with `hosts` hosts at `gbps`, 2 µs links (Reverie's), complete sharing with a
+ * buffer large enough that nothing is dropped unless a test says otherwise, no ECN. */
+static void single_switch(struct sb_scenario *sc, int hosts, double gbps, double duration_ms)
+{
+	tl_single_switch(sc, hosts, gbps, 64u << 20);
+	sc->topo.host_delay_us = 2;
+	sc->run.duration_ms = duration_ms;
+	sc->run.arrivals_ms = duration_ms;
+	free(sc->sw.scheme);
+	sc->sw.scheme = strdup("cs");
+}
+
+/* DCQCN's ECN at 25 Gb/s (research 000-reverie.md §3.2): RED 100 KB / 400 KB / 0.2. */
+static void red_25g(struct sb_scenario *sc)
+{
+	set_key(sb_switch_param_table, &sc->sw, "ecn_mode", "red");
+	set_key(sb_switch_param_table, &sc->sw, "ecn_kmin_bytes", "100000");
+	set_key(sb_switch_param_table, &sc->sw, "ecn_kmax_bytes", "400000");
+	set_key(sb_switch_param_table, &sc->sw, "ecn_pmax", "0.2");
+}
+
+static struct sb_flow *rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst,
+				 uint64_t size, sb_time start)
+{
+	const struct sb_transport_ops *ops = sb_transport_find(transport);
+	assert_non_null(ops);
+	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
+	f->lossless = 1;
+	return f;
+}
+
+static void check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
+{
+	struct sb_error err = { { 0 } };
+	if (sb_sim_check(sim, &err) != 0)
+		fail_msg("sb_sim_check: %s", err.msg);
+	sb_sim_free(sim);
+	sb_scenario_free(sc);
+}
+
+static struct sb_port *port_to_host(struct sb_sim *sim, uint32_t h)
+{
+	struct sb_switch *sw = sim->switches[0];
+	for (uint16_t i = 0; i < sw->node.nports; i++)
+		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
+			return &sw->node.ports[i];
+	fail_msg("no port to host %u", h);
+	return NULL;
+}
+
+static uint64_t queued(const struct sb_port *p)
+{
+	uint64_t q = 0;
+	for (int i = 0; i < SB_NPRIO; i++)
+		q += p->q[i].bytes;
+	return q;
+}
+
+/* A periodic probe of one egress port and up to 16 flows between `from` and `to`: mean and
+ * max queue, bytes the port sent and bytes each flow delivered in that window. */
+#define MAXF 16
+struct probe {
+	struct sb_sim *sim;
+	struct sb_port *port;
+	struct sb_flow *flows[MAXF];
+	int nflows;
+	sb_time from, to, period;
+	double q_sum, q_max;
+	uint64_t n;
+	uint64_t tx0, tx1, rcv0[MAXF], rcv1[MAXF];
+};
+
+static void probe_tick(void *obj, uint64_t arg)
+{
+	(void)arg;
+	struct probe *pr = obj;
+	sb_time now = sb_now(pr->sim);
+	if (now == pr->from) {
+		pr->tx0 = pr->port->tx_bytes;
+		for (int i = 0; i < pr->nflows; i++)
+			pr->rcv0[i] = pr->flows[i]->bytes_received;
+	}
+	double q = (double)queued(pr->port);
+	pr->q_sum += q;
+	if (q > pr->q_max)
+		pr->q_max = q;
+	pr->n++;
+	if (now + pr->period <= pr->to) {
+		sb_at(pr->sim, now + pr->period, probe_tick, pr, 0);
+	} else {
+		pr->tx1 = pr->port->tx_bytes;
+		for (int i = 0; i < pr->nflows; i++)
+			pr->rcv1[i] = pr->flows[i]->bytes_received;
+	}
+}
+
+static void probe_start(struct probe *pr) { sb_at(pr->sim, pr->from, probe_tick, pr, 0); }
+
+static double probe_util(const struct probe *pr)
+{
+	return (double)(pr->tx1 - pr->tx0) * 8 / ((double)pr->port->rate_bps * sb_time_to_sec(pr->to - pr->from));
+}
+
+static double probe_goodput(const struct probe *pr, int i)
+{
+	return (double)(pr->rcv1[i] - pr->rcv0[i]) * 8 / sb_time_to_sec(pr->to - pr->from);
+}
+
+static double jain(const double *x, int n)
+{
+	double s = 0, s2 = 0;
+	for (int i = 0; i < n; i++) {
+		s += x[i];
+		s2 += x[i] * x[i];
+	}
+	return s2 > 0 ? s * s / (n * s2) : 0;
+}
+
+/* --- registry, framing, parameters --- */
+
+static void test_registry(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "rdma", "dcqcn", "hpcc", "powertcp", "thetapowertcp", "timely" };
+	for (size_t i = 0; i < SB_ARRAY_LEN(names); i++) {
+		const struct sb_transport_ops *ops = sb_transport_find(names[i]);
+		assert_non_null(ops);
+		assert_true(ops->state_size <= sizeof(((struct sb_flow *)0)->tx));
+		assert_true(ops->lossless_by_default);
+		assert_int_equal(sb_transport_default_prio(ops), 3);
+		assert_non_null(ops->framing);
+	}
+	assert_false(sb_transport_find("dctcp")->lossless_by_default);
+	assert_int_equal(sb_transport_default_prio(sb_transport_find("cubic")), 1);
+	assert_true(sizeof(struct sb_packet) <= 64);
+}
+
+/* --- line rate: a lone flow, pacing, events --- */
+
+/* A flow alone at line rate on an idle path finishes exactly at the ideal FCT: the first packet
+ * takes the base RTT (data and ACK serialised at every hop, propagation both ways), every
+ * further packet follows back-to-back at the bottleneck rate. The NIC pulls the next packet
+ * as the previous one ends, so there is no gap. */
+static void test_line_rate_alone(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "rdma", "dcqcn", "hpcc", "powertcp", "thetapowertcp", "timely" };
+	for (size_t i = 0; i < SB_ARRAY_LEN(names); i++) {
+		struct sb_scenario sc;
+		single_switch(&sc, 2, 25, 5);
+		struct sb_sim sim;
+		tl_build(&sim, &sc);
+		const uint64_t size = 1000000;
+		struct sb_flow *f = rdma_flow(&sim, names[i], 0, 1, size, 10 * SB_US);
+		tl_run_and_check(&sim);
+		assert_true(f->completed);
+		sb_time fct = f->finish - f->start;
+		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
+		uint64_t pkts = (size + 999) / 1000;
+		double per_pkt = (double)sim.eq.executed / (double)pkts;
+		print_message("%-13s alone, 1 MB at 25 Gb/s: FCT %.3f us, ideal %.3f us (%+lld ps); %llu events, "
+			      "%.2f per data packet; rate at the end %.2f Gb/s\n",
+			      names[i], sb_time_to_us(fct), sb_time_to_us(ideal), (long long)fct - (long long)ideal,
+			      (unsigned long long)sim.eq.executed, per_pkt,
+			      (double)sb_rdma_qp_of(f)->rate_bps / 1e9);
+		assert_int_equal(f->pkts_sent, pkts);
+		assert_int_equal(f->pkts_retx, 0);
+		assert_int_equal(sim.stats.pkts_dropped, 0);
+		/* HPCC and PowerTCP keep ~5% below line rate when alone (target utilisation η),
+		 * the others run at line rate until told otherwise. */
+		if (!strcmp(names[i], "rdma") || !strcmp(names[i], "dcqcn") || !strcmp(names[i], "timely"))
+			assert_true(fct <= ideal + 2);
+		else
+			assert_true(sb_time_to_sec(fct) <= sb_time_to_sec(ideal) / 0.94);
+		assert_true(fct >= ideal - 2);
+		check_and_free(&sim, &sc);
+	}
+}
+
+
+/* --- DCQCN --- */
+
+/* Two long flows into one 25 Gb/s port, the second starting 1 ms late. DCQCN's cut is
+ * proportional to the rate (R (1 − α/2)) while its increase is the same for both (fast
+ * recovery halves the gap to the target, additive and hyper steps are fixed), so the rates
+ * converge (Zhu et al. §5: AIMD-like fairness): Jain's index over the second half → 1. The
+ * port is the only bottleneck and lossless: utilisation close to 1. */
+static void test_dcqcn_fairness(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 3, 25, 40);
+	red_25g(&sc);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 2,
+			    .from = 20 * SB_MS, .to = 40 * SB_MS, .period = 10 * SB_US };
+	pr.flows[0] = rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
+	pr.flows[1] = rdma_flow(&sim, "dcqcn", 2, 0, 0, 1 * SB_MS);
+	probe_start(&pr);
+	tl_run_and_check(&sim);
+	double g[2] = { probe_goodput(&pr, 0), probe_goodput(&pr, 1) };
+	double util = probe_util(&pr), J = jain(g, 2);
+	print_message("dcqcn 2 flows, 25G, RED 100K/400K/0.2, 20-40 ms: goodput %.2f + %.2f Gb/s, Jain %.4f, "
+		      "utilisation %.4f, queue mean %.0f B max %.0f B, CNPs %llu, drops %llu\n",
+		      g[0] / 1e9, g[1] / 1e9, J, util, pr.q_sum / (double)pr.n, pr.q_max,
+		      (unsigned long long)sim.stats.rdma_cnps, (unsigned long long)sim.stats.pkts_dropped);
+	assert_true(J > 0.95);
+	assert_true(util > 0.95);
+	assert_true(sim.stats.rdma_cnps > 0);
+	assert_int_equal(sim.stats.pkts_dropped, 0);
+	check_and_free(&sim, &sc);
+}
+
+/* Rate-increase events DCQCN needs from rate = target = r0 to reach `want` (worst case: after
+ * a cut the target is at least the rate). The stage sequence of cc_dcqcn.c: F fast-recovery
+ * events, one additive, then hyper increases; each averages the rate with the target. */
+static int dcqcn_events_to(double r0, double want, double line, const struct sb_rdma_params *p)
+{
+	double rate = r0, target = r0;
+	for (int k = 0; k < 100000; k++) {
+		if (rate >= want)
+			return k;
+		if (k >= p->dcqcn_fast_recovery)
+			target += (k > p->dcqcn_fast_recovery ? p->dcqcn_hai_mbps : p->dcqcn_ai_mbps) * 1e6;
+		if (target > line)
+			target = line;
+		rate = (rate + target) / 2;
+	}
+	return -1;
+}
+
+/* Flow A runs alone, flow B joins and then ends. Once the queue B left has drained no more
+ * marks, hence no CNPs, come, and A's rate climbs by DCQCN's increase events, one per RP timer
+ * period after its last cut. From A's rate r0 at that point, the number k of events to reach
+ * 90% of line rate follows from the stage sequence (dcqcn_events_to, worst case target = r0),
+ * so within k + 1 periods A must deliver ≥ 90% of line rate. */
+static void test_dcqcn_recovery(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 3, 25, 150);
+	red_25g(&sc);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct sb_flow *a = rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
+	const uint64_t b_size = 20000000; /* ~13 ms at half of 25 Gb/s */
+	struct sb_flow *b = rdma_flow(&sim, "dcqcn", 2, 0, b_size, 1 * SB_MS);
+	/* 10 ms after B's end the queue is long gone (A alone cannot exceed line rate) */
+	sb_eventq_run_until(&sim.eq, 20 * SB_MS);
+	assert_true(b->completed);
+	sb_time b_end = b->finish, t0 = b_end + 10 * SB_MS;
+	sb_eventq_run_until(&sim.eq, t0);
+	uint64_t r0 = sb_rdma_qp_of(a)->rate_bps, cnps = sim.stats.rdma_cnps;
+	const struct sb_rdma_params *p = &sc.rdma;
+	double line = 25e9;
+	int k = dcqcn_events_to((double)r0, 0.9 * line, line, p);
+	assert_true(k >= 0);
+	sb_time bound = t0 + (sb_time)(k + 1) * sb_time_from_us(p->dcqcn_rp_timer_us);
+	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 1,
+			    .from = bound, .to = bound + 2 * SB_MS, .period = 10 * SB_US };
+	pr.flows[0] = a;
+	assert_true(pr.to <= 150 * SB_MS);
+	probe_start(&pr);
+	tl_run_and_check(&sim);
+	double g = probe_goodput(&pr, 0);
+	print_message("dcqcn recovery: B ended at %.3f ms; 10 ms later A at %.2f Gb/s; %d increase events to 90%% => "
+		      "bound %.3f ms; A delivers %.2f Gb/s (%.1f%% of line) in the 2 ms after the bound; CNPs after "
+		      "B: %llu\n", sb_time_to_sec(b_end) * 1e3, (double)r0 / 1e9, k, sb_time_to_sec(bound) * 1e3,
+		      g / 1e9, 100 * g * 1048 / 1000 / line, (unsigned long long)(sim.stats.rdma_cnps - cnps));
+	assert_int_equal(sim.stats.rdma_cnps, cnps);
+	/* goodput counts payload: 1000 of every 1048 bytes on the wire */
+	assert_true(g * 1048.0 / 1000.0 >= 0.9 * line);
+	check_and_free(&sim, &sc);
+}
+
+/* --- INT controls: long-lived 8:1 incast --- */
+
+struct incast_out {
+	double util, q_mean, q_max, bdp, jain;
+	uint64_t drops;
+};
+
+/* 8 long flows into one 25 Gb/s port, measured 5–10 ms after start. */
+static struct incast_out long_incast(const char *transport, bool cc, double hpcc_ai_mbps)
+{
+	struct sb_scenario sc;
+	single_switch(&sc, 9, 25, 10);
+	sc.rdma.cc = cc;
+	sc.rdma.hpcc_ai_mbps = hpcc_ai_mbps;
+	red_25g(&sc);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 8,
+			    .from = 5 * SB_MS, .to = 10 * SB_MS, .period = 1 * SB_US };
+	for (int i = 0; i < 8; i++)
+		pr.flows[i] = rdma_flow(&sim, transport, (uint32_t)(i + 1), 0, 0, 0);
+	probe_start(&pr);
+	tl_run_and_check(&sim);
+	struct incast_out o = { .util = probe_util(&pr), .q_mean = pr.q_sum / (double)pr.n, .q_max = pr.q_max,
+				.drops = sim.stats.pkts_dropped };
+	double g[8];
+	for (int i = 0; i < 8; i++)
+		g[i] = probe_goodput(&pr, i);
+	o.jain = jain(g, 8);
+	print_message("  per flow Gb/s:");
+	for (int i = 0; i < 8; i++)
+		print_message(" %.2f", g[i] / 1e9);
+	print_message("\n");
+	o.bdp = sb_time_to_sec(sb_rdma_qp_of(pr.flows[0])->base_rtt) * 25e9 / 8;
+	print_message("%-13s 8:1 at 25G, 5-10 ms%s: utilisation %.4f, queue mean %.0f B (%.3f BDP) max %.0f B, "
+		      "BDP %.0f B, Jain %.4f, drops %llu\n", cc ? transport : "cc off",
+		      hpcc_ai_mbps > 0 ? ", hpcc_ai_mbps 150" : "", o.util, o.q_mean,
+		      o.q_mean / o.bdp, o.q_max, o.bdp, o.jain, (unsigned long long)o.drops);
+	check_and_free(&sim, &sc);
+	return o;
+}
+
+/* HPCC keeps the bottleneck's inflight at η of its BDP (Li et al. §3.3): utilisation ≈ η, no
+ * standing queue. PowerTCP's equilibrium (Addanki et al. §3): N flows each adding β settle
+ * where the power is η-normalised, arrival ≈ ηB + Nβ = 24.95 Gb/s < 25 Gb/s for N = 8, so the
+ * queue drains to ~0. Both: mean queue ≪ 1 BDP, utilisation ≥ 90%; PowerTCP's β is large
+ * enough to equalise the flows within milliseconds.
+ *
+ * HPCC's fairness comes only from its additive step: per RTT the gap between two windows
+ * shrinks by N·W_AI / ΣW while noise in each flow's U multiplies windows. With the artifact's
+ * 10 Mb/s × T (11 bytes here, 0.3% per RTT) the flows stay uneven for tens of ms; with the
+ * paper's W_AI = W_init (1 − η) / N (≈ 150 Mb/s × T for N = 8) they converge: Jain ≥ 0.95. */
+static void test_int_controls_incast(void **state)
+{
+	(void)state;
+	struct incast_out o = long_incast("powertcp", true, 0);
+	assert_true(o.util >= 0.90);
+	assert_true(o.q_mean <= 0.25 * o.bdp);
+	assert_true(o.jain >= 0.95);
+	assert_int_equal(o.drops, 0);
+	o = long_incast("hpcc", true, 0);
+	assert_true(o.util >= 0.90);
+	assert_true(o.q_mean <= 0.25 * o.bdp);
+	assert_int_equal(o.drops, 0);
+	o = long_incast("hpcc", true, 150);
+	assert_true(o.util >= 0.90);
+	assert_true(o.q_mean <= 0.25 * o.bdp);
+	assert_true(o.jain >= 0.95);
+	assert_int_equal(o.drops, 0);
+}
+
+/* The delay-based controls, same incast. θ-PowerTCP settles where its power Γ = R / (R − β)
+ * (cc_powertcp.c): with R = C/8 that is an RTT of 1.05 τ / η ≈ 1.11 τ, a queue of ~0.1 BDP;
+ * we ask for under 1 BDP. TIMELY
+ * settles where the RTT gradient is zero, somewhere between T_low and T_high: its queue is at
+ * most (T_high − base RTT) × C. Both keep the link busy. */
+static void test_delay_controls_incast(void **state)
+{
+	(void)state;
+	struct incast_out o = long_incast("thetapowertcp", true, 0);
+	assert_true(o.util >= 0.90);
+	assert_true(o.q_mean <= 1.0 * o.bdp);
+	assert_int_equal(o.drops, 0);
+	o = long_incast("timely", true, 0);
+	assert_true(o.util >= 0.90);
+	assert_true(o.q_mean <= (500e-6) * 25e9 / 8);
+	assert_int_equal(o.drops, 0);
+}
+
+/* rdma.cc = false: 8 senders at line rate into one port. Without congestion control the
+ * port's queue grows at (8 − 1) × 25 Gb/s: after 10 ms it holds 7 × 25e9 × 0.01 / 8 bytes,
+ * minus what is still on the wire. */
+static void test_cc_off_is_line_rate(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 9, 25, 2);
+	sc.rdma.cc = false;
+	sc.sw.buffer_bytes = 1ll << 30;
+	red_25g(&sc);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct sb_flow *f[8];
+	for (int i = 0; i < 8; i++)
+		f[i] = rdma_flow(&sim, i % 2 ? "dcqcn" : "hpcc", (uint32_t)(i + 1), 0, 0, 0);
+	tl_run_and_check(&sim);
+	double q = (double)queued(port_to_host(&sim, 0));
+	double want = 7 * 25e9 * 0.002 / 8;
+	print_message("cc off, 8:1 for 2 ms: queue %.0f B, (8 - 1) x C x t = %.0f B (%.4f); CNPs %llu\n", q, want,
+		      q / want, (unsigned long long)sim.stats.rdma_cnps);
+	assert_true(fabs(q / want - 1) < 0.01);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(sb_rdma_qp_of(f[i])->rate_bps, 25 * GBPS);
+	assert_int_equal(sim.stats.rdma_cnps, 0);
+	assert_int_equal(sim.telemetry.live, 0);
+	check_and_free(&sim, &sc);
+}
+
+/* --- loss recovery --- */
+
+/* `n` flows (hosts 1..n → 0) of `size` bytes at t = 0 through an egress queue of `queue_pkts`
+ * packets (static partitioning), lossy class, with a 1 ms timeout (the 10 ms default is sized
+ * for lossless networks, where it must never fire). */
+static void lossy_incast(struct sb_scenario *sc, struct sb_sim *sim, struct sb_flow **f, int n, uint64_t size,
+			 int queue_pkts, const char *transport)
+{
+	single_switch(sc, n + 1, 25, 20);
+	sc->rdma.rto_us = 1000;
+	char q[32];
+	snprintf(q, sizeof q, "%d", queue_pkts * 1048);
+	tl_set_scheme(sc, "static", "queue_bytes", q);
+	sc->sw.buffer_bytes = 1 << 20;
+	set_key(sb_switch_param_table, &sc->sw, "ecn_mode", "red");
+	set_key(sb_switch_param_table, &sc->sw, "ecn_kmin_bytes", "2096");
+	set_key(sb_switch_param_table, &sc->sw, "ecn_kmax_bytes", "8384");
+	tl_build(sim, sc);
+	for (int i = 0; i < n; i++) {
+		f[i] = sb_flow_create(sim, (uint32_t)(i + 1), 0, size, 0, sb_transport_find(transport));
+		f[i]->prio = 3;
+	}
+}
+
+/* Go-back-N: every drop leaves a hole that the next packet of the flow reveals; the receiver
+ * NACKs it and the sender resends from there. Every flow completes with every byte delivered
+ * exactly once in order (bytes_received = size), and the resends make up for the drops.
+ * DCQCN (marking from 2 packets) varies the rates: line-rate senders started together would
+ * lock into a pattern where one flow takes every free slot and the others lose everything,
+ * leaving no hole to NACK, only timeouts. */
+static void test_go_back_n(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	struct sb_flow *f[4];
+	const uint64_t size = 300000;
+	lossy_incast(&sc, &sim, f, 4, size, 8, "dcqcn");
+	tl_run_and_check(&sim);
+	uint64_t retx = 0, timeouts = 0;
+	for (int i = 0; i < 4; i++) {
+		assert_true(f[i]->completed);
+		assert_int_equal(f[i]->bytes_received, size);
+		assert_int_equal(f[i]->rcv_nxt, size);
+		retx += f[i]->pkts_retx;
+		timeouts += f[i]->timeouts;
+		assert_int_equal(f[i]->timer_at, SB_TIME_NEVER);
+	}
+	print_message("go-back-N, 4 x 300 KB dcqcn into 8 packets of queue: drops %llu, NACKs %llu, "
+		      "resent %llu, timeouts %llu\n", (unsigned long long)sim.stats.pkts_dropped,
+		      (unsigned long long)sim.stats.rdma_nacks, (unsigned long long)retx, (unsigned long long)timeouts);
+	assert_true(sim.stats.pkts_dropped > 0);
+	assert_true(sim.stats.rdma_nacks > 0);
+	assert_true(retx >= sim.stats.pkts_dropped);
+	check_and_free(&sim, &sc);
+}
+
+/* A lost packet with nothing behind it reveals no hole, so only the timeout recovers it. Three
+ * one-packet flows meet a queue of one packet: one packet is on the wire, one waits, one is
+ * dropped. Its flow resends when the timer (armed when the packet left) expires and then
+ * finishes one ideal FCT later: FCT = rdma.rto_us + ideal, exactly. */
+static void test_tail_loss_timeout(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	struct sb_flow *f[3];
+	lossy_incast(&sc, &sim, f, 3, 1000, 1, "rdma");
+	tl_run_and_check(&sim);
+	assert_int_equal(sim.stats.pkts_dropped, 1);
+	int lost = -1;
+	for (int i = 0; i < 3; i++) {
+		assert_true(f[i]->completed);
+		if (f[i]->timeouts) {
+			assert_int_equal(lost, -1);
+			lost = i;
+		}
+	}
+	assert_true(lost >= 0);
+	sb_time fct = f[lost]->finish - f[lost]->start;
+	sb_time want = sb_time_from_us(sc.rdma.rto_us) + sb_transport_ideal_fct(&sim, f[lost]->ops, 1, 0, 1000);
+	print_message("tail loss: flow %d timed out once, FCT %.3f us = RTO + ideal %.3f us\n", lost,
+		      sb_time_to_us(fct), sb_time_to_us(want));
+	assert_int_equal(f[lost]->timeouts, 1);
+	assert_int_equal(fct, want);
+	check_and_free(&sim, &sc);
+}
+
+/* --- lossless incast --- */
+
+/* 16 DCQCN flows of 250 KB into one port, lossless class, a buffer far above the 4 MB they
+ * send at once: nothing is lost, and the bottleneck never idles while data is queued, so the
+ * last flow ends about when the port has sent every byte: total wire bytes / C after the
+ * first packet's base RTT (within a few %: DCQCN may leave the port briefly idle). */
+static void test_lossless_incast(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 17, 25, 20);
+	red_25g(&sc);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct sb_flow *f[16];
+	const uint64_t size = 250000;
+	for (int i = 0; i < 16; i++)
+		f[i] = rdma_flow(&sim, "dcqcn", (uint32_t)(i + 1), 0, size, 0);
+	tl_run_and_check(&sim);
+	sb_time last = 0;
+	for (int i = 0; i < 16; i++) {
+		assert_true(f[i]->completed);
+		if (f[i]->finish > last)
+			last = f[i]->finish;
+	}
+	/* the ideal FCT of one flow carrying all 16 (base RTT + the rest of the bytes at C) */
+	double want = sb_time_to_sec(sb_transport_ideal_fct(&sim, f[0]->ops, 1, 0, 16 * size));
+	print_message("lossless 16 x 250 KB dcqcn: last FCT %.1f us, ideal of all bytes as one flow %.1f us (%.4f), "
+		      "drops %llu, CNPs %llu\n", sb_time_to_sec(last) * 1e6, want * 1e6, sb_time_to_sec(last) / want,
+		      (unsigned long long)sim.stats.pkts_dropped, (unsigned long long)sim.stats.rdma_cnps);
+	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	assert_true(sb_time_to_sec(last) >= want * (1 - 1e-9));
+	assert_true(sb_time_to_sec(last) <= want * 1.05);
+	check_and_free(&sim, &sc);
+}
+
+/* --- the NIC obeys PFC --- */
+
+struct pfc_step {
+	struct sb_sim *sim;
+	struct sb_port *nic;
+	bool pause;
+	uint64_t tx_at, staged;
+};
+
+static void pfc_step(void *obj, uint64_t arg)
+{
+	(void)arg;
+	struct pfc_step *s = obj;
+	sb_port_pfc(s->sim, s->nic, 1u << 3, s->pause, false);
+	s->tx_at = s->nic->tx_bytes;
+	s->staged = s->nic->q[3].pkts;
+}
+
+/* A PAUSE of priority 3 at the sender's NIC stops the flow after the packet on the wire; the
+ * NIC pulls nothing while paused (its priority-3 queue stays empty: packets wait as QP state,
+ * not in the NIC), and the RESUME restarts it. The pause shifts the FCT by exactly its length
+ * up to the one packet that was being serialised. */
+static void test_nic_obeys_pfc(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 2, 25, 5);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	const uint64_t size = 1000000;
+	struct sb_flow *f = rdma_flow(&sim, "rdma", 0, 1, size, 0);
+	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
+	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
+	const sb_time t1 = 100 * SB_US, t2 = 300 * SB_US;
+	sb_at(&sim, t1, pfc_step, &pause, 0);
+	sb_at(&sim, t2, pfc_step, &resume, 0);
+	tl_run_and_check(&sim);
+	assert_true(f->completed);
+	sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
+	sb_time fct = f->finish - f->start, pkt = sb_tx_time(1048, 25 * GBPS);
+	print_message("PFC at the NIC for %.0f us: sent %llu B while paused, %llu packets staged at pause and "
+		      "%llu at resume; FCT %.3f us = ideal %.3f + pause %.0f (+%.3f us)\n", sb_time_to_us(t2 - t1),
+		      (unsigned long long)(resume.tx_at - pause.tx_at), (unsigned long long)pause.staged,
+		      (unsigned long long)resume.staged, sb_time_to_us(fct), sb_time_to_us(ideal),
+		      sb_time_to_us(t2 - t1),
+		      sb_time_to_us(fct) - sb_time_to_us(ideal + t2 - t1));
+	assert_true(resume.tx_at - pause.tx_at <= 1048); /* at most the packet being serialised */
+	assert_int_equal(resume.staged, 0);
+	assert_true(fct >= ideal + (t2 - t1) - pkt && fct <= ideal + (t2 - t1) + pkt);
+	check_and_free(&sim, &sc);
+}
+
+/* --- packets as the receiver and the sender see them: first-RTT tags, INT --- */
+
+struct probe_counts {
+	uint64_t first_rtt, data, acks_with_int, bad_hops;
+	uint8_t hops;
+	sb_time last_ts;
+};
+static struct probe_counts counts;
+
+static void probe_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	counts.data++;
+	if (pkt->flags & SB_PF_FIRST_RTT)
+		counts.first_rtt++;
+	sb_rdma_on_data(sim, f, pkt);
+}
+
+/* A control that only checks the INT its ACKs echo: one hop per switch, in path order, each
+ * with the link rate, time stamps rising hop by hop. */
+static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+			 const struct sb_rdma_feedback *fb)
+{
+	const struct sb_int_rec *r = fb->hops;
+	if (!r)
+		return;
+	counts.acks_with_int++;
+	counts.hops = r->nhops;
+	for (uint8_t i = 0; i < r->nhops; i++) {
+		if (r->hop[i].rate_bps != 25 * GBPS || r->hop[i].tx_bytes == 0 ||
+		    (i && r->hop[i].ts <= r->hop[i - 1].ts))
+			counts.bad_hops++;
+	}
+	if (r->hop[0].ts <= counts.last_ts)
+		counts.bad_hops++;
+	counts.last_ts = r->hop[0].ts;
+}
+
+static const struct sb_rdma_cc_ops probe_cc = { .name = "probe", .telemetry = true, .on_ack = probe_on_ack };
+
+static void probe_start_flow(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &probe_cc); }
+
+static const struct sb_transport_ops probe_transport = {
+	.name = "probe", .state_size = sizeof(struct sb_rdma_qp), .start = probe_start_flow,
+	.on_data = probe_on_data, .on_ack = sb_rdma_on_ack, .on_timer = sb_rdma_on_timer,
+	.framing = sb_rdma_framing, .lossless_by_default = true,
+};
+
+/* In a leaf-spine a cross-rack packet crosses leaf, spine, leaf: three INT hops. The first
+ * ceil(BDP / MTU) packets of a flow carry FIRST_RTT, BDP = bottleneck rate × base RTT of the
+ * path (one MTU packet and its ACK); all INT records are returned once the flow is done. */
+static void test_first_rtt_and_int(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	sb_scenario_defaults(&sc);
+	sc.run.duration_ms = 2;
+	sc.run.sample_interval_us = 0;
+	sc.run.check_invariants = true;
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	uint32_t dst = (uint32_t)sc.topo.hosts_per_leaf; /* first host of the second rack */
+	struct sb_flow *f = sb_flow_create(&sim, 0, dst, 300000, 0, &probe_transport);
+	memset(&counts, 0, sizeof counts);
+	tl_run_and_check(&sim);
+	assert_true(f->completed);
+	sb_time rtt = sb_path_rtt(&sim, 0, dst, 1048, 64);
+	uint64_t bdp = (uint64_t)((unsigned __int128)rtt * sb_bottleneck_bps(&sim, 0, dst) / (8u * SB_SEC));
+	uint64_t want = (bdp + 999) / 1000;
+	print_message("first RTT: base RTT %.3f us, BDP %llu B -> %llu tagged packets, counted %llu of %llu; "
+		      "INT: %llu ACKs with %u hops, %llu bad hops, %llu records live\n", sb_time_to_us(rtt),
+		      (unsigned long long)bdp, (unsigned long long)want, (unsigned long long)counts.first_rtt,
+		      (unsigned long long)counts.data, (unsigned long long)counts.acks_with_int, counts.hops,
+		      (unsigned long long)counts.bad_hops, (unsigned long long)sim.telemetry.live);
+	assert_int_equal(sb_rdma_qp_of(f)->first_rtt_end, bdp);
+	assert_int_equal(counts.first_rtt, want);
+	assert_int_equal(counts.acks_with_int, 300);
+	assert_int_equal(counts.hops, 3);
+	assert_int_equal(counts.bad_hops, 0);
+	assert_int_equal(sim.telemetry.live, 0);
+	check_and_free(&sim, &sc);
+}
+
+/* --- scenarios: default classes, framing, determinism, bad input --- */
+
+/* Workloads that leave prio and class alone get their transport's: RDMA lossless on 3, TCP
+ * lossy on 1 (the Reverie evaluation's classes); explicit keys win. */
+static void test_workload_default_class(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	tl_scenario(&sc,
+		    "run = { duration_ms = 2; arrivals_ms = 2; sample_interval_us = 0; };\n"
+		    "topology = { type = \"single\"; hosts = 4; };\n"
+		    "switch = { scheme = \"sonic\"; buffer_bytes = 10000000; };\n"
+		    "workloads = (\n"
+		    "  { type = \"longlived\"; transport = \"dcqcn\"; srcs = [1]; dst = 0; size_bytes = 100000; },\n"
+		    "  { type = \"longlived\"; transport = \"dctcp\"; srcs = [2]; dst = 0; size_bytes = 100000; },\n"
+		    "  { type = \"longlived\"; transport = \"hpcc\"; srcs = [3]; dst = 0; size_bytes = 100000;\n"
+		    "    prio = 5; class = \"lossy\"; } );\n", NULL, 0);
+	struct sb_sim sim;
+	tl_run_checked(&sim, &sc);
+	assert_int_equal(sim.nflows, 3);
+	struct sb_flow *f0 = sb_flow_get(&sim, 0), *f1 = sb_flow_get(&sim, 1), *f2 = sb_flow_get(&sim, 2);
+	assert_int_equal(f0->prio, 3);
+	assert_true(f0->lossless);
+	assert_int_equal(f1->prio, 1);
+	assert_false(f1->lossless);
+	assert_int_equal(f2->prio, 5);
+	assert_false(f2->lossless);
+	assert_int_equal(sim.lossless_prio_mask, 1u << 3);
+	assert_int_equal(sim.stats.flows_completed, 3);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+/* RDMA has its own framing: with rdma.mtu = 4000 a lone line-rate flow still ends exactly at
+ * its ideal FCT (computed with 4000 + 48 B packets), and the largest frame the headroom
+ * formulas see is 4048 B. */
+static void test_rdma_framing(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 2, 25, 5);
+	sc.rdma.mtu = 4000;
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	assert_int_equal(sb_sim_max_frame_bytes(&sim), 4048);
+	struct sb_flow *f = rdma_flow(&sim, "rdma", 0, 1, 1000000, 0);
+	tl_run_and_check(&sim);
+	assert_int_equal(f->pkts_sent, 250);
+	assert_int_equal(f->finish - f->start, sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000));
+	assert_true(sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000) < sb_ideal_fct(&sim, 0, 1, 1000000));
+	check_and_free(&sim, &sc);
+}
+
+/* Same scenario and seed, same results: a leaf-spine with RDMA background (DCQCN), RDMA
+ * incasts (HPCC, INT) and TCP background, all at once. */
+static const char mixed_text[] =
+	"run = { duration_ms = 6; arrivals_ms = 3; sample_interval_us = 0; };\n"
+	"switch = { scheme = \"sonic\"; buffer_bytes = 200000000; ecn_mode = \"red\"; ecn_kmin_bytes = 100000;\n"
+	"           ecn_kmax_bytes = 400000; ecn_pmax = 0.2; };\n"
+	"workloads = (\n"
+	"  { type = \"poisson\"; transport = \"dcqcn\"; load = 0.3; prio = 3; class = \"lossless\"; },\n"
+	"  { type = \"incast\"; transport = \"hpcc\"; query_rate = 500; fanin = 8; size_bytes = 400000;\n"
+	"    prio = 3; class = \"lossless\"; },\n"
+	"  { type = \"poisson\"; transport = \"powertcp\"; load = 0.1; prio = 3; class = \"lossless\"; },\n"
+	"  { type = \"poisson\"; transport = \"dctcp\"; load = 0.2; prio = 1; class = \"lossy\"; } );\n";
+
+static void run_mixed(struct sb_sim *sim, struct sb_scenario *sc)
+{
+	tl_scenario(sc, mixed_text, NULL, 0);
+	tl_run_checked(sim, sc);
+}
+
+static void test_mixed_deterministic(void **state)
+{
+	(void)state;
+	struct sb_scenario sc1, sc2;
+	struct sb_sim a, b;
+	run_mixed(&a, &sc1);
+	run_mixed(&b, &sc2);
+	print_message("mixed leaf-spine: %llu flows started, %llu completed, %llu events, %llu packet-hops, drops %llu "
+		      "(lossless %llu), CNPs %llu, NACKs %llu\n", (unsigned long long)a.stats.flows_started,
+		      (unsigned long long)a.stats.flows_completed, (unsigned long long)a.eq.executed,
+		      (unsigned long long)a.stats.packet_hops, (unsigned long long)a.stats.pkts_dropped,
+		      (unsigned long long)a.stats.pkts_dropped_lossless, (unsigned long long)a.stats.rdma_cnps,
+		      (unsigned long long)a.stats.rdma_nacks);
+	assert_true(a.stats.flows_completed > 100);
+	assert_int_equal(a.stats.pkts_dropped_lossless, 0);
+	assert_int_equal(a.nrecords, b.nrecords);
+	assert_int_equal(a.eq.executed, b.eq.executed);
+	assert_memory_equal(&a.stats, &b.stats, sizeof a.stats);
+	for (size_t i = 0; i < a.nrecords; i++) {
+		assert_int_equal(a.records[i].id, b.records[i].id);
+		assert_int_equal(a.records[i].fct, b.records[i].fct);
+		assert_int_equal(a.records[i].ideal, b.records[i].ideal);
+		assert_true(a.records[i].fct >= a.records[i].ideal);
+	}
+	sb_sim_free(&a);
+	sb_sim_free(&b);
+	sb_scenario_free(&sc1);
+	sb_scenario_free(&sc2);
+}
+
+static void expect_error(const char *const *sets, size_t n, const char *want)
+{
+	struct sb_scenario sc;
+	struct sb_error err = { { 0 } };
+	sb_scenario_defaults(&sc);
+	int rc = sb_cfg_load(&sc, NULL, "", sets, n, &err);
+	if (rc == 0)
+		rc = sb_scenario_validate(&sc, &err);
+	print_message("%s -> %s\n", sets[0], err.msg);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err.msg, want));
+	sb_scenario_free(&sc);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	const char *a[] = { "rdma.mtu=65500" };
+	expect_error(a, 1, "rdma.mtu: mtu + header_bytes = 65548 bytes, a packet can be at most 65535 bytes");
+	const char *b[] = { "rdma.timely_thigh_us=10" };
+	expect_error(b, 1, "rdma.timely_thigh_us: 10 is below timely_tlow_us (50)");
+	const char *c[] = { "rdma.dcqcn_g=2" };
+	expect_error(c, 1, "rdma.dcqcn_g");
+	const char *d[] = { "rdma.dcqnc_g=0.1" };
+	expect_error(d, 1, "did you mean rdma.dcqcn_g");
+}
+
+/* The command line: a scenario file with an RDMA workload that leaves prio and class alone
+ * runs, its flows are lossless on priority 3 in flows.csv, and summary.json counts the CNPs
+ * DCQCN's receivers sent (a 4:1 incast above RED's Kmin must mark). */
+static void test_cli_run(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *cfg = tl_write_file(dir, "rdma.cfg",
+				  "run = { duration_ms = 20; arrivals_ms = 20; sample_interval_us = 0; };\n"
+				  "topology = { type = \"single\"; hosts = 5; };\n"
+				  "switch = { scheme = \"sonic\"; buffer_bytes = 20000000; ecn_mode = \"red\";\n"
+				  "           ecn_kmin_bytes = 100000; ecn_kmax_bytes = 400000; ecn_pmax = 0.2; };\n"
+				  "workloads = ( { type = \"burst\"; transport = \"dcqcn\"; srcs = [1, 2, 3, 4];\n"
+				  "                dst = 0; size_bytes = 1000000; } );\n");
+	char *out = tl_path_in(dir, "out");
+	char args[512];
+	snprintf(args, sizeof args, "run %s --out %s --quiet", cfg, out);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("sharebuf %s: status %d: %s", args, r.status, r.err);
+	char *summary = tl_slurp_in(out, "summary.json"), *flows = tl_slurp_in(out, "flows.csv");
+	const char *rdma = strstr(summary, "\"rdma\"");
+	assert_non_null(rdma);
+	const char *c = strstr(rdma, "\"cnps\":");
+	assert_non_null(c);
+	long cnps = strtol(c + 7, NULL, 10);
+	print_message("sharebuf run: 4 x 1 MB dcqcn burst, %ld CNPs; flows.csv:\n%s", cnps, flows);
+	assert_true(cnps > 0);
+	assert_non_null(strstr(flows, ",3,lossless,burst,"));
+	assert_null(strstr(flows, "lossy"));
+	tl_cmd_free(&r);
+	free(summary);
+	free(flows);
+	free(out);
+	free(cfg);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	tl_sharebuf_init(argv[0]);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_line_rate_alone),
+		cmocka_unit_test(test_cc_off_is_line_rate),
+		cmocka_unit_test(test_dcqcn_fairness),
+		cmocka_unit_test(test_dcqcn_recovery),
+		cmocka_unit_test(test_int_controls_incast),
+		cmocka_unit_test(test_delay_controls_incast),
+		cmocka_unit_test(test_go_back_n),
+		cmocka_unit_test(test_tail_loss_timeout),
+		cmocka_unit_test(test_lossless_incast),
+		cmocka_unit_test(test_nic_obeys_pfc),
+		cmocka_unit_test(test_first_rtt_and_int),
+		cmocka_unit_test(test_workload_default_class),
+		cmocka_unit_test(test_rdma_framing),
+		cmocka_unit_test(test_mixed_deterministic),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_cli_run),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
