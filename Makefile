@@ -75,7 +75,8 @@ sanitize:
 		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" test-only
 
 bench: $(BUILD)/sharebuf
-	sh bench/run-bench.sh $(BUILD)/sharebuf
+	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg
+	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reverie-rdma.cfg
 
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md

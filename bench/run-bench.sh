@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: run the reference scenario (bench/reference.cfg) on one core and append the
+# make bench: run a benchmark scenario (default bench/reference.cfg) on one core and append the
 # measured wall time, peak RSS, events/s and packet-hops/s, plus the scenario's headline
 # metrics, to BENCHMARKS.md. A benchmark, not a test: it asserts nothing, it records.
 set -e
@@ -23,12 +23,14 @@ events=$(echo "$line" | sed -n 's/.*peak RSS [0-9.]* MB, \([0-9]*\) events.*/\1/
 phops=$(echo "$line" | sed -n 's/.*), \([0-9]*\) packet-hops.*/\1/p')
 inc_mean=$(row incast 3); inc_p99=$(row incast 6); short_p99=$(row short 7)
 drops=$(sed -n 's/^drops: \([0-9]*\).*/\1/p' "$OUT/stdout.txt")
+ldrops=$(sed -n 's/^drops: .*lossless \([0-9]*\)).*/\1/p' "$OUT/stdout.txt")
+pauses=$(sed -n 's/^PFC: \([0-9]*\) pause.*/\1/p' "$OUT/stdout.txt")
 flows=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "-")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 [ -f BENCHMARKS.md ] || printf '# Benchmarks\n' > BENCHMARKS.md
-grep -q '^| date ' BENCHMARKS.md || printf '\n## Runs of `make bench` (appended)\n\n| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >> BENCHMARKS.md
-printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s |\n' \
+grep -q '^| date ' BENCHMARKS.md || printf '\n## Runs of `make bench` (appended)\n\n| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | lossless drops | PFC pauses | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >> BENCHMARKS.md
+printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |\n' \
 	"$(date -u +%Y-%m-%d)" "$commit" "$(basename "$CFG")" "$wall" "$rss" "$events" "$evs" "$phops" "$hops" \
-	"$flows" "$inc_mean" "$inc_p99" "$short_p99" "$drops" "$cpu" >> BENCHMARKS.md
+	"$flows" "$inc_mean" "$inc_p99" "$short_p99" "$drops" "$ldrops" "$pauses" "$cpu" >> BENCHMARKS.md
 echo "appended to BENCHMARKS.md"
