@@ -65,24 +65,7 @@ static struct sb_flow *rdma_flow(struct sb_sim *sim, const char *transport, uint
 	return f;
 }
 
-static void check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
-{
-	struct sb_error err = { { 0 } };
-	if (sb_sim_check(sim, &err) != 0)
-		fail_msg("sb_sim_check: %s", err.msg);
-	sb_sim_free(sim);
-	sb_scenario_free(sc);
-}
 
-static struct sb_port *port_to_host(struct sb_sim *sim, uint32_t h)
-{
-	struct sb_switch *sw = sim->switches[0];
-	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
-			return &sw->node.ports[i];
-	fail_msg("no port to host %u", h);
-	return NULL;
-}
 
 static uint64_t queued(const struct sb_port *p)
 {
@@ -209,7 +192,7 @@ static void test_line_rate_alone(void **state)
 		else
 			assert_true(sb_time_to_sec(fct) <= sb_time_to_sec(ideal) / 0.94);
 		assert_true(fct >= ideal - 2);
-		check_and_free(&sim, &sc);
+		tl_check_and_free(&sim, &sc);
 	}
 }
 
@@ -229,7 +212,7 @@ static void test_dcqcn_fairness(void **state)
 	red_25g(&sc);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 2,
+	struct probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .nflows = 2,
 			    .from = 20 * SB_MS, .to = 40 * SB_MS, .period = 10 * SB_US };
 	pr.flows[0] = rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
 	pr.flows[1] = rdma_flow(&sim, "dcqcn", 2, 0, 0, 1 * SB_MS);
@@ -245,7 +228,7 @@ static void test_dcqcn_fairness(void **state)
 	assert_true(util > 0.95);
 	assert_true(sim.stats.rdma_cnps > 0);
 	assert_int_equal(sim.stats.pkts_dropped, 0);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* Rate-increase events DCQCN needs from rate = target = r0 to reach `want` (worst case: after
@@ -293,7 +276,7 @@ static void test_dcqcn_recovery(void **state)
 	int k = dcqcn_events_to((double)r0, 0.9 * line, line, p);
 	assert_true(k >= 0);
 	sb_time bound = t0 + (sb_time)(k + 1) * sb_time_from_us(p->dcqcn_rp_timer_us);
-	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 1,
+	struct probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .nflows = 1,
 			    .from = bound, .to = bound + 2 * SB_MS, .period = 10 * SB_US };
 	pr.flows[0] = a;
 	assert_true(pr.to <= 150 * SB_MS);
@@ -307,7 +290,7 @@ static void test_dcqcn_recovery(void **state)
 	assert_int_equal(sim.stats.rdma_cnps, cnps);
 	/* goodput counts payload: 1000 of every 1048 bytes on the wire */
 	assert_true(g * 1048.0 / 1000.0 >= 0.9 * line);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- INT controls: long-lived 8:1 incast --- */
@@ -327,7 +310,7 @@ static struct incast_out long_incast(const char *transport, bool cc, double hpcc
 	red_25g(&sc);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	struct probe pr = { .sim = &sim, .port = port_to_host(&sim, 0), .nflows = 8,
+	struct probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .nflows = 8,
 			    .from = 5 * SB_MS, .to = 10 * SB_MS, .period = 1 * SB_US };
 	for (int i = 0; i < 8; i++)
 		pr.flows[i] = rdma_flow(&sim, transport, (uint32_t)(i + 1), 0, 0, 0);
@@ -348,7 +331,7 @@ static struct incast_out long_incast(const char *transport, bool cc, double hpcc
 		      "BDP %.0f B, Jain %.4f, drops %llu\n", cc ? transport : "cc off",
 		      hpcc_ai_mbps > 0 ? ", hpcc_ai_mbps 150" : "", o.util, o.q_mean,
 		      o.q_mean / o.bdp, o.q_max, o.bdp, o.jain, (unsigned long long)o.drops);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 	return o;
 }
 
@@ -416,7 +399,7 @@ static void test_cc_off_is_line_rate(void **state)
 	for (int i = 0; i < 8; i++)
 		f[i] = rdma_flow(&sim, i % 2 ? "dcqcn" : "hpcc", (uint32_t)(i + 1), 0, 0, 0);
 	tl_run_and_check(&sim);
-	double q = (double)queued(port_to_host(&sim, 0));
+	double q = (double)queued(tl_port_to_host(&sim, 0));
 	double want = 7 * 25e9 * 0.002 / 8;
 	print_message("cc off, 8:1 for 2 ms: queue %.0f B, (8 - 1) x C x t = %.0f B (%.4f); CNPs %llu\n", q, want,
 		      q / want, (unsigned long long)sim.stats.rdma_cnps);
@@ -425,7 +408,7 @@ static void test_cc_off_is_line_rate(void **state)
 		assert_int_equal(sb_rdma_qp_of(f[i])->rate_bps, 25 * GBPS);
 	assert_int_equal(sim.stats.rdma_cnps, 0);
 	assert_int_equal(sim.telemetry.live, 0);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- loss recovery --- */
@@ -482,7 +465,7 @@ static void test_go_back_n(void **state)
 	assert_true(sim.stats.pkts_dropped > 0);
 	assert_true(sim.stats.rdma_nacks > 0);
 	assert_true(retx >= sim.stats.pkts_dropped);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* A lost packet with nothing behind it reveals no hole, so only the timeout recovers it. Three
@@ -513,7 +496,7 @@ static void test_tail_loss_timeout(void **state)
 		      sb_time_to_us(fct), sb_time_to_us(want));
 	assert_int_equal(f[lost]->timeouts, 1);
 	assert_int_equal(fct, want);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- lossless incast --- */
@@ -550,7 +533,7 @@ static void test_lossless_incast(void **state)
 	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
 	assert_true(sb_time_to_sec(last) >= want * (1 - 1e-9));
 	assert_true(sb_time_to_sec(last) <= want * 1.05);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- the NIC obeys PFC --- */
@@ -602,7 +585,7 @@ static void test_nic_obeys_pfc(void **state)
 	assert_true(resume.tx_at - pause.tx_at <= 1048); /* at most the packet being serialised */
 	assert_int_equal(resume.staged, 0);
 	assert_true(fct >= ideal + (t2 - t1) - pkt && fct <= ideal + (t2 - t1) + pkt);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- packets as the receiver and the sender see them: first-RTT tags, INT --- */
@@ -684,7 +667,7 @@ static void test_first_rtt_and_int(void **state)
 	assert_int_equal(counts.hops, 3);
 	assert_int_equal(counts.bad_hops, 0);
 	assert_int_equal(sim.telemetry.live, 0);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- framing --- */
@@ -705,7 +688,7 @@ static void test_rdma_framing(void **state)
 	assert_int_equal(f->pkts_sent, 250);
 	assert_int_equal(f->finish - f->start, sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000));
 	assert_true(sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000) < sb_ideal_fct(&sim, 0, 1, 1000000));
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 int main(void)

@@ -27,16 +27,6 @@
 #include "sim/sim.h"
 #include "testlib.h"
 
-static double rel(double got, double want) { return fabs(got - want) / want; }
-
-#define EXPECT_NEAR(got, want, tol, ...)                                                             \
-	do {                                                                                         \
-		double g_ = (double)(got), w_ = (double)(want);                                      \
-		print_message(__VA_ARGS__);                                                          \
-		print_message(": measured %.6g, theory %.6g (%+.2f%%)\n", g_, w_, 100 * (g_ - w_) / w_); \
-		if (rel(g_, w_) > (tol))                                                             \
-			fail_msg("outside the tolerance of %.2f%%", 100 * (tol));                    \
-	} while (0)
 
 static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
 
@@ -148,9 +138,9 @@ static void test_theorem1_isolation(void **state)
 		run_shares(c->g, c->ngroups, keys, 4, 8, &ll, &ly, &idle);
 		print_message("Theorem 1, n• = %d, n° = %d, α• = %g, α° = %g, γ = %g (%s):\n", c->n_ll, c->n_ly, c->a_ll,
 			      c->a_ly, c->gamma, c->name);
-		EXPECT_NEAR(ll / ly, c->a_ll / c->a_ly, 0.05, "  lossless:lossy");
-		EXPECT_NEAR(ll, c->a_ll * B_STAR / d, 0.05, "  lossless, Eq. (14)");
-		EXPECT_NEAR(ly, c->a_ly * B_STAR / d, 0.05, "  lossy, Eq. (15)");
+		TL_EXPECT_NEAR(ll / ly, c->a_ll / c->a_ly, 0.05, "  lossless:lossy");
+		TL_EXPECT_NEAR(ll, c->a_ll * B_STAR / d, 0.05, "  lossless, Eq. (14)");
+		TL_EXPECT_NEAR(ly, c->a_ly * B_STAR / d, 0.05, "  lossy, Eq. (15)");
 	}
 }
 
@@ -172,7 +162,7 @@ static void test_theorem2_idle_bounds(void **state)
 		run_shares(&runs[i].g, 1, keys, 4, 8, &ll, &ly, &idle);
 		double want = runs[i].alone_alpha ? B_STAR / (1 + runs[i].alone_alpha) : lo;
 		print_message("Theorem 2, α• = 2, α° = 1, %s: bounds [%.0f, %.0f]\n", runs[i].what, lo, hi);
-		EXPECT_NEAR(idle, want, 0.05, "  idle buffer");
+		TL_EXPECT_NEAR(idle, want, 0.05, "  idle buffer");
 		assert_true(idle >= lo * 0.97 && idle <= hi * 1.03);
 	}
 }
@@ -223,11 +213,11 @@ static void test_reduces_to_abm_without_mu(void **state)
 	/* three queues at α/3·(B − Q): each B/6, Q = B/2 */
 	const double want = 4e6 / 6;
 	for (int i = 0; i < 3; i++) {
-		EXPECT_NEAR(rev[i], want, 0.03, "reverie γ = 0, CI = 1 B, queue %d", i);
-		EXPECT_NEAR(rev[i], abm[i], 0.02, "  against abm (satfrac, γ_abm = 1), queue %d", i);
+		TL_EXPECT_NEAR(rev[i], want, 0.03, "reverie γ = 0, CI = 1 B, queue %d", i);
+		TL_EXPECT_NEAR(rev[i], abm[i], 0.02, "  against abm (satfrac, γ_abm = 1), queue %d", i);
 	}
 	print_message("drops: reverie %llu, abm %llu\n", (unsigned long long)rev_drops, (unsigned long long)abm_drops);
-	EXPECT_NEAR(rev_drops, abm_drops, 0.02, "drops");
+	TL_EXPECT_NEAR(rev_drops, abm_drops, 0.02, "drops");
 }
 
 /* ---------------------------------------------------------------------------------------- */

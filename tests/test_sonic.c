@@ -24,16 +24,6 @@
 #include "sim/sim.h"
 #include "testlib.h"
 
-static double rel(double got, double want) { return fabs(got - want) / want; }
-
-#define EXPECT_NEAR(got, want, tol, ...)                                                             \
-	do {                                                                                         \
-		double g_ = (double)(got), w_ = (double)(want);                                      \
-		print_message(__VA_ARGS__);                                                          \
-		print_message(": measured %.6g, theory %.6g (%+.2f%%)\n", g_, w_, 100 * (g_ - w_) / w_); \
-		if (rel(g_, w_) > (tol))                                                             \
-			fail_msg("outside the tolerance of %.2f%%", 100 * (tol));                    \
-	} while (0)
 
 static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
 
@@ -145,8 +135,8 @@ static void test_fluid_fig4_numbers(void **state)
 	fluid_theory(18e6, 14e6, 1, 1, &want_ll, &want_ly);
 	assert_true(fabs(want_ly - 7e6) < 1 && fabs(want_ll - 5.5e6) < 1); /* the spec's worked numbers */
 	run_fluid(big_text, "", 14, 20, &ll, &ly, &pauses);
-	EXPECT_NEAR(ly, want_ly, 0.02, "dt, Fig. 4: egress lossy queue");
-	EXPECT_NEAR(ll, want_ll, 0.02, "dt, Fig. 4: ingress lossless queue in the ingress pool");
+	TL_EXPECT_NEAR(ly, want_ly, 0.02, "dt, Fig. 4: egress lossy queue");
+	TL_EXPECT_NEAR(ll, want_ll, 0.02, "dt, Fig. 4: ingress lossless queue in the ingress pool");
 	assert_true(pauses > 0);
 	/* Issue 1: lossy gets more than lossless although both α are 1 (ratio 1.27) */
 	print_message("  lossy:lossless = %.3f (theory %.3f)\n", ly / ll, want_ly / want_ll);
@@ -161,8 +151,8 @@ static void test_fluid_eval_leaf_numbers(void **state)
 	fluid_theory(1821760, 1457408, 1, 1, &want_ll, &want_ly);
 	assert_true(fabs(want_ly - 728704) < 1 && fabs(want_ll - 546528) < 1);
 	run_fluid(leaf_text, "", 2, 4, &ll, &ly, &pauses);
-	EXPECT_NEAR(ly, want_ly, 0.02, "dt, evaluation leaf: egress lossy queue");
-	EXPECT_NEAR(ll, want_ll, 0.03, "dt, evaluation leaf: ingress lossless queue in the ingress pool");
+	TL_EXPECT_NEAR(ly, want_ly, 0.02, "dt, evaluation leaf: egress lossy queue");
+	TL_EXPECT_NEAR(ll, want_ll, 0.03, "dt, evaluation leaf: ingress lossless queue in the ingress pool");
 	assert_true(pauses > 0);
 }
 
@@ -173,8 +163,8 @@ static void test_fluid_other_alphas(void **state)
 	double ll, ly, pauses, want_ll, want_ly;
 	fluid_theory(18e6, 14e6, 2, 0.5, &want_ll, &want_ly);
 	run_fluid(big_text, "alpha_lossless_ingress = 2.0; alpha_lossy_egress = 0.5;", 16, 22, &ll, &ly, &pauses);
-	EXPECT_NEAR(ly, want_ly, 0.02, "dt, A = 2, C = 0.5: egress lossy queue");
-	EXPECT_NEAR(ll, want_ll, 0.02, "dt, A = 2, C = 0.5: ingress lossless queue in the ingress pool");
+	TL_EXPECT_NEAR(ly, want_ly, 0.02, "dt, A = 2, C = 0.5: egress lossy queue");
+	TL_EXPECT_NEAR(ll, want_ll, 0.02, "dt, A = 2, C = 0.5: ingress lossless queue in the ingress pool");
 }
 
 /*
@@ -190,8 +180,8 @@ static void test_fluid_abm_policy(void **state)
 	double ll, ly, pauses;
 	const double mu = 0.5, want_ly = mu * 14e6 / (1 + mu), want_ll = mu * (18e6 - want_ly) / (1 + mu);
 	run_fluid(big_text, "policy = \"abm\"; interval_us = 100.0;", 14, 20, &ll, &ly, &pauses);
-	EXPECT_NEAR(ly, want_ly, 0.03, "abm, μ = 1/2: egress lossy queue");
-	EXPECT_NEAR(ll, want_ll, 0.03, "abm, μ = 1/2: ingress lossless queue in the ingress pool");
+	TL_EXPECT_NEAR(ly, want_ly, 0.03, "abm, μ = 1/2: egress lossy queue");
+	TL_EXPECT_NEAR(ll, want_ll, 0.03, "abm, μ = 1/2: ingress lossless queue in the ingress pool");
 	assert_true(pauses > 0);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "mmu/mmu.h"
 #include "sim/sim.h"
+#include "testlib.h"
 #include "transport/cbr.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"
@@ -63,25 +64,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 		fail_msg("build: %s", err.msg);
 }
 
-static void check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
-{
-	struct sb_error err = { { 0 } };
-	if (sb_sim_check(sim, &err) != 0)
-		fail_msg("sb_sim_check: %s", err.msg);
-	sb_sim_free(sim);
-	sb_scenario_free(sc);
-}
 
-/* The switch port that leads to host `h`. */
-static struct sb_port *port_to_host(struct sb_sim *sim, uint32_t h)
-{
-	struct sb_switch *sw = sim->switches[0];
-	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
-			return &sw->node.ports[i];
-	fail_msg("no port to host %u", h);
-	return NULL;
-}
 
 /* --- (a) DCTCP: queue near K, full utilisation, fairness --- */
 
@@ -137,7 +120,7 @@ static void test_dctcp_queue_and_fairness(void **state)
 	const struct sb_transport_ops *dctcp = sb_transport_find("dctcp");
 	assert_non_null(dctcp);
 	struct dctcp_probe pr = {
-		.sim = &sim, .port = port_to_host(&sim, 0),
+		.sim = &sim, .port = tl_port_to_host(&sim, 0),
 		.warmup = 40 * SB_MS, .end = 100 * SB_MS, .period = 10 * SB_US,
 	};
 	pr.flows[0] = sb_flow_create(&sim, 1, 0, 0, 0, dctcp);
@@ -162,7 +145,7 @@ static void test_dctcp_queue_and_fairness(void **state)
 	assert_true((goodput[0] + goodput[1]) * 1048.0 / 1000.0 >= 0.95 * 10.0 * GBPS);
 	assert_true(fair >= 0.9);
 	assert_int_equal(sim.stats.pkts_dropped, 0);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- (b) recovery from loss, (d) whole-window loss and RTO --- */
@@ -219,7 +202,7 @@ static struct incast_result run_incast(const char *transport, int n, uint64_t si
 		      transport, n, (unsigned long long)size, queue_pkts, (unsigned long long)init_window,
 		      (unsigned long long)r.drops, (unsigned long long)r.retx, (unsigned long long)r.timeouts,
 		      (unsigned long long)r.completed, n, r.max_fct_ms);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 	return r;
 }
 
@@ -273,7 +256,7 @@ static void test_single_flow_ideal_fct(void **state)
 			assert_true(fct <= ideal * (sizes[s] >= 10000000 ? 1.01 : 1.10));
 			assert_int_equal(f->pkts_retx, 0);
 			assert_int_equal(sim.stats.pkts_dropped, 0);
-			check_and_free(&sim, &sc);
+			tl_check_and_free(&sim, &sc);
 		}
 	}
 }
@@ -298,7 +281,7 @@ static void test_max_cwnd_cap(void **state)
 		      expect * 1e6, fct / expect);
 	assert_true(fabs(fct / expect - 1) < 0.05);
 	assert_true(sb_tcp_of(f)->cwnd <= 10000);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- (e) CUBIC window growth, driving the control without a network --- */
@@ -388,7 +371,7 @@ static void test_cbr_rate(void **state)
 	assert_true(b->completed);
 	assert_true(fabs(fct_b / ideal_b - 1) < 0.01);
 	assert_int_equal(a->pkts_retx + b->pkts_retx, 0);
-	check_and_free(&sim, &sc);
+	tl_check_and_free(&sim, &sc);
 }
 
 /* --- registry and the receiver's out-of-order bookkeeping --- */

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,3 +264,24 @@ void tl_drop_line(char *s, const char *key)
 	assert_non_null(end);
 	memmove(start, end + 1, strlen(end + 1) + 1);
 }
+
+void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
+{
+	struct sb_error err = { { 0 } };
+	if (sb_sim_check(sim, &err) != 0)
+		fail_msg("sb_sim_check: %s", err.msg);
+	sb_sim_free(sim);
+	sb_scenario_free(sc);
+}
+
+struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h)
+{
+	struct sb_switch *sw = sim->switches[0];
+	for (uint16_t i = 0; i < sw->node.nports; i++)
+		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
+			return &sw->node.ports[i];
+	fail_msg("no port to host %u", h);
+	return NULL;
+}
+
+double tl_rel(double got, double want) { return fabs(got - want) / want; }

@@ -37,6 +37,24 @@ struct tl_every {
 void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
 		    void (*fn)(struct tl_every *e), void *ctx);
 
+/* Assert sb_sim_check (conservation, MMU invariants), then free the simulation and scenario. */
+void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc);
+/* The port of switch 0 that leads to host `h` (fails the test if there is none). */
+struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h);
+
+/* |got − want| / want. */
+double tl_rel(double got, double want);
+/* Relative check of a measurement against theory: prints both (and the error) with the
+ * printf-style label, and fails when they differ by more than `tol` (a fraction). */
+#define TL_EXPECT_NEAR(got, want, tol, ...)                                                          \
+	do {                                                                                         \
+		double g_ = (double)(got), w_ = (double)(want);                                      \
+		print_message(__VA_ARGS__);                                                          \
+		print_message(": measured %.6g, theory %.6g (%+.2f%%)\n", g_, w_, 100 * (g_ - w_) / w_); \
+		if (tl_rel(g_, w_) > (tol))                                                          \
+			fail_msg("outside the tolerance of %.2f%%", 100 * (tol));                    \
+	} while (0)
+
 /* Write text to DIR/NAME (failing the test if it cannot) and return the path (malloc'd). */
 char *tl_write_file(const char *dir, const char *name, const char *text);
 /* cmocka group setup/teardown giving the group a temporary directory, tl_group_dir (the
