@@ -141,9 +141,13 @@ static void sched_timer(void *obj, uint64_t arg);
 static void arm(struct qp_sched *s)
 {
 	s->timer_at = s->heap_len ? s->heap[0].at : SB_TIME_NEVER;
-	if (s->timer_at < s->timer_scheduled) {
-		s->timer_scheduled = s->timer_at;
-		sb_at(s->sim, s->timer_at, sched_timer, s, 0);
+	/* A QP can be overdue: its deadline passed while the priority was paused and nothing
+	 * pulled. Wake now then, never in the past (the clock must not run backwards). */
+	sb_time now = sb_now(s->sim);
+	sb_time wake = s->timer_at > now ? s->timer_at : now;
+	if (wake < s->timer_scheduled) {
+		s->timer_scheduled = wake;
+		sb_at(s->sim, wake, sched_timer, s, 0);
 	}
 }
 
