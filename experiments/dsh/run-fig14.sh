@@ -10,7 +10,7 @@
 # SPINES x LINKS = 16 for full bisection) ARRIVALS_MS=10 DRAIN_MS=10 JOBS=2 OUT=out/elsewhere
 # EXTRA="--set switch.buffer_bytes=12582912" (extra sharebuf options, e.g. a buffer sweep).
 # PLOT_ONLY=1 skips the simulations and re-extracts the tables and the plot from existing outputs.
-# Results: out/experiments/dsh-fig14/{fig14.csv,results.md,fig14.png}; raw runs in
+# Results: out/experiments/dsh-fig14/{fig14.csv,results.md,diagnostics.md,fig14.png}; raw runs in
 # <that directory>/<cc>/bg<load>/{sih,dsh}/. See README.md.
 set -e
 cd "$(dirname "$0")/../.."
@@ -125,6 +125,38 @@ for cc in $CCS; do
 	done
 done
 
+# ---- diagnostics (REPORT.md, "why background does not improve"): background mean FCT ratio per
+# size bin, CNPs, and how long sender NICs had the fan-in class (1) and the background classes
+# (2..7) paused (pfc_paused.csv rows h*).
+bins() { # dir -> ratio per bin: < 100 KB, 100 KB - 1 MB, 1 - 5 MB, >= 5 MB
+	awk -F, '
+	FNR == 1 { file++; for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["kind"] != "background" || $c["fct_ns"] == "" { next }
+	{ key = $c["flow_id"] "," $c["start_ns"] "," $c["size_bytes"]
+	  if (file == 1) { s[key] = $c["fct_ns"]; next }
+	  if (!(key in s)) next
+	  z = $c["size_bytes"]; b = (z < 100000) ? 1 : (z < 1000000) ? 2 : (z < 5000000) ? 3 : 4
+	  ms[b] += s[key]; md[b] += $c["fct_ns"]; n[b]++ }
+	END { for (b = 1; b <= 4; b++) printf "%.3f (%d) ", n[b] ? md[b] / ms[b] : 0, n[b] }' "$1/sih/flows.csv" "$1/dsh/flows.csv"
+}
+nicpause() { # run dir -> "fan-in_ms background_ms" paused at the hosts' NICs
+	awk -F, 'NR > 1 && $1 ~ /^h/ { if ($4 == 1) f += $6; else b += $6 } END { printf "%.1f %.1f", f / 1000, b / 1000 }' "$1/pfc_paused.csv"
+}
+cnps() { sed -n 's/.*"cnps": \([0-9]*\).*/\1/p' "$1/summary.json" | head -1; }
+DIAG="$OUT/diagnostics.md"
+{
+	echo "| transport | bg load | bg mean DSH/SIH by size (flows): < 100 KB | 100 KB-1 MB | 1-5 MB | >= 5 MB | CNPs SIH / DSH | NIC fan-in class paused, ms SIH / DSH | NIC background classes paused, ms SIH / DSH |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for cc in $CCS; do
+		for bg in $LOADS; do
+			d="$OUT/$cc/bg$bg"
+			echo "$cc $bg $(bins "$d") $(cnps "$d/sih") $(cnps "$d/dsh") $(nicpause "$d/sih") $(nicpause "$d/dsh")" |
+				awk '{ printf "| %s | %s | %s %s | %s %s | %s %s | %s %s | %d / %d | %.1f / %.1f | %.1f / %.1f |\n",
+					$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $16 }'
+		done
+	done
+} > "$DIAG"
+
 gnuplot <<EOF
 set terminal pngcairo size 1100,520 font "Sans,10"
 set datafile separator ","
@@ -171,6 +203,11 @@ EOF
 	echo "|---|---|---|---|---|---|---|"
 	awk -F, 'NR > 1 { printf "| %s | %s | %d / %d | %d / %d | %.1f / %.1f | %d / %d | %d / %d of %d |\n",
 		$1, $2, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28 }' "$CSV"
+	echo
+	echo "Diagnostics (see REPORT.md): background mean FCT ratio per flow size, DCQCN CNPs, and the time"
+	echo "sender NICs had the fan-in class and the background classes paused (sum over hosts)."
+	echo
+	cat "$DIAG"
 } > "$OUT/results.md"
 
 cat "$OUT/results.md"
