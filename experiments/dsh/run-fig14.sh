@@ -9,6 +9,8 @@
 # CCS="powertcp" SEED=2 LEAVES=8 SPINES=8 LINKS=2 (parallel links per leaf-spine pair; keep
 # SPINES x LINKS = 16 for full bisection) ARRIVALS_MS=10 DRAIN_MS=10 JOBS=2 OUT=out/elsewhere
 # EXTRA="--set switch.buffer_bytes=12582912" (extra sharebuf options, e.g. a buffer sweep).
+# CLASSES=harness uses fig14-harness.cfg: background and fan-in both spread over classes 1..7, as
+# the DSH harness draws them, instead of the spec's fan-in in class 1 and background in 2..7.
 # PLOT_ONLY=1 skips the simulations and re-extracts the tables and the plot from existing outputs.
 # Results: out/experiments/dsh-fig14/{fig14.csv,results.md,diagnostics.md,fig14.png}; raw runs in
 # <that directory>/<cc>/bg<load>/{sih,dsh}/. See README.md.
@@ -28,6 +30,11 @@ DRAIN=${DRAIN_MS:-8}
 JOBS=${JOBS:-2}
 TOTAL=0.9            # total offered load per host (the paper's)
 FAN_BYTES=1048576    # one fan-in event: 16 x 65,536 B
+case ${CLASSES:=spec} in
+spec) CFG=$EXP/fig14.cfg NBG=6 NFAN=1 ;;            # background 2..7, fan-in class 1 (spec U20)
+harness) CFG=$EXP/fig14-harness.cfg NBG=7 NFAN=7 ;; # both over classes 1..7
+*) echo "run-fig14.sh: CLASSES must be spec or harness, got \"$CLASSES\"" >&2; exit 2 ;;
+esac
 DUR=$(awk -v a="$ARR" -v d="$DRAIN" 'BEGIN { print a + d }')
 
 make -s
@@ -36,19 +43,22 @@ mkdir -p "$OUT"
 
 start=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
-echo "dsh fig14: ${LEAVES}x16 hosts, $SPINES spines x $LINKS links, arrivals $ARR ms (+$DRAIN ms)," \
+echo "dsh fig14: classes $CLASSES, ${LEAVES}x16 hosts, $SPINES spines x $LINKS links, arrivals $ARR ms (+$DRAIN ms)," \
 	"seed $SEED, background loads [$LOADS], transports [$CCS]${EXTRA:+, extra: $EXTRA}" >&2
 # One `compare` (SIH and DSH, one run each) per point, at most JOBS runs at a time overall.
 run_point() { # cc bg
-	# background: six classes (2..7) of bg/6 each; fan-in: per-host event rate (0.9 - bg) C / 1 MiB
-	set -- "$1" "$2" "$(awk -v b="$2" 'BEGIN { printf "%.9g", b / 6 }')" \
-		"$(awk -v b="$2" -v t=$TOTAL -v s=$FAN_BYTES 'BEGIN { printf "%.9g", (t - b) * 100e9 / 8 / s }')"
-	sets="--set workloads.6.transport=$1 --set workloads.6.query_rate=$4"
-	for i in 0 1 2 3 4 5; do
-		sets="$sets --set workloads.$i.transport=$1 --set workloads.$i.load=$3"
+	# background: NBG groups (one per class) of bg/NBG each; fan-in: per-host event rate
+	# (0.9 - bg) C / 1 MiB, split over NFAN groups (one per class)
+	bgl=$(awk -v b="$2" -v n=$NBG 'BEGIN { printf "%.9g", b / n }')
+	qr=$(awk -v b="$2" -v t=$TOTAL -v s=$FAN_BYTES -v n=$NFAN 'BEGIN { printf "%.9g", (t - b) * 100e9 / 8 / s / n }')
+	sets="" i=0
+	while [ "$i" -lt $((NBG + NFAN)) ]; do
+		if [ "$i" -lt "$NBG" ]; then v="load=$bgl"; else v="query_rate=$qr"; fi
+		sets="$sets --set workloads.$i.transport=$1 --set workloads.$i.$v"
+		i=$((i + 1))
 	done
 	# shellcheck disable=SC2086  # sets and EXTRA are lists of words on purpose
-	build/sharebuf compare "$EXP/fig14.cfg" --schemes sih,dsh --seed "$SEED" --jobs 1 \
+	build/sharebuf compare "$CFG" --schemes sih,dsh --seed "$SEED" --jobs 1 \
 		--set topology.leaves="$LEAVES" --set topology.spines="$SPINES" \
 		--set topology.links_per_spine="$LINKS" \
 		--set run.arrivals_ms="$ARR" --set run.duration_ms="$DUR" \
@@ -187,7 +197,7 @@ EOF
 	echo "# DSH Fig. 14 (reduced): measured results"
 	echo
 	echo "Run: \`sh $EXP/run-fig14.sh\`; ${LEAVES} leaves x 16 hosts, $SPINES spines x $LINKS links, 100 Gb/s, 2 us links,"
-	echo "16 MiB per switch; arrivals $ARR ms, run $DUR ms; seed $SEED${EXTRA:+; extra: $EXTRA}."
+	echo "16 MiB per switch; arrivals $ARR ms, run $DUR ms; seed $SEED; classes $CLASSES ($CFG)${EXTRA:+; extra: $EXTRA}."
 	echo
 	echo "FCT over the flows completed under both schemes. Ratio = DSH / SIH (< 1: DSH better)."
 	echo
