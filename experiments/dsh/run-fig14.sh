@@ -171,7 +171,7 @@ gnuplot <<EOF
 set terminal pngcairo size 1100,520 font "Sans,10"
 set datafile separator ","
 set output "$OUT/fig14.png"
-set multiplot layout 1,2 title "DSH Fig. 14 (reduced: ${LEAVES}x16 hosts, 100G, 16 MiB, total load 0.9): mean FCT, DSH / SIH"
+set multiplot layout 1,2 title "DSH Fig. 14 (reduced: ${LEAVES}x16 hosts, 100G, 16 MiB, total load 0.9, classes $CLASSES): mean FCT, DSH / SIH"
 set xlabel "background load (fan-in = 0.9 - background)"
 set ylabel "mean FCT normalised to SIH"
 set grid
