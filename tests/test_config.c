@@ -551,6 +551,10 @@ static void test_validate(void **state)
 		       "(default):2: workloads.0.responders: next_rack needs another rack, but topology leafspine has 1 leaf (topology.leaves = 1)");
 	expect_invalid("workloads = ({ type = \"incast\"; fanin = 16; });",
 		       "(default):1: workloads.0.fanin: 16 responders per query, but responders = next_rack offers only 8 hosts");
+	/* random_rack draws one other rack: its size bounds the fan-in too (fat tree: k/2) */
+	expect_invalid("topology: { type = \"fattree\"; k = 8; };\n"
+		       "workloads = ({ type = \"incast\"; fanin = 16; responders = \"random_rack\"; });",
+		       "(default):2: workloads.0.fanin: 16 responders per query, but responders = random_rack offers only 4 hosts");
 	expect_invalid("workloads = ({ type = \"incast\"; fanin = 32; responders = \"any\"; });",
 		       "(default):1: workloads.0.fanin: 32 responders per query, but responders = any offers only 31 hosts");
 	expect_invalid("workloads = ({ type = \"file\"; });",

@@ -588,6 +588,89 @@ static void test_nic_obeys_pfc(void **state)
 	tl_check_and_free(&sim, &sc);
 }
 
+/* A control that only paces: rate line/div, window win bytes (0 = none), per flow id (set
+ * before the flow starts). Its ACK hook checks that the clock never runs backwards. */
+static struct { unsigned div; uint64_t win; } paced_cfg[8];
+static sb_time paced_last;
+static uint64_t paced_backwards;
+
+static void paced_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+{
+	assert_true(f->id < SB_ARRAY_LEN(paced_cfg));
+	sb_rdma_set_rate(sim, f, qp, (double)qp->line_bps / paced_cfg[f->id].div);
+	sb_rdma_set_window(sim, f, qp, paced_cfg[f->id].win);
+}
+
+static void paced_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+			 const struct sb_rdma_feedback *fb)
+{
+	(void)f, (void)qp, (void)fb;
+	if (sb_now(sim) < paced_last)
+		paced_backwards++;
+	paced_last = sb_now(sim);
+}
+
+static const struct sb_rdma_cc_ops paced_cc = { .name = "paced", .init = paced_init, .on_ack = paced_on_ack };
+static void paced_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &paced_cc); }
+static const struct sb_transport_ops paced_transport = {
+	.name = "paced", .state_size = sizeof(struct sb_rdma_qp), .start = paced_start,
+	.on_data = sb_rdma_on_data, .on_ack = sb_rdma_on_ack, .on_timer = sb_rdma_on_timer,
+	.framing = sb_rdma_framing, .lossless_by_default = true,
+};
+
+static struct sb_flow *paced_flow(struct sb_sim *sim, unsigned div, uint64_t window, uint64_t size)
+{
+	struct sb_flow *f = sb_flow_create(sim, 0, 1, size, 0, &paced_transport);
+	assert_true(f->id < SB_ARRAY_LEN(paced_cfg));
+	paced_cfg[f->id].div = div;
+	paced_cfg[f->id].win = window;
+	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
+	f->lossless = 1;
+	return f;
+}
+
+/* Regression (d27ecf6): paced QPs sit in the NIC scheduler's heap; while their priority is
+ * PFC-paused nothing pulls, so a deadline can pass unserved. A window-limited slow QP whose
+ * ACK then re-activates it re-arms the pacing timer at that past deadline; the old arm()
+ * scheduled it there, the event fired "now" with a stale deadline, and the timer was never
+ * armed again: the paced QPs stayed in the heap for good (the clock had been asked to run
+ * backwards). Now every flow ends, time seen by the ACKs never decreases, and conservation
+ * holds. The pause shifts the paced flows by at most its length. */
+static void test_paced_qp_overdue_in_pause(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	single_switch(&sc, 2, 25, 5);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	struct sb_flow *f[4];
+	f[0] = rdma_flow(&sim, "rdma", 0, 1, 2000000, 0);    /* line rate: always in the ring */
+	f[1] = paced_flow(&sim, 8, 0, 300000);                /* paced at C/8, no window */
+	f[2] = paced_flow(&sim, 40, 1000, 60000);             /* C/40, one packet in flight */
+	f[3] = paced_flow(&sim, 3, 0, 300000);                /* paced at C/3 */
+	paced_last = 0;
+	paced_backwards = 0;
+	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
+	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
+	const sb_time t1 = 100 * SB_US, t2 = 400 * SB_US;
+	sb_at(&sim, t1, pfc_step, &pause, 0);
+	sb_at(&sim, t2, pfc_step, &resume, 0);
+	tl_run_and_check(&sim);
+	for (int i = 0; i < 4; i++) {
+		print_message("flow %d: %s, FCT %.1f us\n", i, f[i]->completed ? "done" : "NOT done",
+			      f[i]->completed ? sb_time_to_us(f[i]->finish - f[i]->start) : 0.0);
+		assert_true(f[i]->completed);
+	}
+	assert_int_equal(paced_backwards, 0);
+	assert_true(sb_now(&sim) >= f[0]->finish);
+	/* f[2] alone is bounded by its window (one packet per RTT) and its rate: the pause can
+	 * delay it by no more than its length plus one pacing gap and one RTT */
+	sb_time gap = sb_tx_time(1048, 25 * GBPS / 40), rtt = sb_path_rtt(&sim, 0, 1, 1048, 64);
+	sb_time per = gap > rtt ? gap : rtt;
+	assert_true(f[2]->finish - f[2]->start <= 60 * per + (t2 - t1) + per + rtt);
+	tl_check_and_free(&sim, &sc);
+}
+
 /* --- packets as the receiver and the sender see them: first-RTT tags, INT --- */
 
 struct probe_counts {
@@ -705,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_tail_loss_timeout),
 		cmocka_unit_test(test_lossless_incast),
 		cmocka_unit_test(test_nic_obeys_pfc),
+		cmocka_unit_test(test_paced_qp_overdue_in_pause),
 		cmocka_unit_test(test_first_rtt_and_int),
 		cmocka_unit_test(test_rdma_framing),
 	};
