@@ -188,4 +188,4 @@ sh "$EXP/plot.sh" "$OUT" "$MODE" "$NL" "$ARR"
 
 cat "$MD"
 echo >&2
-echo "reverie: done in $(( $(date +%s) - start )) s; $RES, $MD, $OUT/fig7.png, $OUT/fig8.png, $OUT/fig10.png" >&2
+echo "reverie: done in $(( $(date +%s) - start )) s; $RES, $MD," $(ls "$OUT"/fig*.png) >&2

@@ -61,7 +61,7 @@ function change_table(f, r, xname,    i, b, x, base, m, k, cnt, sum, tr, tb, lin
 	}
 }
 END {
-	printf "# Reverie reduced reproduction: %s run, %d leaves x 16 hosts, %s ms of arrivals + %s ms drain, %s queries/s/host, seed %s%s\n",
+	printf "# Reverie reproduction: %s run, %d leaves x 16 hosts, %s ms of arrivals + %s ms drain, %s queries/s/host, seed %s%s\n",
 		mode, nl, arr, drain, qr, seed, extra != "" ? ", extra options: " extra : ""
 	print ""
 	print "PFC pauses = PAUSE frames sent by switches; paused = time paused summed over every paused"
