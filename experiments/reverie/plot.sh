@@ -34,11 +34,12 @@ sweep_plot() { # fig xlabel xscale caption
 			"$RES" > "$OUT/plot$f-$s.dat"
 	done
 	{
-		echo "set terminal pngcairo size 1900,900 font 'sans,11'"
+		echo "set terminal pngcairo size 1900,1000 font 'sans,11'"
 		echo "set output '$OUT/fig$f.png'"
 		echo "set multiplot layout 2,4 title \"$4\""
 		echo "set grid"
-		echo "set key top left font ',9'"
+		echo "set termoption noenhanced"
+		echo "set key below font ',9' maxrows 2"
 		echo "set xlabel '$2'"
 		echo "set offsets graph 0.05, graph 0.05, graph 0.05, 0"
 		for c in 2 3 4 5 6 7 8 9; do
@@ -91,11 +92,12 @@ if has_fig 10; then
 				$c["incast_mean"], $c["paused_ms"], $c["qct_mean"] }' "$RES" > "$OUT/plot10-$s.dat"
 	done
 	{
-		echo "set terminal pngcairo size 1700,560 font 'sans,11'"
+		echo "set terminal pngcairo size 1800,620 font 'sans,11'"
 		echo "set output '$OUT/fig10.png'"
 		echo "set multiplot layout 1,4 title \"Reverie Fig. 10: gamma sweep, RDMA (DCQCN) web-search 80 % + 2 MB RDMA incast; $SCALE\""
 		echo "set grid"
-		echo "set key top right font ',9'"
+		echo "set termoption noenhanced"
+		echo "set key below font ',9' maxrows 2"
 		echo "set xlabel 'gamma'"
 		echo "set xrange [-0.4:$n-0.6]"
 		echo "set yrange [0:*]"
@@ -111,10 +113,10 @@ if has_fig 10; then
 			for s in reverie reverie-art dt abm; do
 				case $s in
 				dt | abm) st="lw 1 dt 3 lc rgb '$( [ $s = dt ] && echo '#d62728' || echo '#1f77b4')'"
-					w=lines; t="$(title $s) (reference)" ;;
-				*) st=$(style $s); w=linespoints; t=$(title $s) ;;
+					w=lines; t="$(title $s) (reference)"; u="1:$c" ;;
+				*) st=$(style $s); w=linespoints; t=$(title $s); u="1:$c:xtic(2)" ;;
 				esac
-				printf "%s'%s' using 1:%d:xtic(2) with %s %s title '%s'" "$sep" "$OUT/plot10-$s.dat" "$c" \
+				printf "%s'%s' using %s with %s %s title '%s'" "$sep" "$OUT/plot10-$s.dat" "$u" \
 					"$w" "$st" "$t"
 				sep=", "
 			done
