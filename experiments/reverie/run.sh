@@ -188,4 +188,4 @@ sh "$EXP/plot.sh" "$OUT" "$MODE" "$NL" "$ARR"
 
 cat "$MD"
 echo >&2
-echo "reverie: done in $(( $(date +%s) - start )) s; $RES, $MD," $(ls "$OUT"/fig*.png) >&2
+echo "reverie: done in $(( $(date +%s) - start )) s; $RES, $MD, plots $OUT/fig*.png" >&2
