@@ -57,13 +57,19 @@ static uint32_t slot_alloc(struct sb_eventq *q)
 
 void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
 {
+	if (when < q->now) {
+		/* Time never runs backwards: an owner computed a deadline that already passed. */
+		fprintf(stderr, "sharebuf: event scheduled in the past (at %llu ps, now %llu ps)\n",
+			(unsigned long long)when, (unsigned long long)q->now);
+		abort();
+	}
 	if (q->len == q->cap) {
 		q->cap *= 2;
 		q->heap = sb_xrealloc(q->heap, q->cap * sizeof(*q->heap));
 	}
 	uint32_t slot = slot_alloc(q);
 	q->slots[slot] = (struct sb_event_slot){ fn, obj, arg };
-	struct sb_heap_entry ev = { when < q->now ? q->now : when, (q->next_seq++ << SLOT_BITS) | slot };
+	struct sb_heap_entry ev = { when, (q->next_seq++ << SLOT_BITS) | slot };
 	sb_u128 k = key_of(&ev);
 	size_t i = q->len++;
 	while (i > 0) {

@@ -59,7 +59,8 @@ struct sb_eventq {
 void sb_eventq_init(struct sb_eventq *q);
 void sb_eventq_free(struct sb_eventq *q);
 
-/* Schedule fn(obj, arg) at absolute time `when` (>= now). */
+/* Schedule fn(obj, arg) at absolute time `when`, which must not be before now: time never
+ * runs backwards, so an earlier `when` is a bug of the caller and aborts with a message. */
 void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg);
 
 /* Pop the earliest event into *ev and advance `now`; 0 when the queue is empty. */
