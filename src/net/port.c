@@ -28,6 +28,26 @@ static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, un
 	return h;
 }
 
+/* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
+ * it is empty (a paused queue keeps it), exactly as a visit per queue would do, but one scan
+ * instead of a lap of eight visits (most ports carry one or two priorities). */
+static void skip_to_eligible(struct sb_port *port, uint8_t eligible)
+{
+	unsigned from = port->drr_next;
+	/* rotate so that bit 0 is drr_next, then the first eligible queue is the lowest bit */
+	unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
+	unsigned dist = (unsigned)__builtin_ctz(rot);
+	unsigned passed = ((1u << dist) - 1) << from;   /* the queues the turn leaves */
+	passed = (passed | passed >> SB_NPRIO) & 0xffu;
+	unsigned empty = passed & ~(unsigned)(port->backlog | port->pull_ready);
+	while (empty) {
+		port->deficit[__builtin_ctz(empty)] = 0;
+		empty &= empty - 1;
+	}
+	port->drr_next = (uint8_t)((from + dist) & (SB_NPRIO - 1));
+	port->drr_turn = 0;
+}
+
 /* Pick the next packet: control queue first, then strict priority or DRR over the data
  * queues that are backlogged (or have a ready pull source) and not paused. */
 static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
@@ -55,6 +75,10 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 		for (;;) {
 			q = port->drr_next;
 			uint8_t bit = (uint8_t)(1u << q);
+			if (!(eligible & bit)) {
+				skip_to_eligible(port, eligible);
+				continue;
+			}
 			if ((eligible & bit) && !queue_head(sim, port, q)) {
 				eligible &= (uint8_t)~bit;
 				if (!eligible)
@@ -77,6 +101,9 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 		}
 	}
 	struct sb_packet *p = sb_fifo_pop(&port->q[q]);
+	/* The new head is read at the next transmission, one serialisation from now: start
+	 * fetching it (a queued packet has usually left the cache). */
+	__builtin_prefetch(port->q[q].head);
 	if (!port->q[q].head) {
 		port->backlog &= (uint8_t)~(1u << q);
 		/* A queue fed by a ready source is not empty in DRR's sense: it keeps its turn and
@@ -164,7 +191,7 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	sb_time arrive = end + port->delay;
 	w->slot[(w->head + w->count++) & w->mask] = (struct sb_wire_slot){ arrive, p };
 	if (w->count == 1)
-		sb_at(sim, arrive, link_arrive, port, 0);
+		sb_at(sim, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
@@ -172,16 +199,20 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	}
 }
 
+/* The head of the link pipeline arrives. The event carries the packet, so its cache line is
+ * requested first and loads while the ring is advanced. */
 static void link_arrive(void *obj, uint64_t arg)
 {
+	struct sb_packet *p = (struct sb_packet *)(uintptr_t)arg;
+	__builtin_prefetch(p);
 	struct sb_port *port = obj;
 	struct sb_sim *sim = port->node->sim;
 	struct sb_wire *w = &port->wire;
-	(void)arg;
-	struct sb_packet *p = w->slot[w->head].pkt;
 	w->head = (w->head + 1) & w->mask;
-	if (--w->count)
-		sb_at(sim, w->slot[w->head].t_arrive, link_arrive, port, 0);
+	if (--w->count) {
+		const struct sb_wire_slot *next = &w->slot[w->head];
+		sb_at(sim, next->t_arrive, link_arrive, port, (uint64_t)(uintptr_t)next->pkt);
+	}
 	sb_node_receive(sim, port->peer, p);
 }
 
