@@ -23,7 +23,7 @@ void sb_eventq_init(struct sb_eventq *q)
 {
 	memset(q, 0, sizeof(*q));
 	q->slots_cap = 1024;
-	q->slots = sb_xcalloc(q->slots_cap, sizeof(*q->slots));
+	q->slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*q->slots), 64); /* a slot never straddles lines */
 	free_range(q, 1, q->slots_cap); /* slot 0 stands for "none" */
 	q->bucket = sb_xcalloc(SB_WHEEL_SIZE, sizeof(*q->bucket));
 	q->occupied = sb_xcalloc(OCCUPIED_WORDS, sizeof(*q->occupied));
@@ -133,7 +133,10 @@ void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *o
 			abort();
 		}
 		q->slots_cap = old * 2;
-		q->slots = sb_xrealloc(q->slots, (size_t)q->slots_cap * sizeof(*q->slots));
+		struct sb_event_slot *slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*slots), 64);
+		memcpy(slots, q->slots, (size_t)old * sizeof(*slots));
+		free(q->slots);
+		q->slots = slots;
 		free_range(q, old, q->slots_cap);
 	}
 	if ((when >> SB_TICK_BITS) - q->cur_tick < SB_WHEEL_SIZE) {
@@ -146,14 +149,18 @@ void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *o
 	far_push(q, when, s);
 }
 
-/* Move the wheel's first tick to `tick` (the tick of the next event) and bring in every far
- * event that now falls inside the wheel. Their buckets are empty (those ticks were outside
- * the wheel until now), and they arrive in (time, sequence) order, so appending keeps each
- * bucket sorted with ties in scheduling order. */
-static void wheel_advance(struct sb_eventq *q, uint64_t tick)
+/* A far event falls inside the wheel that starts at `tick`. */
+static inline bool far_due(const struct sb_eventq *q, uint64_t tick)
 {
-	q->cur_tick = tick;
-	while (q->far_len && (q->far[0].when >> SB_TICK_BITS) - tick < SB_WHEEL_SIZE) {
+	return q->far_len && (q->far[0].when >> SB_TICK_BITS) - tick < SB_WHEEL_SIZE;
+}
+
+/* Bring in every far event that falls inside the wheel starting at `tick`. Their buckets are
+ * empty (those ticks were outside the wheel until now), and they arrive in (time, sequence)
+ * order, so appending keeps each bucket sorted with ties in scheduling order. */
+static void far_to_wheel(struct sb_eventq *q, uint64_t tick)
+{
+	while (far_due(q, tick)) {
 		sb_time when = q->far[0].when;
 		uint32_t s = (uint32_t)(q->far[0].order & SLOT_MASK);
 		far_pop(q);
@@ -170,6 +177,15 @@ static void wheel_advance(struct sb_eventq *q, uint64_t tick)
 		b->tail = s;
 		q->near++;
 	}
+}
+
+/* Move the wheel's first tick to `tick`, the tick of the next event. Inline: the wheel moves
+ * on most events, far events come due on few of those moves. */
+static inline void wheel_advance(struct sb_eventq *q, uint64_t tick)
+{
+	q->cur_tick = tick;
+	if (far_due(q, tick))
+		far_to_wheel(q, tick);
 }
 
 /* The first non-empty tick of the wheel; the wheel must hold an event. Buckets before
