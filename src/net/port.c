@@ -28,6 +28,13 @@ static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, un
 	return h;
 }
 
+/* Keep bit q of `credited` equal to (deficit[q] != 0). */
+static inline void set_credited(struct sb_port *port, unsigned q)
+{
+	uint8_t bit = (uint8_t)(1u << q);
+	port->credited = (uint8_t)(port->deficit[q] ? port->credited | bit : port->credited & ~bit);
+}
+
 /* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
  * it is empty (a paused queue keeps it), exactly as a visit per queue would do, but one scan
  * instead of a lap of eight visits (most ports carry one or two priorities). */
@@ -39,7 +46,8 @@ static void skip_to_eligible(struct sb_port *port, uint8_t eligible)
 	unsigned dist = (unsigned)__builtin_ctz(rot);
 	unsigned passed = ((1u << dist) - 1) << from;   /* the queues the turn leaves */
 	passed = (passed | passed >> SB_NPRIO) & 0xffu;
-	unsigned empty = passed & ~(unsigned)(port->backlog | port->pull_ready);
+	unsigned empty = passed & ~(unsigned)(port->backlog | port->pull_ready) & port->credited;
+	port->credited &= (uint8_t)~empty;
 	while (empty) {
 		port->deficit[__builtin_ctz(empty)] = 0;
 		empty &= empty - 1;
@@ -87,14 +95,17 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			if (eligible & bit) {
 				if (!port->drr_turn) {
 					port->deficit[q] += (int32_t)port->quantum[q];
+					set_credited(port, q);
 					port->drr_turn = 1;
 				}
 				if ((int32_t)port->q[q].head->size <= port->deficit[q]) {
 					port->deficit[q] -= (int32_t)port->q[q].head->size;
+					set_credited(port, q);
 					break;
 				}
 			} else if (!((port->backlog | port->pull_ready) & bit)) {
 				port->deficit[q] = 0;
+				port->credited &= (uint8_t)~bit;
 			}
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 			port->drr_turn = 0;
@@ -110,6 +121,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 		 * its credit, as a FIFO holding the same packets would. */
 		if (port->sched == SB_SCHED_DRR && !(port->pull_ready & (1u << q))) {
 			port->deficit[q] = 0;
+			port->credited &= (uint8_t)~(1u << q);
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 			port->drr_turn = 0;
 		}

@@ -91,32 +91,42 @@ struct sb_ecn_cfg {
 	uint8_t mode;        /* SB_ECN_OFF / RED / STEP (scenario.h) */
 };
 
+/* Laid out by use, ports 64-byte aligned: the first line is what every transmission and
+ * every arrival reads, the second what every transmission updates, the third DRR's counters;
+ * the rest is read per packet only for its own priority, or rarely. */
 struct sb_port {
-	struct sb_node *node;
+	/* line 0: scheduling state and the link pipeline */
+	_Alignas(64) struct sb_node *node;
 	struct sb_port *peer;     /* the other end of the link */
-	uint16_t index;           /* port index within its node */
+	sb_time busy_until;       /* end of the current transmission */
+	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
 	bool kick_pending;        /* a "transmission done" event is scheduled */
-	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
+	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
+	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
 	bool port_paused;         /* port-level PFC (DSH): no data queue may be served */
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
 	uint8_t drr_next;         /* DRR: priority whose turn it is */
+	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
+	uint8_t credited;         /* DRR: bit p set = deficit[p] is not 0 (what a skip must zero) */
+	uint16_t index;           /* port index within its node */
 	uint8_t ecn_at_dequeue;
-	uint64_t rate_bps;
+
+	/* line 1: the control queue and what each transmission adds up */
+	struct sb_fifo ctrl;
 	uint64_t ps_per_byte;     /* serialisation per byte when exact in ps (0: use rate_bps) */
 	sb_time delay;            /* propagation delay of the link */
-	sb_time busy_until;       /* end of the current transmission */
+	uint64_t tx_pkts, tx_bytes;
 
-	struct sb_fifo ctrl;
-	struct sb_fifo q[SB_NPRIO];
-	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
-	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
-	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
+	/* line 2: DRR */
 	int32_t deficit[SB_NPRIO];
 	uint32_t quantum[SB_NPRIO];
-	struct sb_ecn_cfg ecn[SB_NPRIO];
 
-	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
+	struct sb_fifo q[SB_NPRIO]; /* two per line */
+	sb_time busy_time;
+	uint64_t rate_bps;
+	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
+	struct sb_ecn_cfg ecn[SB_NPRIO];
 
 	/* PFC, as the upstream (net/pfc.c): pause timers in quanta mode, paused time per priority */
 	uint8_t pfc_effective;    /* priorities currently paused (per priority or port-wide) */
@@ -131,10 +141,11 @@ struct sb_port {
 	bool pfc_refresh_pending; /* quanta mode: a refresh is scheduled */
 
 	/* statistics */
-	uint64_t tx_pkts, tx_bytes;
 	uint64_t pause_rx, resume_rx;
-	sb_time busy_time;
 };
+_Static_assert(offsetof(struct sb_port, ctrl) == 64, "port: line 0 is the scheduling state");
+_Static_assert(offsetof(struct sb_port, deficit) == 128, "port: line 1 is the transmission state");
+_Static_assert(offsetof(struct sb_port, q) == 192, "port: queues start on a line");
 
 /* Data queues that may be served now: backlogged (or with a ready pull source), and paused
  * neither per priority nor port-wide. */

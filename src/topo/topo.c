@@ -145,7 +145,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 		}
 		n->sim = sim;
 		n->id = i;
-		n->ports = sb_xcalloc(nports[i], sizeof(*n->ports));
+		n->ports = sb_xcalloc_aligned(nports[i], sizeof(*n->ports), _Alignof(struct sb_port));
 		sim->nodes[i] = n;
 	}
 	memset(nports, 0, N * sizeof(*nports));
