@@ -28,13 +28,6 @@ static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, un
 	return h;
 }
 
-/* Keep bit q of `credited` equal to (deficit[q] != 0). */
-static inline void set_credited(struct sb_port *port, unsigned q)
-{
-	uint8_t bit = (uint8_t)(1u << q);
-	port->credited = (uint8_t)(port->deficit[q] ? port->credited | bit : port->credited & ~bit);
-}
-
 /* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
  * it is empty (a paused queue keeps it), exactly as a visit per queue would do, but one scan
  * instead of a lap of eight visits (most ports carry one or two priorities). */
@@ -95,12 +88,11 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			if (eligible & bit) {
 				if (!port->drr_turn) {
 					port->deficit[q] += (int32_t)port->quantum[q];
-					set_credited(port, q);
+					port->credited |= bit;
 					port->drr_turn = 1;
 				}
 				if ((int32_t)port->q[q].head->size <= port->deficit[q]) {
 					port->deficit[q] -= (int32_t)port->q[q].head->size;
-					set_credited(port, q);
 					break;
 				}
 			} else if (!((port->backlog | port->pull_ready) & bit)) {

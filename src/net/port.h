@@ -108,7 +108,7 @@ struct sb_port {
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
 	uint8_t drr_next;         /* DRR: priority whose turn it is */
 	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
-	uint8_t credited;         /* DRR: bit p set = deficit[p] is not 0 (what a skip must zero) */
+	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
 	uint16_t index;           /* port index within its node */
 	uint8_t ecn_at_dequeue;
 
