@@ -123,7 +123,8 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 
 static void link_arrive(void *obj, uint64_t arg);
 
-/* Rare: only if more packets are in flight than sb_port_init_wire expected. */
+/* Only while a port first meets its largest number of packets in flight (a few doublings per
+ * port at most, early in a run). */
 static void wire_grow(struct sb_wire *w)
 {
 	uint32_t cap = (w->mask + 1) * 2;
@@ -138,13 +139,12 @@ static void wire_grow(struct sb_wire *w)
 
 void sb_port_init_wire(struct sb_port *port)
 {
-	/* At most delay / ser(64 B) + 1 frames fit on a link; start there, grow if ever needed. */
-	sb_time smallest = sb_tx_time(64, port->rate_bps);
-	uint64_t need = port->delay / (smallest ? smallest : 1) + 2, cap = 4;
-	while (cap < need && cap < (1u << 30))
-		cap *= 2;
+	/* Start small and grow on demand rather than sizing for a link full of 64-byte frames
+	 * (128 slots on a 2 us 25 Gb/s link): the ring is swept cyclically, so every slot of a
+	 * big ring is a cache line fetched per lap, while links usually hold a few packets. */
+	uint32_t cap = 16;
 	port->wire.slot = sb_xcalloc(cap, sizeof(*port->wire.slot));
-	port->wire.mask = (uint32_t)cap - 1;
+	port->wire.mask = cap - 1;
 }
 
 void sb_port_free(struct sb_port *port)

@@ -154,7 +154,7 @@ static inline uint8_t sb_port_eligible(const struct sb_port *port)
 	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
 }
 
-/* Size the link pipeline for the link's delay (called once when the port is wired). */
+/* Give the port its link pipeline (called once when the port is wired; it grows on demand). */
 void sb_port_init_wire(struct sb_port *port);
 void sb_port_free(struct sb_port *port);
 /* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
