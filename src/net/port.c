@@ -3,9 +3,6 @@
  */
 #include "net/port.h"
 
-#include <stdlib.h>
-#include "core/util.h"
-
 #include "sim/sim.h"
 #include "net/switch.h"
 
@@ -123,36 +120,6 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 
 static void link_arrive(void *obj, uint64_t arg);
 
-/* Only while a port first meets its largest number of packets in flight (a few doublings per
- * port at most, early in a run). */
-static void wire_grow(struct sb_wire *w)
-{
-	uint32_t cap = (w->mask + 1) * 2;
-	struct sb_wire_slot *slot = sb_xmalloc(cap * sizeof(*slot));
-	for (uint32_t i = 0; i < w->count; i++)
-		slot[i] = w->slot[(w->head + i) & w->mask];
-	free(w->slot);
-	w->slot = slot;
-	w->head = 0;
-	w->mask = cap - 1;
-}
-
-void sb_port_init_wire(struct sb_port *port)
-{
-	/* Start small and grow on demand rather than sizing for a link full of 64-byte frames
-	 * (128 slots on a 2 us 25 Gb/s link): the ring is swept cyclically, so every slot of a
-	 * big ring is a cache line fetched per lap, while links usually hold a few packets. */
-	uint32_t cap = 16;
-	port->wire.slot = sb_xcalloc(cap, sizeof(*port->wire.slot));
-	port->wire.mask = cap - 1;
-}
-
-void sb_port_free(struct sb_port *port)
-{
-	free(port->wire.slot);
-	port->wire.slot = NULL;
-}
-
 static void tx_done(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
@@ -190,12 +157,16 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	if (p->type != SB_PKT_PFC)
 		sim->stats.packet_hops++;
 	struct sb_wire *w = &port->wire;
-	if (w->count > w->mask)
-		wire_grow(w);
 	sb_time arrive = end + port->delay;
-	w->slot[(w->head + w->count++) & w->mask] = (struct sb_wire_slot){ arrive, p };
-	if (w->count == 1)
+	p->next = NULL;
+	if (w->count++) {
+		w->tail->next = p;
+		w->tail->t_next_arrive = arrive;
+	} else {
+		w->head = p;
 		sb_at(sim, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
+	}
+	w->tail = p;
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
@@ -203,20 +174,19 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	}
 }
 
-/* The head of the link pipeline arrives. The event carries the packet, so its cache line is
- * requested first and loads while the ring is advanced. */
+/* The head of the link pipeline arrives. The event carries the packet, and the packet the
+ * time of the next arrival, so only lines needed anyway are touched. */
 static void link_arrive(void *obj, uint64_t arg)
 {
 	struct sb_packet *p = (struct sb_packet *)(uintptr_t)arg;
-	__builtin_prefetch(p);
 	struct sb_port *port = obj;
 	struct sb_sim *sim = port->node->sim;
 	struct sb_wire *w = &port->wire;
-	w->head = (w->head + 1) & w->mask;
-	if (--w->count) {
-		const struct sb_wire_slot *next = &w->slot[w->head];
-		sb_at(sim, next->t_arrive, link_arrive, port, (uint64_t)(uintptr_t)next->pkt);
-	}
+	w->head = p->next;
+	if (--w->count)
+		sb_at(sim, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
+	else
+		w->tail = NULL;
 	sb_node_receive(sim, port->peer, p);
 }
 

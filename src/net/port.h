@@ -9,9 +9,10 @@
  *
  * Event economy: a port has at most two pending events — "transmission done" (start the next
  * packet) and "head of the link pipeline arrives at the peer". Packets on the wire wait in the
- * `wire` ring in arrival order (constant propagation delay keeps them ordered), so the event
- * heap never holds one event per packet in flight. The ring stores each arrival time next to
- * the packet pointer: scheduling the next arrival reads the ring, not the (cold) packet.
+ * `wire` pipeline in arrival order (constant propagation delay keeps them ordered), so the event
+ * queue never holds one event per packet in flight. The pipeline is a list through the
+ * packets themselves (no ring to size or to sweep through the cache); the arrival event
+ * carries its packet.
  *
  * Pull sources (host NICs running RDMA): a priority may have a source instead of, or besides,
  * its FIFO. Bit p of `pull_ready` says the source of priority p has a packet to give now; the
@@ -69,21 +70,13 @@ static inline struct sb_packet *sb_fifo_pop(struct sb_fifo *f)
 	return p;
 }
 
-/* Packets in flight on a link: a growable power-of-two ring of (arrival time, packet). */
-struct sb_wire_slot {
-	sb_time t_arrive; /* when the packet's last bit reaches the peer */
-	struct sb_packet *pkt;
-};
-
+/* Packets in flight on a link, in arrival order, linked through p->next (a packet on the wire
+ * is in no queue). Each packet holds the arrival time of the one behind it, written when that
+ * one starts: scheduling the next arrival reads only the packet that just arrived. */
 struct sb_wire {
-	struct sb_wire_slot *slot;
-	uint32_t head, count, mask;
+	struct sb_packet *head, *tail;
+	uint32_t count;
 };
-
-static inline struct sb_packet *sb_wire_at(const struct sb_wire *w, uint32_t i)
-{
-	return w->slot[(w->head + i) & w->mask].pkt;
-}
 
 struct sb_ecn_cfg {
 	uint64_t kmin, kmax; /* bytes of the egress queue */
@@ -154,9 +147,6 @@ static inline uint8_t sb_port_eligible(const struct sb_port *port)
 	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
 }
 
-/* Give the port its link pipeline (called once when the port is wired; it grows on demand). */
-void sb_port_init_wire(struct sb_port *port);
-void sb_port_free(struct sb_port *port);
 /* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */

@@ -17,7 +17,6 @@ static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, u
 	p->ps_per_byte = (8 * SB_SEC) % rate == 0 ? 8 * SB_SEC / rate : 0;
 	p->delay = delay;
 	p->sched = SB_SCHED_DRR;
-	sb_port_init_wire(p);
 	for (int q = 0; q < SB_NPRIO; q++)
 		p->quantum[q] = 1500;
 }
