@@ -183,9 +183,11 @@ static void link_arrive(void *obj, uint64_t arg)
 	struct sb_sim *sim = port->node->sim;
 	struct sb_wire *w = &port->wire;
 	w->head = p->next;
-	if (--w->count)
+	if (--w->count) {
+		/* it arrives one serialisation from now, after two microseconds on the wire */
+		__builtin_prefetch(w->head);
 		sb_at(sim, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
-	else
+	} else
 		w->tail = NULL;
 	sb_node_receive(sim, port->peer, p);
 }
