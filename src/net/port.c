@@ -6,16 +6,12 @@
 #include "sim/sim.h"
 #include "net/switch.h"
 
-/* The head of data queue q, pulling one packet from the priority's source when the FIFO is
- * empty and the source is ready. NULL when there is nothing after all (the source's bit is
- * then cleared, so the scheduler cannot spin on it). */
-static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+/* Pull one packet from the source of priority q into its FIFO. NULL when there is nothing
+ * after all: the source's bit is then cleared, so the scheduler cannot spin on it. */
+static struct sb_packet *pull_one(struct sb_sim *sim, struct sb_port *port, unsigned q)
 {
-	struct sb_packet *h = port->q[q].head;
 	uint8_t bit = (uint8_t)(1u << q);
-	if (h || !(port->pull_ready & bit))
-		return h;
-	h = port->pull(sim, port, (uint8_t)q);
+	struct sb_packet *h = port->pull(sim, port, (uint8_t)q);
 	if (!h) {
 		port->pull_ready &= (uint8_t)~bit;
 		return NULL;
@@ -23,6 +19,16 @@ static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, un
 	sb_fifo_push(&port->q[q], h);
 	port->backlog |= bit;
 	return h;
+}
+
+/* The head of data queue q, pulling from the priority's source when the FIFO is empty and the
+ * source is ready. Inline: a switch port never pulls, so this is one load and a test there. */
+static inline struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+{
+	struct sb_packet *h = port->q[q].head;
+	if (h || !(port->pull_ready & (1u << q)))
+		return h;
+	return pull_one(sim, port, q);
 }
 
 /* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
