@@ -230,6 +230,9 @@ static inline bool take_next(struct sb_eventq *q, sb_time until, struct sb_event
 		wheel_advance(q, tick);
 	uint32_t b_index = (uint32_t)(tick & SB_WHEEL_MASK);
 	struct sb_wheel_bucket *b = &q->bucket[b_index];
+	/* The wheel is read in time order but sparsely (a line of buckets spans 2 ns): fetch the
+	 * line the scan reaches a few lines from now, which a schedule 4 us ago last touched. */
+	__builtin_prefetch(&q->bucket[(b_index + 32) & SB_WHEEL_MASK]);
 	uint32_t s = b->head;
 	struct sb_event_slot *e = &q->slots[s];
 	*ev = (struct sb_event){ when, e->fn, e->obj, e->arg };
