@@ -5,7 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "core/event.h"
 #include "core/param.h"
 #include "core/pool.h"
@@ -68,12 +72,38 @@ static void test_event_run_until_boundary(void **state)
 	sb_eventq_run_until(&q, 20);
 	assert_int_equal(t.n, 2); /* events at exactly `until` run */
 	assert_int_equal(sb_eventq_peek_time(&q), 30);
-	/* scheduling in the past is clamped to now, never reorders history */
-	sb_schedule(&q, 5, record, &t, 4);
+	/* an event at exactly now is fine and fires before later ones */
+	sb_schedule(&q, 20, record, &t, 4);
 	sb_eventq_run_until(&q, 100);
 	assert_int_equal(t.order[2], 4);
 	assert_int_equal(t.when[2], 20);
+	assert_int_equal(t.order[3], 3);
 	sb_eventq_free(&q);
+}
+
+/* Scheduling before now is a bug of the caller (time would run backwards): the queue aborts
+ * with a message instead of silently reordering history. Checked in a child process. */
+static void test_event_past_aborts(void **state)
+{
+	(void)state;
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sb_eventq q;
+		struct trace t = { .n = 0 };
+		sb_eventq_init(&q);
+		t.q = &q;
+		sb_schedule(&q, 20, record, &t, 1);
+		sb_eventq_run_until(&q, 20);
+		freopen("/dev/null", "w", stderr); /* the expected message, not noise in the log */
+		sb_schedule(&q, 19, record, &t, 2);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
 static void test_rng_streams(void **state)
@@ -190,6 +220,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_order_and_ties),
 		cmocka_unit_test(test_event_run_until_boundary),
+		cmocka_unit_test(test_event_past_aborts),
 		cmocka_unit_test(test_rng_streams),
 		cmocka_unit_test(test_pool_reuse),
 		cmocka_unit_test(test_params),

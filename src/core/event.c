@@ -8,88 +8,98 @@
 
 #define SLOT_BITS 24
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
+#define OCCUPIED_WORDS (SB_WHEEL_SIZE / 64)
+
+/* Chain slots [from, to) onto the free list. */
+static void free_range(struct sb_eventq *q, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = to; i-- > from;) {
+		q->slots[i].next = q->free_slot;
+		q->free_slot = i;
+	}
+}
 
 void sb_eventq_init(struct sb_eventq *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->cap = 1024;
-	q->heap = sb_xmalloc(q->cap * sizeof(*q->heap));
 	q->slots_cap = 1024;
-	q->slots = sb_xmalloc(q->slots_cap * sizeof(*q->slots));
-	q->free_slots = sb_xmalloc(q->slots_cap * sizeof(*q->free_slots));
-	for (size_t i = 0; i < q->slots_cap; i++)
-		q->free_slots[i] = (uint32_t)(q->slots_cap - 1 - i);
-	q->nfree = q->slots_cap;
+	q->slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*q->slots), 64); /* a slot never straddles lines */
+	free_range(q, 1, q->slots_cap); /* slot 0 stands for "none" */
+	q->bucket = sb_xcalloc(SB_WHEEL_SIZE, sizeof(*q->bucket));
+	q->occupied = sb_xcalloc(OCCUPIED_WORDS, sizeof(*q->occupied));
+	q->far_cap = 256;
+	q->far = sb_xmalloc(q->far_cap * sizeof(*q->far));
 }
 
 void sb_eventq_free(struct sb_eventq *q)
 {
-	free(q->heap);
 	free(q->slots);
-	free(q->free_slots);
+	free(q->bucket);
+	free(q->occupied);
+	free(q->far);
 	memset(q, 0, sizeof(*q));
+}
+
+_Noreturn void sb_schedule_in_past(const struct sb_eventq *q, sb_time when)
+{
+	/* An owner computed a deadline that already passed: firing it now would hide the bug,
+	 * firing it "then" would make time run backwards. */
+	fprintf(stderr, "sharebuf: event scheduled in the past (at %llu ps, now %llu ps)\n",
+		(unsigned long long)when, (unsigned long long)q->now);
+	abort();
+}
+
+/* Insert `slot` into a non-empty bucket after every slot of the same or an earlier time. */
+void sb_wheel_insert_sorted(struct sb_eventq *q, struct sb_wheel_bucket *b, uint32_t slot)
+{
+	struct sb_event_slot *e = &q->slots[slot];
+	if (q->slots[b->head].sub > e->sub) {
+		e->next = b->head;
+		b->head = slot;
+		return;
+	}
+	uint32_t at = b->head;
+	while (q->slots[at].next != SB_SLOT_NONE && q->slots[q->slots[at].next].sub <= e->sub)
+		at = q->slots[at].next;
+	e->next = q->slots[at].next;
+	q->slots[at].next = slot;
+	if (e->next == SB_SLOT_NONE)
+		b->tail = slot;
 }
 
 typedef unsigned __int128 sb_u128;
 
 /* (time, sequence) as one 128-bit key: one compare, no branch on ties. */
-static inline sb_u128 key_of(const struct sb_heap_entry *e)
+static inline sb_u128 key_of(const struct sb_far_entry *e)
 {
 	return ((sb_u128)e->when << 64) | e->order;
 }
 
-static uint32_t slot_alloc(struct sb_eventq *q)
+static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
 {
-	if (q->nfree == 0) {
-		size_t old = q->slots_cap;
-		if (old * 2 > SLOT_MASK + 1u) {
-			fprintf(stderr, "sharebuf: more than %u pending events\n", SLOT_MASK + 1u);
-			abort();
-		}
-		q->slots_cap *= 2;
-		q->slots = sb_xrealloc(q->slots, q->slots_cap * sizeof(*q->slots));
-		q->free_slots = sb_xrealloc(q->free_slots, q->slots_cap * sizeof(*q->free_slots));
-		for (size_t i = q->slots_cap; i-- > old;)
-			q->free_slots[q->nfree++] = (uint32_t)i;
+	if (q->far_len == q->far_cap) {
+		q->far_cap *= 2;
+		q->far = sb_xrealloc(q->far, q->far_cap * sizeof(*q->far));
 	}
-	return q->free_slots[--q->nfree];
-}
-
-void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
-{
-	if (q->len == q->cap) {
-		q->cap *= 2;
-		q->heap = sb_xrealloc(q->heap, q->cap * sizeof(*q->heap));
-	}
-	uint32_t slot = slot_alloc(q);
-	q->slots[slot] = (struct sb_event_slot){ fn, obj, arg };
-	struct sb_heap_entry ev = { when < q->now ? q->now : when, (q->next_seq++ << SLOT_BITS) | slot };
+	struct sb_far_entry ev = { when, (q->next_seq++ << SLOT_BITS) | slot };
 	sb_u128 k = key_of(&ev);
-	size_t i = q->len++;
+	size_t i = q->far_len++;
 	while (i > 0) {
 		size_t parent = (i - 1) / 4;
-		if (k >= key_of(&q->heap[parent]))
+		if (k >= key_of(&q->far[parent]))
 			break;
-		q->heap[i] = q->heap[parent];
+		q->far[i] = q->far[parent];
 		i = parent;
 	}
-	q->heap[i] = ev;
+	q->far[i] = ev;
 }
 
-int sb_eventq_pop(struct sb_eventq *q, struct sb_event *out)
+static void far_pop(struct sb_eventq *q)
 {
-	if (q->len == 0)
-		return 0;
-	struct sb_heap_entry top = q->heap[0];
-	uint32_t slot = (uint32_t)(top.order & SLOT_MASK);
-	const struct sb_event_slot *s = &q->slots[slot];
-	*out = (struct sb_event){ top.when, top.order >> SLOT_BITS, s->fn, s->obj, s->arg };
-	q->free_slots[q->nfree++] = slot;
-
-	struct sb_heap_entry last = q->heap[--q->len];
+	struct sb_far_entry last = q->far[--q->far_len];
 	sb_u128 last_key = key_of(&last);
-	struct sb_heap_entry *h = q->heap;
-	size_t n = q->len, i = 0;
+	struct sb_far_entry *h = q->far;
+	size_t n = q->far_len, i = 0;
 	/* Sift the hole down: pick the smallest of up to four children with data-dependent
 	 * selects rather than branches (event times are random, so branches mispredict). */
 	for (;;) {
@@ -112,15 +122,148 @@ int sb_eventq_pop(struct sb_eventq *q, struct sb_event *out)
 	}
 	if (n)
 		h[i] = last;
-	q->now = out->when;
-	return 1;
+}
+
+void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
+{
+	if (q->free_slot == SB_SLOT_NONE) {
+		uint32_t old = q->slots_cap;
+		if ((uint64_t)old * 2 > SLOT_MASK + 1u) {
+			fprintf(stderr, "sharebuf: more than %u pending events\n", SLOT_MASK);
+			abort();
+		}
+		q->slots_cap = old * 2;
+		struct sb_event_slot *slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*slots), 64);
+		memcpy(slots, q->slots, (size_t)old * sizeof(*slots));
+		free(q->slots);
+		q->slots = slots;
+		free_range(q, old, q->slots_cap);
+	}
+	if ((when >> SB_TICK_BITS) - q->cur_tick < SB_WHEEL_SIZE) {
+		sb_schedule(q, when, fn, obj, arg); /* near after all: the free list was empty */
+		return;
+	}
+	uint32_t s = q->free_slot;
+	q->free_slot = q->slots[s].next;
+	q->slots[s] = (struct sb_event_slot){ SB_SLOT_NONE, 0, fn, obj, arg };
+	far_push(q, when, s);
+}
+
+/* A far event falls inside the wheel that starts at `tick`. */
+static inline bool far_due(const struct sb_eventq *q, uint64_t tick)
+{
+	return q->far_len && (q->far[0].when >> SB_TICK_BITS) - tick < SB_WHEEL_SIZE;
+}
+
+/* Bring in every far event that falls inside the wheel starting at `tick`. Their buckets are
+ * empty (those ticks were outside the wheel until now), and they arrive in (time, sequence)
+ * order, so appending keeps each bucket sorted with ties in scheduling order. */
+static void far_to_wheel(struct sb_eventq *q, uint64_t tick)
+{
+	while (far_due(q, tick)) {
+		sb_time when = q->far[0].when;
+		uint32_t s = (uint32_t)(q->far[0].order & SLOT_MASK);
+		far_pop(q);
+		uint32_t b_index = (uint32_t)((when >> SB_TICK_BITS) & SB_WHEEL_MASK);
+		struct sb_wheel_bucket *b = &q->bucket[b_index];
+		q->slots[s].next = SB_SLOT_NONE;
+		q->slots[s].sub = (uint32_t)(when & (SB_TICK_PS - 1));
+		if (b->head == SB_SLOT_NONE) {
+			b->head = s;
+			q->occupied[b_index >> 6] |= 1ull << (b_index & 63);
+		} else {
+			q->slots[b->tail].next = s;
+		}
+		b->tail = s;
+		q->near++;
+	}
+}
+
+/* Move the wheel's first tick to `tick`, the tick of the next event. Inline: the wheel moves
+ * on most events, far events come due on few of those moves. */
+static inline void wheel_advance(struct sb_eventq *q, uint64_t tick)
+{
+	q->cur_tick = tick;
+	if (far_due(q, tick))
+		far_to_wheel(q, tick);
+}
+
+/* The first non-empty tick of the wheel; the wheel must hold an event. Buckets before
+ * cur_tick's are (cur_tick + SB_WHEEL_SIZE)'s and later, so the scan wraps around once. */
+static inline uint64_t next_near_tick(const struct sb_eventq *q)
+{
+	uint32_t start = (uint32_t)(q->cur_tick & SB_WHEEL_MASK);
+	uint32_t w = start >> 6;
+	uint64_t bits = q->occupied[w] & (~0ull << (start & 63));
+	while (!bits) {
+		w = (w + 1) & (OCCUPIED_WORDS - 1);
+		bits = q->occupied[w];
+	}
+	uint32_t b = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+	return q->cur_tick + ((b - start) & SB_WHEEL_MASK);
+}
+
+/* The earliest event's tick and time; false when the queue is empty. */
+static inline bool earliest(const struct sb_eventq *q, uint64_t *tick, sb_time *when)
+{
+	if (q->near) {
+		*tick = next_near_tick(q);
+		*when = (*tick << SB_TICK_BITS) | q->slots[q->bucket[*tick & SB_WHEEL_MASK].head].sub;
+		return true;
+	}
+	if (q->far_len) {
+		*when = q->far[0].when;
+		*tick = *when >> SB_TICK_BITS;
+		return true;
+	}
+	return false;
+}
+
+/* Remove the earliest event, if it is due by `until`, into *ev and advance `now`. */
+static inline bool take_next(struct sb_eventq *q, sb_time until, struct sb_event *ev)
+{
+	uint64_t tick;
+	sb_time when;
+	if (!earliest(q, &tick, &when) || when > until)
+		return false;
+	if (tick != q->cur_tick)
+		wheel_advance(q, tick);
+	uint32_t b_index = (uint32_t)(tick & SB_WHEEL_MASK);
+	struct sb_wheel_bucket *b = &q->bucket[b_index];
+	/* The wheel is read in time order but sparsely (a line of buckets spans 2 ns): fetch the
+	 * line the scan reaches a few lines from now, which a schedule 4 us ago last touched. */
+	__builtin_prefetch(&q->bucket[(b_index + 32) & SB_WHEEL_MASK]);
+	uint32_t s = b->head;
+	struct sb_event_slot *e = &q->slots[s];
+	*ev = (struct sb_event){ when, e->fn, e->obj, e->arg };
+	b->head = e->next;
+	if (b->head == SB_SLOT_NONE) {
+		b->tail = SB_SLOT_NONE;
+		q->occupied[b_index >> 6] &= ~(1ull << (b_index & 63));
+	}
+	e->next = q->free_slot;
+	q->free_slot = s;
+	q->near--;
+	q->now = when;
+	return true;
+}
+
+int sb_eventq_pop(struct sb_eventq *q, struct sb_event *ev)
+{
+	return take_next(q, SB_TIME_NEVER, ev);
+}
+
+sb_time sb_eventq_peek_time(const struct sb_eventq *q)
+{
+	uint64_t tick;
+	sb_time when;
+	return earliest(q, &tick, &when) ? when : SB_TIME_NEVER;
 }
 
 void sb_eventq_run_until(struct sb_eventq *q, sb_time until)
 {
 	struct sb_event ev;
-	while (q->len && q->heap[0].when <= until) {
-		sb_eventq_pop(q, &ev);
+	while (take_next(q, until, &ev)) {
 		q->executed++;
 		ev.fn(ev.obj, ev.arg);
 	}

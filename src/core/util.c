@@ -27,6 +27,17 @@ void *sb_xcalloc(size_t n, size_t size)
 	return p;
 }
 
+void *sb_xcalloc_aligned(size_t n, size_t size, size_t align)
+{
+	size_t bytes = (n ? n : 1) * (size ? size : 1);
+	bytes = (bytes + align - 1) & ~(align - 1); /* aligned_alloc wants a multiple */
+	void *p = aligned_alloc(align, bytes);
+	if (!p)
+		oom(bytes);
+	memset(p, 0, bytes);
+	return p;
+}
+
 void *sb_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -13,6 +13,9 @@
 
 void *sb_xmalloc(size_t n);
 void *sb_xcalloc(size_t n, size_t size);
+/* Zeroed array whose start is aligned to `align` (a power of two), for types laid out by cache
+ * line; released with free(). */
+void *sb_xcalloc_aligned(size_t n, size_t size, size_t align);
 void *sb_xrealloc(void *p, size_t n);
 char *sb_xstrdup(const char *s);
 

@@ -2,7 +2,7 @@
  * packet.h — the packet: a plain struct that travels hop by hop.
  *
  * One struct serves data segments, ACKs (and RDMA's NACKs and CNPs) and control frames
- * (PFC). It is 56 bytes and comes from the simulation's packet pool (never malloc'd per
+ * (PFC). It is 64 bytes and comes from the simulation's packet pool (never malloc'd per
  * packet), which gives every object of more than 32 bytes a 64-byte aligned slot, so a packet
  * never straddles two cache lines. Fields are ordered by size to avoid padding. Headers are
  * not modelled byte by byte: `size` is the number of bytes on the wire (payload + header
@@ -36,7 +36,7 @@ enum sb_pkt_flags {
 };
 
 struct sb_packet {
-	struct sb_packet *next; /* FIFO link: egress queue or pool free list */
+	struct sb_packet *next; /* FIFO link: egress queue, link pipeline or pool free list */
 	sb_time t_sent;         /* when the transport sent it (echoed by ACKs for RTT samples) */
 	uint64_t seq;           /* data: first payload byte; ACK: cumulative ack; PFC: unused */
 	uint32_t flow;          /* flow index (sb_flow.id); PFC: priority mask */
@@ -50,6 +50,7 @@ struct sb_packet {
 	uint8_t flags;          /* enum sb_pkt_flags */
 	uint8_t hops;           /* switches traversed so far */
 	uint32_t int_id;        /* INT record handle (net/telemetry.h), 0 = none; the packet owns it */
+	sb_time t_next_arrive;  /* on a link: when the packet behind it (p->next) arrives (port.h) */
 };
 
 _Static_assert(sizeof(struct sb_packet) <= 64, "a packet must fit one cache line");

@@ -3,22 +3,15 @@
  */
 #include "net/port.h"
 
-#include <stdlib.h>
-#include "core/util.h"
-
 #include "sim/sim.h"
 #include "net/switch.h"
 
-/* The head of data queue q, pulling one packet from the priority's source when the FIFO is
- * empty and the source is ready. NULL when there is nothing after all (the source's bit is
- * then cleared, so the scheduler cannot spin on it). */
-static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+/* Pull one packet from the source of priority q into its FIFO. NULL when there is nothing
+ * after all: the source's bit is then cleared, so the scheduler cannot spin on it. */
+static struct sb_packet *pull_one(struct sb_sim *sim, struct sb_port *port, unsigned q)
 {
-	struct sb_packet *h = port->q[q].head;
 	uint8_t bit = (uint8_t)(1u << q);
-	if (h || !(port->pull_ready & bit))
-		return h;
-	h = port->pull(sim, port, (uint8_t)q);
+	struct sb_packet *h = port->pull(sim, port, (uint8_t)q);
 	if (!h) {
 		port->pull_ready &= (uint8_t)~bit;
 		return NULL;
@@ -26,6 +19,37 @@ static struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, un
 	sb_fifo_push(&port->q[q], h);
 	port->backlog |= bit;
 	return h;
+}
+
+/* The head of data queue q, pulling from the priority's source when the FIFO is empty and the
+ * source is ready. Inline: a switch port never pulls, so this is one load and a test there. */
+static inline struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+{
+	struct sb_packet *h = port->q[q].head;
+	if (h || !(port->pull_ready & (1u << q)))
+		return h;
+	return pull_one(sim, port, q);
+}
+
+/* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
+ * it is empty (a paused queue keeps it), exactly as a visit per queue would do, but one scan
+ * instead of a lap of eight visits (most ports carry one or two priorities). */
+static void skip_to_eligible(struct sb_port *port, uint8_t eligible)
+{
+	unsigned from = port->drr_next;
+	/* rotate so that bit 0 is drr_next, then the first eligible queue is the lowest bit */
+	unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
+	unsigned dist = (unsigned)__builtin_ctz(rot);
+	unsigned passed = ((1u << dist) - 1) << from;   /* the queues the turn leaves */
+	passed = (passed | passed >> SB_NPRIO) & 0xffu;
+	unsigned empty = passed & ~(unsigned)(port->backlog | port->pull_ready) & port->credited;
+	port->credited &= (uint8_t)~empty;
+	while (empty) {
+		port->deficit[__builtin_ctz(empty)] = 0;
+		empty &= empty - 1;
+	}
+	port->drr_next = (uint8_t)((from + dist) & (SB_NPRIO - 1));
+	port->drr_turn = 0;
 }
 
 /* Pick the next packet: control queue first, then strict priority or DRR over the data
@@ -55,6 +79,10 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 		for (;;) {
 			q = port->drr_next;
 			uint8_t bit = (uint8_t)(1u << q);
+			if (!(eligible & bit)) {
+				skip_to_eligible(port, eligible);
+				continue;
+			}
 			if ((eligible & bit) && !queue_head(sim, port, q)) {
 				eligible &= (uint8_t)~bit;
 				if (!eligible)
@@ -63,6 +91,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			if (eligible & bit) {
 				if (!port->drr_turn) {
 					port->deficit[q] += (int32_t)port->quantum[q];
+					port->credited |= bit;
 					port->drr_turn = 1;
 				}
 				if ((int32_t)port->q[q].head->size <= port->deficit[q]) {
@@ -71,18 +100,23 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 				}
 			} else if (!((port->backlog | port->pull_ready) & bit)) {
 				port->deficit[q] = 0;
+				port->credited &= (uint8_t)~bit;
 			}
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 			port->drr_turn = 0;
 		}
 	}
 	struct sb_packet *p = sb_fifo_pop(&port->q[q]);
+	/* The new head is read at the next transmission, one serialisation from now: start
+	 * fetching it (a queued packet has usually left the cache). */
+	__builtin_prefetch(port->q[q].head);
 	if (!port->q[q].head) {
 		port->backlog &= (uint8_t)~(1u << q);
 		/* A queue fed by a ready source is not empty in DRR's sense: it keeps its turn and
 		 * its credit, as a FIFO holding the same packets would. */
 		if (port->sched == SB_SCHED_DRR && !(port->pull_ready & (1u << q))) {
 			port->deficit[q] = 0;
+			port->credited &= (uint8_t)~(1u << q);
 			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 			port->drr_turn = 0;
 		}
@@ -91,36 +125,6 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 }
 
 static void link_arrive(void *obj, uint64_t arg);
-
-/* Rare: only if more packets are in flight than sb_port_init_wire expected. */
-static void wire_grow(struct sb_wire *w)
-{
-	uint32_t cap = (w->mask + 1) * 2;
-	struct sb_wire_slot *slot = sb_xmalloc(cap * sizeof(*slot));
-	for (uint32_t i = 0; i < w->count; i++)
-		slot[i] = w->slot[(w->head + i) & w->mask];
-	free(w->slot);
-	w->slot = slot;
-	w->head = 0;
-	w->mask = cap - 1;
-}
-
-void sb_port_init_wire(struct sb_port *port)
-{
-	/* At most delay / ser(64 B) + 1 frames fit on a link; start there, grow if ever needed. */
-	sb_time smallest = sb_tx_time(64, port->rate_bps);
-	uint64_t need = port->delay / (smallest ? smallest : 1) + 2, cap = 4;
-	while (cap < need && cap < (1u << 30))
-		cap *= 2;
-	port->wire.slot = sb_xcalloc(cap, sizeof(*port->wire.slot));
-	port->wire.mask = (uint32_t)cap - 1;
-}
-
-void sb_port_free(struct sb_port *port)
-{
-	free(port->wire.slot);
-	port->wire.slot = NULL;
-}
 
 static void tx_done(void *obj, uint64_t arg)
 {
@@ -159,12 +163,16 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	if (p->type != SB_PKT_PFC)
 		sim->stats.packet_hops++;
 	struct sb_wire *w = &port->wire;
-	if (w->count > w->mask)
-		wire_grow(w);
 	sb_time arrive = end + port->delay;
-	w->slot[(w->head + w->count++) & w->mask] = (struct sb_wire_slot){ arrive, p };
-	if (w->count == 1)
-		sb_at(sim, arrive, link_arrive, port, 0);
+	p->next = NULL;
+	if (w->count++) {
+		w->tail->next = p;
+		w->tail->t_next_arrive = arrive;
+	} else {
+		w->head = p;
+		sb_at(sim, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
+	}
+	w->tail = p;
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
@@ -172,16 +180,21 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 	}
 }
 
+/* The head of the link pipeline arrives. The event carries the packet, and the packet the
+ * time of the next arrival, so only lines needed anyway are touched. */
 static void link_arrive(void *obj, uint64_t arg)
 {
+	struct sb_packet *p = (struct sb_packet *)(uintptr_t)arg;
 	struct sb_port *port = obj;
 	struct sb_sim *sim = port->node->sim;
 	struct sb_wire *w = &port->wire;
-	(void)arg;
-	struct sb_packet *p = w->slot[w->head].pkt;
-	w->head = (w->head + 1) & w->mask;
-	if (--w->count)
-		sb_at(sim, w->slot[w->head].t_arrive, link_arrive, port, 0);
+	w->head = p->next;
+	if (--w->count) {
+		/* it arrives one serialisation from now, after two microseconds on the wire */
+		__builtin_prefetch(w->head);
+		sb_at(sim, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
+	} else
+		w->tail = NULL;
 	sb_node_receive(sim, port->peer, p);
 }
 

@@ -9,9 +9,10 @@
  *
  * Event economy: a port has at most two pending events — "transmission done" (start the next
  * packet) and "head of the link pipeline arrives at the peer". Packets on the wire wait in the
- * `wire` ring in arrival order (constant propagation delay keeps them ordered), so the event
- * heap never holds one event per packet in flight. The ring stores each arrival time next to
- * the packet pointer: scheduling the next arrival reads the ring, not the (cold) packet.
+ * `wire` pipeline in arrival order (constant propagation delay keeps them ordered), so the event
+ * queue never holds one event per packet in flight. The pipeline is a list through the
+ * packets themselves (no ring to size or to sweep through the cache); the arrival event
+ * carries its packet.
  *
  * Pull sources (host NICs running RDMA): a priority may have a source instead of, or besides,
  * its FIFO. Bit p of `pull_ready` says the source of priority p has a packet to give now; the
@@ -69,21 +70,13 @@ static inline struct sb_packet *sb_fifo_pop(struct sb_fifo *f)
 	return p;
 }
 
-/* Packets in flight on a link: a growable power-of-two ring of (arrival time, packet). */
-struct sb_wire_slot {
-	sb_time t_arrive; /* when the packet's last bit reaches the peer */
-	struct sb_packet *pkt;
-};
-
+/* Packets in flight on a link, in arrival order, linked through p->next (a packet on the wire
+ * is in no queue). Each packet holds the arrival time of the one behind it, written when that
+ * one starts: scheduling the next arrival reads only the packet that just arrived. */
 struct sb_wire {
-	struct sb_wire_slot *slot;
-	uint32_t head, count, mask;
+	struct sb_packet *head, *tail;
+	uint32_t count;
 };
-
-static inline struct sb_packet *sb_wire_at(const struct sb_wire *w, uint32_t i)
-{
-	return w->slot[(w->head + i) & w->mask].pkt;
-}
 
 struct sb_ecn_cfg {
 	uint64_t kmin, kmax; /* bytes of the egress queue */
@@ -91,32 +84,42 @@ struct sb_ecn_cfg {
 	uint8_t mode;        /* SB_ECN_OFF / RED / STEP (scenario.h) */
 };
 
+/* Laid out by use, ports 64-byte aligned: the first line is what every transmission and
+ * every arrival reads, the second what every transmission updates, the third DRR's counters;
+ * the rest is read per packet only for its own priority, or rarely. */
 struct sb_port {
-	struct sb_node *node;
+	/* line 0: scheduling state and the link pipeline */
+	_Alignas(64) struct sb_node *node;
 	struct sb_port *peer;     /* the other end of the link */
-	uint16_t index;           /* port index within its node */
+	sb_time busy_until;       /* end of the current transmission */
+	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
 	bool kick_pending;        /* a "transmission done" event is scheduled */
-	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
+	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
+	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
 	bool port_paused;         /* port-level PFC (DSH): no data queue may be served */
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
 	uint8_t drr_next;         /* DRR: priority whose turn it is */
+	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
+	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
+	uint16_t index;           /* port index within its node */
 	uint8_t ecn_at_dequeue;
-	uint64_t rate_bps;
+
+	/* line 1: the control queue and what each transmission adds up */
+	struct sb_fifo ctrl;
 	uint64_t ps_per_byte;     /* serialisation per byte when exact in ps (0: use rate_bps) */
 	sb_time delay;            /* propagation delay of the link */
-	sb_time busy_until;       /* end of the current transmission */
+	uint64_t tx_pkts, tx_bytes;
 
-	struct sb_fifo ctrl;
-	struct sb_fifo q[SB_NPRIO];
-	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
-	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
-	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
+	/* line 2: DRR */
 	int32_t deficit[SB_NPRIO];
 	uint32_t quantum[SB_NPRIO];
-	struct sb_ecn_cfg ecn[SB_NPRIO];
 
-	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
+	struct sb_fifo q[SB_NPRIO]; /* two per line */
+	sb_time busy_time;
+	uint64_t rate_bps;
+	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
+	struct sb_ecn_cfg ecn[SB_NPRIO];
 
 	/* PFC, as the upstream (net/pfc.c): pause timers in quanta mode, paused time per priority */
 	uint8_t pfc_effective;    /* priorities currently paused (per priority or port-wide) */
@@ -131,10 +134,11 @@ struct sb_port {
 	bool pfc_refresh_pending; /* quanta mode: a refresh is scheduled */
 
 	/* statistics */
-	uint64_t tx_pkts, tx_bytes;
 	uint64_t pause_rx, resume_rx;
-	sb_time busy_time;
 };
+_Static_assert(offsetof(struct sb_port, ctrl) == 64, "port: line 0 is the scheduling state");
+_Static_assert(offsetof(struct sb_port, deficit) == 128, "port: line 1 is the transmission state");
+_Static_assert(offsetof(struct sb_port, q) == 192, "port: queues start on a line");
 
 /* Data queues that may be served now: backlogged (or with a ready pull source), and paused
  * neither per priority nor port-wide. */
@@ -143,9 +147,6 @@ static inline uint8_t sb_port_eligible(const struct sb_port *port)
 	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
 }
 
-/* Size the link pipeline for the link's delay (called once when the port is wired). */
-void sb_port_init_wire(struct sb_port *port);
-void sb_port_free(struct sb_port *port);
 /* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */

@@ -266,8 +266,7 @@ int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 			struct sb_port *port = &n->ports[p];
 			in_network += count_fifo(&port->ctrl, false, true, &with_int);
 			queued_pfc += count_fifo(&port->ctrl, true, false, NULL);
-			for (uint32_t w = 0; w < port->wire.count; w++) {
-				const struct sb_packet *k = sb_wire_at(&port->wire, w);
+			for (const struct sb_packet *k = port->wire.head; k; k = k->next) {
 				with_int += k->int_id != 0;
 				if (k->type == SB_PKT_PFC)
 					queued_pfc++;
@@ -336,8 +335,6 @@ void sb_sim_free(struct sb_sim *sim)
 			sb_switch_free((struct sb_switch *)n);
 		else
 			sb_rdma_nic_free(((struct sb_host *)n)->rdma);
-		for (uint16_t p = 0; p < n->nports; p++)
-			sb_port_free(&n->ports[p]);
 		free(n->ports);
 		free(n);
 	}

@@ -17,7 +17,6 @@ static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, u
 	p->ps_per_byte = (8 * SB_SEC) % rate == 0 ? 8 * SB_SEC / rate : 0;
 	p->delay = delay;
 	p->sched = SB_SCHED_DRR;
-	sb_port_init_wire(p);
 	for (int q = 0; q < SB_NPRIO; q++)
 		p->quantum[q] = 1500;
 }
@@ -145,7 +144,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 		}
 		n->sim = sim;
 		n->id = i;
-		n->ports = sb_xcalloc(nports[i], sizeof(*n->ports));
+		n->ports = sb_xcalloc_aligned(nports[i], sizeof(*n->ports), _Alignof(struct sb_port));
 		sim->nodes[i] = n;
 	}
 	memset(nports, 0, N * sizeof(*nports));
