@@ -2,7 +2,7 @@
 # Reverie (NSDI'24) Figs. 7, 8 and 10, reduced: PFC pauses, RDMA incast and TCP short-flow
 # slowdowns for DT, ABM (both in the SONiC pool model) and Reverie, and Reverie's gamma sweep.
 #
-#   sh experiments/reverie/run.sh          # reduced: 4 leaves x 16 hosts, 200 ms of arrivals (13-17 min on 2 shared cores)
+#   sh experiments/reverie/run.sh          # reduced: 4 leaves x 16 hosts, 200 ms of arrivals (about 3 min on 2 idle cores)
 #   sh experiments/reverie/run.sh --full   # the paper's 16 leaves, 2 s of arrivals, 2 queries/s (hours; not run here)
 #
 # Fig. 7:  RDMA (DCQCN) 2 MB incast + TCP Cubic web-search, TCP load 20/40/60/80 %.
