@@ -539,6 +539,10 @@ static void test_validate(void **state)
 	expect_invalid("topology: { type = \"fattree\"; k = 4; };\n"
 		       "workloads = ({ type = \"burst\"; srcs = [1, 16]; dst = 0; });",
 		       "(default):2: workloads.0.srcs[1]: host 16 does not exist, the topology has 16 hosts (0..15)");
+	expect_invalid("run: { sample_hosts = [3, 32]; };",
+		       "run.sample_hosts[1]: host 32 does not exist, the topology has 32 hosts (0..31)");
+	expect_invalid("run: { sample_hosts = [3]; sample_interval_us = 0.0; };",
+		       "run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got 0");
 	expect_invalid("workloads = ({ type = \"burst\"; srcs = [3, 0]; dst = 0; });",
 		       "(default):1: workloads.0.srcs[1]: host 0 is also the destination (dst)");
 	expect_invalid("workloads = ({ type = \"cbr\"; dst = 0; });",

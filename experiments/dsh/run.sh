@@ -19,7 +19,8 @@ PAYLOAD=1452        # payload bytes of every 1500-byte frame (tcp.mss; header 48
 
 make -s
 sh tools/install-deps.sh gnuplot-nox
-rm -rf "$OUT"
+# only this script's files: other figures keep their outputs below $OUT (fig13/, ...)
+rm -rf "$OUT"/x[0-9]* "$OUT/knee" "$OUT/knees.txt" "$OUT/fig11.csv" "$OUT/results.md" "$OUT/fig11.png"
 mkdir -p "$OUT"
 T0=$(date +%s)
 

@@ -3,6 +3,7 @@
  */
 #include "sim/report.h"
 #include "sim/report_pfc.h"
+#include "sim/report_rx.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -32,6 +33,7 @@ struct sb_occupancy_sink {
 	double wall_start;
 	bool tty;
 	uint64_t *last_tx_bytes, *last_drops; /* per switch, at the previous sample */
+	struct sb_rx_sink *rx;                /* run.sample_hosts (report_rx.c), or NULL */
 };
 
 /* --- memory-bandwidth utilisation (Occamy Fig. 6(b)) ---
@@ -173,6 +175,8 @@ static void sample(void *obj, uint64_t arg)
 		switch_bytes(sim, sw, &s->lossy, &s->lossless);
 		membw_sample(o, i, sw, s);
 	}
+	if (o->rx)
+		sb_rx_sample(sim, o->rx);
 	sb_time next = sb_now(sim) + o->interval;
 	if (next <= sim->stop_at)
 		sb_at(sim, next, sample, sim, 0);
@@ -187,7 +191,9 @@ void sb_report_run_start(struct sb_sim *sim)
 	o->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
 	o->last_tx_bytes = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
 	o->last_drops = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
-	if (o->interval > 0 && sim->sc->run.sample_switches != SB_SAMPLE_NONE)
+	if (o->interval > 0)
+		o->rx = sb_rx_new(sim);
+	if (o->interval > 0 && (sim->sc->run.sample_switches != SB_SAMPLE_NONE || o->rx))
 		sb_at(sim, o->interval, sample, sim, 0);
 }
 
@@ -216,6 +222,7 @@ void sb_report_free(struct sb_sim *sim)
 		free(sim->occ->v);
 		free(sim->occ->last_tx_bytes);
 		free(sim->occ->last_drops);
+		sb_rx_free(sim->occ->rx);
 		free(sim->occ);
 		sim->occ = NULL;
 	}
@@ -540,9 +547,10 @@ static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_sum
 	json_decref(j);
 }
 
-enum { OUT_FLOWS, OUT_SUMMARY, OUT_OCCUPANCY, OUT_DROPS, OUT_PFC, OUT_PFC_PAUSED, OUT_DEADLOCKS, OUT_N };
+enum { OUT_FLOWS, OUT_SUMMARY, OUT_OCCUPANCY, OUT_DROPS, OUT_PFC, OUT_PFC_PAUSED, OUT_DEADLOCKS, OUT_THROUGHPUT,
+       OUT_N };
 static const char *const out_names[OUT_N] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
-					      "pfc.csv", "pfc_paused.csv", "deadlocks.csv" };
+					      "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv" };
 
 /* The PFC files only where PFC can happen (a lossless class, or frames were sent anyway). */
 static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
@@ -553,6 +561,7 @@ static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
 	wanted[OUT_PFC] = pfc && sim->sc->pfc.log;
 	wanted[OUT_PFC_PAUSED] = pfc;
 	wanted[OUT_DEADLOCKS] = sim->deadlock != NULL;
+	wanted[OUT_THROUGHPUT] = sim->occ && sim->occ->rx;
 }
 
 void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len)
@@ -590,6 +599,8 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 			sb_pfc_write_paused(files[OUT_PFC_PAUSED].f, sim);
 		if (wanted[OUT_DEADLOCKS])
 			sb_pfc_write_deadlocks(files[OUT_DEADLOCKS].f, sim);
+		if (wanted[OUT_THROUGHPUT])
+			sb_rx_write(files[OUT_THROUGHPUT].f, sim, sim->occ->rx);
 	}
 	for (int i = 0; i < OUT_N; i++) {
 		if (!files[i].f)

@@ -41,9 +41,11 @@ const struct sb_param sb_run_param_table[] = {
 	{ "arrivals_ms", SB_P_DOUBLE, RUN(arrivals_ms), "10", 0, 1e7, "ms", NULL,
 	  "workloads start no new flow after this time, leaving the rest of the run for flows to finish; 0 = duration_ms; a value past duration_ms is cut at duration_ms" },
 	{ "sample_interval_us", SB_P_DOUBLE, RUN(sample_interval_us), "10", 0, 1e6, "us", NULL,
-	  "period of the buffer-occupancy samples; 0 = no sampling" },
+	  "period of the buffer-occupancy samples (occupancy.csv) and of the host-throughput samples (throughput.csv, run.sample_hosts); 0 = no sampling" },
 	{ "sample_switches", SB_P_ENUM, RUN(sample_switches), "leaves", 0, 0, "", sample_choices,
 	  "switches whose buffers are sampled: all, leaves (the switches hosts attach to) or none" },
+	{ "sample_hosts", SB_P_INT_LIST, RUN(sample_hosts), "", 0, MAX_HOST_INDEX, "host indices", NULL,
+	  "hosts whose receive throughput (payload received in order, all their flows together) is written to throughput.csv every sample_interval_us, e.g. [26, 27]; empty = none, no file" },
 	{ "check_invariants", SB_P_BOOL, RUN(check_invariants), "false", 0, 0, "", NULL,
 	  "debug mode: verify the MMU counters of every switch after every operation (several times slower)" },
 	SB_PARAM_END
@@ -582,6 +584,15 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 			       sc->rdma.timely_thigh_us, sc->rdma.timely_tlow_us);
 
 	struct topo_shape shape = topo_shape(t);
+	if (run->sample_hosts.n && !(run->sample_interval_us > 0))
+		return sb_fail(err, "run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got %g",
+			       run->sample_interval_us);
+	for (size_t i = 0; i < run->sample_hosts.n; i++) {
+		char elem[48];
+		snprintf(elem, sizeof(elem), "run.sample_hosts[%zu]", i);
+		if (check_host(err, "", elem, run->sample_hosts.v[i], &shape))
+			return -1;
+	}
 	for (size_t i = 0; i < sc->nworkloads; i++)
 		if (validate_workload(sc, i, &shape, err))
 			return -1;

@@ -19,6 +19,7 @@ struct sb_run_params {
 	double arrivals_ms;        /* generators stop creating flows after this (0 = duration) */
 	double sample_interval_us; /* buffer occupancy sampling period (0 = off) */
 	int sample_switches;       /* SB_SAMPLE_* */
+	struct sb_int_list sample_hosts; /* hosts whose receive throughput is sampled (throughput.csv) */
 	bool check_invariants;     /* debug mode: verify MMU counters after every operation */
 };
 enum { SB_SAMPLE_ALL = 0, SB_SAMPLE_LEAVES, SB_SAMPLE_NONE };
