@@ -3,6 +3,7 @@
  */
 #include "mmu/mmu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
@@ -83,7 +84,7 @@ void sb_mmu_free(struct sb_mmu *mmu)
 	free(mmu);
 }
 
-static void invariant_abort(const struct sb_mmu *m)
+void sb_mmu_invariant_abort(const struct sb_mmu *m)
 {
 	struct sb_error err;
 	if (sb_mmu_check(m, &err)) {
@@ -92,66 +93,33 @@ static void invariant_abort(const struct sb_mmu *m)
 	}
 }
 
-enum sb_drop_cause sb_mmu_admit(struct sb_mmu *m, struct sb_mmu_pkt *pkt)
+_Noreturn void sb_mmu_underflow(const struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	pkt->units = sb_mmu_units(m, pkt->bytes);
-	enum sb_drop_cause why = m->ops->admit(m, pkt);
-	/* The physical limit is the last line of defence whatever the scheme says. */
-	if (why == SB_ADMIT && m->used + pkt->units > m->buffer)
-		why = SB_DROP_BUFFER_FULL;
-	if (why != SB_ADMIT) {
-		m->drops[why]++;
-		if (sb_mmu_pkt_lossless(pkt))
-			m->drops_lossless++;
-		if (m->ops->on_drop)
-			m->ops->on_drop(m, pkt, why);
-		return why;
-	}
-	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
-	m->used += pkt->units;
-	if (m->used > m->peak_used)
-		m->peak_used = m->used;
-	m->q_egr[qi] += pkt->units;
-	m->n_egr[qi]++;
-	m->q_ing[sb_mmu_qi(pkt->in_port, pkt->prio)] += pkt->units;
-	m->admitted++;
-	if (m->ops->on_enqueue)
-		m->ops->on_enqueue(m, pkt);
-	if (m->check_invariants)
-		invariant_abort(m);
-	return SB_ADMIT;
+	size_t qe = sb_mmu_qi(pkt->out_port, pkt->prio), qi = sb_mmu_qi(pkt->in_port, pkt->prio);
+	fprintf(stderr,
+		"sharebuf: MMU %u: release of %u units from egress (%u,%u) ingress (%u,%u) "
+		"that holds %llu/%llu (used %llu): counter would go negative\n",
+		m->id, pkt->units, pkt->out_port, pkt->prio, pkt->in_port, pkt->prio,
+		(unsigned long long)m->q_egr[qe], (unsigned long long)m->q_ing[qi],
+		(unsigned long long)m->used);
+	abort();
 }
 
-void sb_mmu_release(struct sb_mmu *m, struct sb_mmu_pkt *pkt, enum sb_release_reason why)
+void sb_mmu_count_drop(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_drop_cause why)
 {
-	pkt->units = sb_mmu_units(m, pkt->bytes);
-	size_t qe = sb_mmu_qi(pkt->out_port, pkt->prio), qi = sb_mmu_qi(pkt->in_port, pkt->prio);
-	if (m->used < pkt->units || m->q_egr[qe] < pkt->units || m->q_ing[qi] < pkt->units ||
-	    m->n_egr[qe] == 0) {
-		fprintf(stderr,
-			"sharebuf: MMU %u: release of %u units from egress (%u,%u) ingress (%u,%u) "
-			"that holds %llu/%llu (used %llu): counter would go negative\n",
-			m->id, pkt->units, pkt->out_port, pkt->prio, pkt->in_port, pkt->prio,
-			(unsigned long long)m->q_egr[qe], (unsigned long long)m->q_ing[qi],
-			(unsigned long long)m->used);
-		abort();
-	}
-	m->used -= pkt->units;
-	m->q_egr[qe] -= pkt->units;
-	m->n_egr[qe]--;
-	m->q_ing[qi] -= pkt->units;
-	if (why == SB_RELEASE_EXPELLED) {
-		m->expelled++;
-		m->drops[SB_DROP_EXPELLED]++;
-		if (sb_mmu_pkt_lossless(pkt))
-			m->drops_lossless++;
-	} else {
-		m->released++;
-	}
-	if (m->ops->on_dequeue)
-		m->ops->on_dequeue(m, pkt, why);
-	if (m->check_invariants)
-		invariant_abort(m);
+	m->drops[why]++;
+	if (sb_mmu_pkt_lossless(pkt))
+		m->drops_lossless++;
+	if (m->ops->on_drop)
+		m->ops->on_drop(m, pkt, why);
+}
+
+void sb_mmu_count_expelled(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
+{
+	m->expelled++;
+	m->drops[SB_DROP_EXPELLED]++;
+	if (sb_mmu_pkt_lossless(pkt))
+		m->drops_lossless++;
 }
 
 void sb_mmu_timer(struct sb_mmu *m, unsigned timer_id)

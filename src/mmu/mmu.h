@@ -192,8 +192,8 @@ int sb_mmu_start(struct sb_mmu *mmu, struct sb_error *err);
 void sb_mmu_free(struct sb_mmu *mmu);
 
 /* --- data path --- */
-enum sb_drop_cause sb_mmu_admit(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt);
-void sb_mmu_release(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt, enum sb_release_reason why);
+static inline enum sb_drop_cause sb_mmu_admit(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt);
+static inline void sb_mmu_release(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt, enum sb_release_reason why);
 void sb_mmu_timer(struct sb_mmu *mmu, unsigned timer_id);
 
 /* --- helpers for schemes --- */
@@ -218,5 +218,59 @@ bool sb_mmu_expel_head(struct sb_mmu *m, uint16_t port, uint8_t prio);
 
 /* Check every core invariant; returns 0 or -1 with a description in err. */
 int sb_mmu_check(const struct sb_mmu *m, struct sb_error *err);
+
+/* --- the data path, inline: it runs twice per packet and switch hop, and the embedder's
+ * packet fields stay in registers across it. The rare parts are out of line (mmu.c). --- */
+void sb_mmu_count_drop(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_drop_cause why);
+void sb_mmu_count_expelled(struct sb_mmu *m, const struct sb_mmu_pkt *pkt);
+void sb_mmu_invariant_abort(const struct sb_mmu *m);
+_Noreturn void sb_mmu_underflow(const struct sb_mmu *m, const struct sb_mmu_pkt *pkt);
+
+static inline enum sb_drop_cause sb_mmu_admit(struct sb_mmu *m, struct sb_mmu_pkt *pkt)
+{
+	pkt->units = sb_mmu_units(m, pkt->bytes);
+	enum sb_drop_cause why = m->ops->admit(m, pkt);
+	/* The physical limit is the last line of defence whatever the scheme says. */
+	if (why == SB_ADMIT && m->used + pkt->units > m->buffer)
+		why = SB_DROP_BUFFER_FULL;
+	if (why != SB_ADMIT) {
+		sb_mmu_count_drop(m, pkt, why);
+		return why;
+	}
+	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
+	m->used += pkt->units;
+	if (m->used > m->peak_used)
+		m->peak_used = m->used;
+	m->q_egr[qi] += pkt->units;
+	m->n_egr[qi]++;
+	m->q_ing[sb_mmu_qi(pkt->in_port, pkt->prio)] += pkt->units;
+	m->admitted++;
+	if (m->ops->on_enqueue)
+		m->ops->on_enqueue(m, pkt);
+	if (m->check_invariants)
+		sb_mmu_invariant_abort(m);
+	return SB_ADMIT;
+}
+
+static inline void sb_mmu_release(struct sb_mmu *m, struct sb_mmu_pkt *pkt, enum sb_release_reason why)
+{
+	pkt->units = sb_mmu_units(m, pkt->bytes);
+	size_t qe = sb_mmu_qi(pkt->out_port, pkt->prio), qi = sb_mmu_qi(pkt->in_port, pkt->prio);
+	if (m->used < pkt->units || m->q_egr[qe] < pkt->units || m->q_ing[qi] < pkt->units ||
+	    m->n_egr[qe] == 0)
+		sb_mmu_underflow(m, pkt);
+	m->used -= pkt->units;
+	m->q_egr[qe] -= pkt->units;
+	m->n_egr[qe]--;
+	m->q_ing[qi] -= pkt->units;
+	if (why == SB_RELEASE_EXPELLED)
+		sb_mmu_count_expelled(m, pkt);
+	else
+		m->released++;
+	if (m->ops->on_dequeue)
+		m->ops->on_dequeue(m, pkt, why);
+	if (m->check_invariants)
+		sb_mmu_invariant_abort(m);
+}
 
 #endif

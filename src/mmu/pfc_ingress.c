@@ -54,69 +54,6 @@ void sb_pfc_fini(struct sb_pfc_ingress *pi)
 	pi->paused = NULL;
 }
 
-enum sb_drop_cause sb_pfc_admit(const struct sb_pfc_ingress *pi, const struct sb_mmu *m,
-				const struct sb_mmu_pkt *pkt, uint64_t lossless_limit)
-{
-	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
-	uint64_t hdrm = pi->hdrm[qi], z = pkt->units;
-	/* Only a queue already in headroom is held to its headroom (the packet that opens an
-	 * episode always fits: it is what the headroom is for). Every arrival of such a queue is
-	 * charged to headroom, so the reserve does not matter here. */
-	if (hdrm > 0 && (hdrm + z > pi->xoff[pkt->in_port] || pi->used + z > pi->pool))
-		return SB_DROP_HEADROOM;
-	if (m->used + z > lossless_limit)
-		return SB_DROP_POOL_FULL;
-	if (m->used + z > m->buffer)
-		return SB_DROP_BUFFER_FULL;
-	return SB_ADMIT;
-}
-
-/* The reserve holds the queue's lossless units that are not in headroom, up to `reserve`. */
-static inline uint64_t reserved_of(const struct sb_pfc_ingress *pi, size_t qi)
-{
-	uint64_t own = pi->held[qi] - pi->hdrm[qi];
-	return own < pi->reserve ? own : pi->reserve;
-}
-
-bool sb_pfc_enqueue(struct sb_pfc_ingress *pi, struct sb_mmu *m, const struct sb_mmu_pkt *pkt, bool over)
-{
-	uint16_t port = pkt->in_port;
-	uint8_t prio = pkt->prio;
-	size_t qi = sb_mmu_qi(port, prio);
-	uint64_t z = pkt->units, before = pi->reserve ? reserved_of(pi, qi) : 0;
-	pi->held[qi] += z;
-	pi->held_total += z;
-	bool to_headroom = pi->hdrm[qi] > 0 || (over && pi->held[qi] > pi->reserve);
-	if (to_headroom) {
-		pi->hdrm[qi] += z;
-		pi->used += z;
-		if (pi->used > pi->peak_used)
-			pi->peak_used = pi->used;
-	}
-	if (pi->reserve)
-		pi->reserved_used += reserved_of(pi, qi) - before;
-	if (to_headroom && !(pi->paused[port] >> prio & 1)) {
-		pi->paused[port] |= (uint8_t)(1u << prio);
-		pi->npaused++;
-		sb_mmu_send_pfc(m, port, (uint8_t)(1u << prio), true);
-	}
-	return to_headroom;
-}
-
-uint64_t sb_pfc_dequeue(struct sb_pfc_ingress *pi, const struct sb_mmu_pkt *pkt)
-{
-	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
-	uint64_t z = pkt->units, before = pi->reserve ? reserved_of(pi, qi) : 0;
-	uint64_t from_headroom = z < pi->hdrm[qi] ? z : pi->hdrm[qi];
-	pi->held[qi] -= z;
-	pi->held_total -= z;
-	pi->hdrm[qi] -= from_headroom;
-	pi->used -= from_headroom;
-	if (pi->reserve)
-		pi->reserved_used -= before - reserved_of(pi, qi);
-	return from_headroom;
-}
-
 void sb_pfc_resume(struct sb_pfc_ingress *pi, struct sb_mmu *m, uint16_t port, uint8_t prio)
 {
 	pi->paused[port] &= (uint8_t)~(1u << prio);
@@ -142,7 +79,7 @@ int sb_pfc_check(const struct sb_pfc_ingress *pi, const struct sb_mmu *m, struct
 					       s, p, (unsigned long long)pi->hdrm[qi]);
 			sum += pi->hdrm[qi];
 			held += pi->held[qi];
-			reserved += reserved_of(pi, qi);
+			reserved += sb_pfc_reserved_of(pi, qi);
 		}
 	}
 	if (sum != pi->used)

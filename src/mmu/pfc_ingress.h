@@ -100,21 +100,81 @@ int sb_pfc_init(struct sb_pfc_ingress *pi, const struct sb_pfc_ingress_params *p
 		const char *scheme, struct sb_error *err);
 void sb_pfc_fini(struct sb_pfc_ingress *pi);
 
+/* The per-packet functions below are inline: they run on every lossless arrival and departure
+ * of the schemes that embed this module. */
+
 /* Pre-arrival checks of a lossless packet: headroom exhausted (headroom), more than
  * `lossless_limit` units in the buffer (pool_full: b_ing + b_h for SONiC, b* + b_h for Reverie),
  * physical buffer (buffer_full). */
-enum sb_drop_cause sb_pfc_admit(const struct sb_pfc_ingress *pi, const struct sb_mmu *m,
-				const struct sb_mmu_pkt *pkt, uint64_t lossless_limit);
+static inline enum sb_drop_cause sb_pfc_admit(const struct sb_pfc_ingress *pi, const struct sb_mmu *m,
+					       const struct sb_mmu_pkt *pkt, uint64_t lossless_limit)
+{
+	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
+	uint64_t hdrm = pi->hdrm[qi], z = pkt->units;
+	/* Only a queue already in headroom is held to its headroom (the packet that opens an
+	 * episode always fits: it is what the headroom is for). Every arrival of such a queue is
+	 * charged to headroom, so the reserve does not matter here. */
+	if (hdrm > 0 && (hdrm + z > pi->xoff[pkt->in_port] || pi->used + z > pi->pool))
+		return SB_DROP_HEADROOM;
+	if (m->used + z > lossless_limit)
+		return SB_DROP_POOL_FULL;
+	if (m->used + z > m->buffer)
+		return SB_DROP_BUFFER_FULL;
+	return SB_ADMIT;
+}
+
+/* The reserve holds the queue's lossless units that are not in headroom, up to `reserve`. */
+static inline uint64_t sb_pfc_reserved_of(const struct sb_pfc_ingress *pi, size_t qi)
+{
+	uint64_t own = pi->held[qi] - pi->hdrm[qi];
+	return own < pi->reserve ? own : pi->reserve;
+}
 
 /* After the core counted an admitted lossless packet. `over` = the scheme found the queue over
  * its threshold (computed after the increment). Charges the packet to headroom if the queue
  * already holds headroom, or if `over` and the queue is beyond its reserve; then sends PAUSE
  * if the queue holds headroom and has not paused yet. Returns true if charged to headroom. */
-bool sb_pfc_enqueue(struct sb_pfc_ingress *pi, struct sb_mmu *m, const struct sb_mmu_pkt *pkt, bool over);
+static inline bool sb_pfc_enqueue(struct sb_pfc_ingress *pi, struct sb_mmu *m, const struct sb_mmu_pkt *pkt,
+				  bool over)
+{
+	uint16_t port = pkt->in_port;
+	uint8_t prio = pkt->prio;
+	size_t qi = sb_mmu_qi(port, prio);
+	uint64_t z = pkt->units, before = pi->reserve ? sb_pfc_reserved_of(pi, qi) : 0;
+	pi->held[qi] += z;
+	pi->held_total += z;
+	bool to_headroom = pi->hdrm[qi] > 0 || (over && pi->held[qi] > pi->reserve);
+	if (to_headroom) {
+		pi->hdrm[qi] += z;
+		pi->used += z;
+		if (pi->used > pi->peak_used)
+			pi->peak_used = pi->used;
+	}
+	if (pi->reserve)
+		pi->reserved_used += sb_pfc_reserved_of(pi, qi) - before;
+	if (to_headroom && !(pi->paused[port] >> prio & 1)) {
+		pi->paused[port] |= (uint8_t)(1u << prio);
+		pi->npaused++;
+		sb_mmu_send_pfc(m, port, (uint8_t)(1u << prio), true);
+	}
+	return to_headroom;
+}
 
 /* After the core released a lossless packet: headroom drains first. Returns the units that
  * left headroom (the rest left the scheme's pool or the reserve). */
-uint64_t sb_pfc_dequeue(struct sb_pfc_ingress *pi, const struct sb_mmu_pkt *pkt);
+static inline uint64_t sb_pfc_dequeue(struct sb_pfc_ingress *pi, const struct sb_mmu_pkt *pkt)
+{
+	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
+	uint64_t z = pkt->units, before = pi->reserve ? sb_pfc_reserved_of(pi, qi) : 0;
+	uint64_t from_headroom = z < pi->hdrm[qi] ? z : pi->hdrm[qi];
+	pi->held[qi] -= z;
+	pi->held_total -= z;
+	pi->hdrm[qi] -= from_headroom;
+	pi->used -= from_headroom;
+	if (pi->reserve)
+		pi->reserved_used -= before - sb_pfc_reserved_of(pi, qi);
+	return from_headroom;
+}
 
 /* The queue has paused its upstream and its headroom is empty: the scheme's resume test runs. */
 static inline bool sb_pfc_resume_due(const struct sb_pfc_ingress *pi, uint16_t port, uint8_t prio)
