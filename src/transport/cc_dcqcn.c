@@ -48,6 +48,9 @@ struct dcqcn {
 	sb_time next_increase;  /* next timer increase event, SB_TIME_NEVER = none due */
 	uint64_t byte_count;    /* bytes sent since the last byte-counter event */
 	uint32_t t_stage, b_stage;
+	double applied;         /* the R_C last given to the engine (sb_rdma_set_rate) */
+	sb_time alpha_period;   /* rdma.dcqcn_alpha_interval_us and ... */
+	sb_time increase_period;/* ... rdma.dcqcn_rp_timer_us, in ps (advance runs per packet) */
 	bool alpha_cnp;         /* a CNP arrived since the last α tick */
 	bool ever_cnp;
 };
@@ -59,7 +62,9 @@ static void dcqcn_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp 
 {
 	struct dcqcn *d = dcqcn_of(qp);
 	d->alpha = 1.0; /* DCQCN starts with α = 1: the first cut halves the rate */
-	d->rate = d->target = (double)qp->line_bps;
+	d->rate = d->target = d->applied = (double)qp->line_bps;
+	d->alpha_period = sb_time_from_us(sim->sc->rdma.dcqcn_alpha_interval_us);
+	d->increase_period = sb_time_from_us(sim->sc->rdma.dcqcn_rp_timer_us);
 	d->alpha_next = d->dec_due = d->next_increase = SB_TIME_NEVER;
 	d->dec_phase = 0;
 	d->byte_count = 0;
@@ -87,7 +92,7 @@ static void cut(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dc
 	clamp(sim, qp, d);
 	d->t_stage = d->b_stage = 0;
 	d->byte_count = 0;
-	d->next_increase = t + sb_time_from_us(r->dcqcn_rp_timer_us);
+	d->next_increase = t + d->increase_period;
 }
 
 static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, bool by_timer)
@@ -115,9 +120,11 @@ static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, stru
  * cut restarts it). */
 static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time now)
 {
+	/* Most calls (one per packet sent and per ACK) find no clock due. */
+	if (now < d->alpha_next && now < d->dec_due && now < d->next_increase)
+		return;
 	const struct sb_rdma_params *r = &sim->sc->rdma;
-	sb_time a_period = sb_time_from_us(r->dcqcn_alpha_interval_us);
-	sb_time i_period = sb_time_from_us(r->dcqcn_rp_timer_us);
+	sb_time a_period = d->alpha_period, i_period = d->increase_period;
 	for (;;) {
 		sb_time other = d->dec_due < d->next_increase ? d->dec_due : d->next_increase;
 		if (d->alpha_next <= now && d->alpha_next <= other) {
@@ -128,7 +135,8 @@ static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struc
 			} else {
 				sb_time limit = other < now ? other : now;
 				uint64_t k = (limit - d->alpha_next) / a_period + 1;
-				d->alpha *= pow(1.0 - r->dcqcn_g, (double)k);
+				/* one tick is the common case: pow(x, 1) is x exactly, and cheaper */
+				d->alpha *= k == 1 ? 1.0 - r->dcqcn_g : pow(1.0 - r->dcqcn_g, (double)k);
 				d->alpha_next += k * a_period;
 			}
 		} else if (d->dec_due <= now && d->dec_due <= d->next_increase) {
@@ -146,6 +154,16 @@ static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struc
 	}
 }
 
+/* Hand R_C to the engine when it changed: the engine's clamp and rounding are a function of R_C
+ * alone, so an unchanged R_C would leave the QP's rate as it is. */
+static inline void apply(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, struct dcqcn *d)
+{
+	if (d->rate == d->applied)
+		return;
+	d->applied = d->rate;
+	sb_rdma_set_rate(sim, f, qp, d->rate);
+}
+
 static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
@@ -156,7 +174,7 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 		/* The first CNP starts the α and decrease clocks and cuts at once, with α = 1. */
 		d->ever_cnp = true;
 		d->alpha = 1.0;
-		d->alpha_next = now + sb_time_from_us(r->dcqcn_alpha_interval_us);
+		d->alpha_next = now + d->alpha_period;
 		d->dec_phase = now;
 		cut(sim, qp, d, now);
 	} else {
@@ -168,7 +186,7 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 			advance(sim, qp, d, now); /* a check due right now cuts now */
 		}
 	}
-	sb_rdma_set_rate(sim, f, qp, d->rate);
+	apply(sim, f, qp, d);
 }
 
 static void dcqcn_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
@@ -176,7 +194,7 @@ static void dcqcn_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 {
 	struct dcqcn *d = dcqcn_of(qp);
 	advance(sim, qp, d, sb_now(sim));
-	sb_rdma_set_rate(sim, f, qp, d->rate);
+	apply(sim, f, qp, d);
 }
 
 static void dcqcn_on_send(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, uint32_t wire_bytes)
@@ -191,7 +209,7 @@ static void dcqcn_on_send(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_
 			increase(sim, qp, d, false);
 		}
 	}
-	sb_rdma_set_rate(sim, f, qp, d->rate);
+	apply(sim, f, qp, d);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_dcqcn = {
