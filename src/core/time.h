@@ -30,10 +30,13 @@ static inline double sb_time_to_ns(sb_time t) { return (double)t * 1e-3; }
 
 /*
  * Serialisation delay of `bytes` on a link of `rate_bps` bits/s, rounded up to a whole
- * picosecond. 128-bit arithmetic: bytes * 8e12 overflows 64 bits above ~2.3 MB.
+ * picosecond. bytes * 8e12 overflows 64 bits above ~2.3 MB: a packet's size (the per-packet
+ * case, e.g. pacing at an arbitrary rate) takes one 64-bit division, larger sizes 128 bits.
  */
 static inline sb_time sb_tx_time(uint64_t bytes, uint64_t rate_bps)
 {
+	if (bytes <= 1000000 && rate_bps <= UINT64_MAX / 2)
+		return (bytes * 8u * SB_SEC + rate_bps - 1) / rate_bps;
 	unsigned __int128 num = (unsigned __int128)bytes * 8u * (unsigned __int128)SB_SEC;
 	return (sb_time)((num + rate_bps - 1) / rate_bps);
 }

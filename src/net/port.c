@@ -134,20 +134,9 @@ static void tx_done(void *obj, uint64_t arg)
 	sb_port_kick(port->node->sim, port);
 }
 
-void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
+/* Put p on the wire now; the port is idle. */
+static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_packet *p, sb_time now)
 {
-	sb_time now = sb_now(sim);
-	if (now < port->busy_until) {
-		/* Still serialising: come back when the wire is free. */
-		if (!port->kick_pending) {
-			port->kick_pending = true;
-			sb_at(sim, port->busy_until, tx_done, port, 0);
-		}
-		return;
-	}
-	struct sb_packet *p = select_packet(sim, port);
-	if (!p)
-		return;
 	sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
 					: sb_tx_time(p->size, port->rate_bps);
 	sb_time end = now + ser;
@@ -178,6 +167,22 @@ void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 		port->kick_pending = true;
 		sb_at(sim, end, tx_done, port, 0);
 	}
+}
+
+void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
+{
+	sb_time now = sb_now(sim);
+	if (now < port->busy_until) {
+		/* Still serialising: come back when the wire is free. */
+		if (!port->kick_pending) {
+			port->kick_pending = true;
+			sb_at(sim, port->busy_until, tx_done, port, 0);
+		}
+		return;
+	}
+	struct sb_packet *p = select_packet(sim, port);
+	if (p)
+		transmit(sim, port, p, now);
 }
 
 /* The head of the link pipeline arrives. The event carries the packet, and the packet the
@@ -214,8 +219,60 @@ static void ctrl_push_pfc(struct sb_fifo *ctrl, struct sb_packet *pkt)
 	ctrl->pkts++;
 }
 
+/* DRR's bookkeeping for serving data queue q while it is the only backlogged queue of the port
+ * and holds one packet of `size` bytes (the idle-port path of sb_port_enqueue): exactly what
+ * select_packet would leave. The turn moves to q, skipping queues whose credit an empty queue
+ * loses; q gains quanta until they cover the packet, each lap past the others (all empty)
+ * dropping their credit too; then q is empty, loses its own credit and passes the turn on. */
+static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
+{
+	uint8_t bit = (uint8_t)(1u << q), others = (uint8_t)(port->credited & ~bit);
+	int32_t deficit = port->deficit[q];
+	bool turn = port->drr_turn;
+	if (port->drr_next != q) {
+		unsigned from = port->drr_next, dist = (q - from) & (SB_NPRIO - 1);
+		unsigned passed = ((1u << dist) - 1) << from;
+		passed = (passed | passed >> SB_NPRIO) & 0xffu;
+		uint8_t lose = (uint8_t)(passed & others);
+		for (uint8_t m = lose; m; m &= (uint8_t)(m - 1))
+			port->deficit[__builtin_ctz(m)] = 0;
+		others &= (uint8_t)~lose;
+		turn = false;
+	}
+	if (!turn)
+		deficit += (int32_t)port->quantum[q];
+	if ((int32_t)size > deficit) {
+		/* laps around the other queues until the quanta cover the packet */
+		for (uint8_t m = others; m; m &= (uint8_t)(m - 1))
+			port->deficit[__builtin_ctz(m)] = 0;
+		others = 0;
+	}
+	port->deficit[q] = 0;
+	port->credited = others;
+	port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
+	port->drr_turn = 0;
+}
+
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
 {
+	sb_time now = sb_now(sim);
+	if (!port->kick_pending && now >= port->busy_until && !port->ctrl.head) {
+		/* The port is idle and nothing is ahead of this packet: send it at once, without the
+		 * queue and the scheduler (most packets of a lightly loaded fabric go this way). A
+		 * control packet goes first anyway; a data packet only if no other queue holds or
+		 * may pull anything and its priority is not paused. */
+		if (pkt->type != SB_PKT_DATA) {
+			transmit(sim, port, pkt, now);
+			return;
+		}
+		uint8_t bit = (uint8_t)(1u << pkt->prio);
+		if (!(port->backlog | port->pull_ready) && !(port->paused & bit) && !port->port_paused) {
+			if (port->sched == SB_SCHED_DRR)
+				drr_serve_alone(port, pkt->prio, pkt->size);
+			transmit(sim, port, pkt, now);
+			return;
+		}
+	}
 	if (pkt->type == SB_PKT_DATA) {
 		sb_fifo_push(&port->q[pkt->prio], pkt);
 		port->backlog |= (uint8_t)(1u << pkt->prio);
