@@ -116,8 +116,9 @@ static void test_drr_matches_model(void **state)
 	memset(&model, 0, sizeof(model));
 	sb_eventq_init(&sim.eq);
 	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
-	port = (struct sb_port){ .node = &node, .peer = &port, .rate_bps = 10000000000, .ps_per_byte = 800,
-				 .delay = 1000 * SB_SEC, .sched = SB_SCHED_DRR };
+	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
+				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC,
+				 .sched = SB_SCHED_DRR };
 	static const uint32_t quantum[SB_NPRIO] = { 1500, 500, 3000, 1500, 64, 9000, 1500, 700 };
 	memcpy(port.quantum, quantum, sizeof(quantum));
 	memcpy(model.quantum, quantum, sizeof(quantum));

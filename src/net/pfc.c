@@ -131,7 +131,7 @@ static void arm_refresh(struct sb_sim *sim, struct sb_port *port)
 static void refresh(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
-	struct sb_sim *sim = port->node->sim;
+	struct sb_sim *sim = port->sim;
 	(void)arg;
 	port->pfc_refresh_pending = false;
 	if (!port->pfc_asserted && !port->pfc_port_asserted)
@@ -185,7 +185,7 @@ void sb_pfc_send(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pa
 static void expire(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
-	struct sb_sim *sim = port->node->sim;
+	struct sb_sim *sim = port->sim;
 	sb_time now = sb_now(sim);
 	if (arg & 0x100) {
 		if (port->port_paused && port->pause_expiry[EXPIRY_PORT] <= now)
@@ -224,7 +224,7 @@ static void apply(struct sb_sim *sim, struct sb_port *port, uint64_t arg)
 static void apply_later(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
-	apply(port->node->sim, port, arg);
+	apply(port->sim, port, arg);
 }
 
 void sb_pfc_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *frame)

@@ -131,7 +131,7 @@ static void tx_done(void *obj, uint64_t arg)
 	struct sb_port *port = obj;
 	(void)arg;
 	port->kick_pending = false;
-	sb_port_kick(port->node->sim, port);
+	sb_port_kick(port->sim, port);
 }
 
 /* Put p on the wire now; the port is idle. */
@@ -143,7 +143,7 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	/* The port is busy from here on: anything the dequeue hook sends out of this port (a PFC
 	 * frame, say) waits for the end of this packet instead of starting in parallel. */
 	port->busy_until = end;
-	if (p->type == SB_PKT_DATA && port->node->kind == SB_NODE_SWITCH)
+	if (p->type == SB_PKT_DATA && port->node_kind == SB_NODE_SWITCH)
 		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
 
 	port->busy_time += ser;
@@ -154,7 +154,7 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	struct sb_wire *w = &port->wire;
 	sb_time arrive = end + port->delay;
 	p->next = NULL;
-	if (w->count++) {
+	if (w->tail) {
 		w->tail->next = p;
 		w->tail->t_next_arrive = arrive;
 	} else {
@@ -191,10 +191,10 @@ static void link_arrive(void *obj, uint64_t arg)
 {
 	struct sb_packet *p = (struct sb_packet *)(uintptr_t)arg;
 	struct sb_port *port = obj;
-	struct sb_sim *sim = port->node->sim;
+	struct sb_sim *sim = port->sim;
 	struct sb_wire *w = &port->wire;
 	w->head = p->next;
-	if (--w->count) {
+	if (w->head) {
 		/* it arrives one serialisation from now, after two microseconds on the wire */
 		__builtin_prefetch(w->head);
 		sb_at(sim, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);

@@ -74,8 +74,7 @@ static inline struct sb_packet *sb_fifo_pop(struct sb_fifo *f)
  * is in no queue). Each packet holds the arrival time of the one behind it, written when that
  * one starts: scheduling the next arrival reads only the packet that just arrived. */
 struct sb_wire {
-	struct sb_packet *head, *tail;
-	uint32_t count;
+	struct sb_packet *head, *tail; /* NULL, NULL when the link is empty */
 };
 
 struct sb_ecn_cfg {
@@ -88,11 +87,14 @@ struct sb_ecn_cfg {
  * every arrival reads, the second what every transmission updates, the third DRR's counters;
  * the rest is read per packet only for its own priority, or rarely. */
 struct sb_port {
-	/* line 0: scheduling state and the link pipeline */
+	/* line 0: scheduling state and the link pipeline, and the two facts of the node every
+	 * packet needs (copies of node->sim and node->kind: no line of the node per packet) */
 	_Alignas(64) struct sb_node *node;
 	struct sb_port *peer;     /* the other end of the link */
 	sb_time busy_until;       /* end of the current transmission */
 	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
+	struct sb_sim *sim;
+	uint8_t node_kind;        /* enum sb_node_kind of `node` */
 	bool kick_pending;        /* a "transmission done" event is scheduled */
 	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
 	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */

@@ -39,13 +39,12 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 	sb_port_enqueue(sim, nic, pkt);
 }
 
-static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *in, struct sb_packet *pkt)
+static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
 		sb_pfc_receive(sim, in, pkt);
 		return;
 	}
-	(void)h;
 	sim->stats.pkts_delivered++;
 	struct sb_flow *f = sb_flow_get(sim, pkt->flow);
 	if (pkt->type == SB_PKT_DATA) {
@@ -60,11 +59,10 @@ static void host_receive(struct sb_sim *sim, struct sb_host *h, struct sb_port *
 
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
 {
-	struct sb_node *n = port->node;
-	if (n->kind == SB_NODE_SWITCH)
-		sb_switch_receive(sim, (struct sb_switch *)n, port, pkt);
+	if (port->node_kind == SB_NODE_SWITCH)
+		sb_switch_receive(sim, (struct sb_switch *)port->node, port, pkt);
 	else
-		host_receive(sim, (struct sb_host *)n, port, pkt);
+		host_receive(sim, port, pkt);
 }
 
 /* --- path facts --- */

@@ -11,6 +11,8 @@
 static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, uint64_t rate, sb_time delay)
 {
 	p->node = node;
+	p->sim = node->sim;
+	p->node_kind = node->kind;
 	p->index = index;
 	p->rate_bps = rate;
 	/* Exact ps per byte for every rate that divides 8e12 (all the usual ones). */
