@@ -3,7 +3,8 @@
  * §5.1 item 4; 004-dsh.md §7 items 4 and 7): no lossless packet is lost when the headroom is
  * sized by the formula, however many senders converge on a port; an undersized headroom loses
  * lossless packets, and only there (cause headroom); every PAUSE is followed by a RESUME once
- * its queue drains; a lossy scheme refuses lossless traffic.
+ * its queue drains, and (sonic, reverie) exactly at the XON hysteresis point; a lossy scheme
+ * refuses lossless traffic.
  *
  * The incast: N senders (64 or 128) each send a 100 KB lossless CBR burst at line rate to host
  * 0 — N:1 at line rate, far beyond the buffer — while two DCTCP flows and one CBR source send
@@ -16,6 +17,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,11 +326,122 @@ static void test_reserve(void **state)
 	}
 }
 
+/*
+ * XON hysteresis (spec 000-reverie.md §1.4–1.5, §2.4; artifact XON = 1248 B, XON_OFFSET =
+ * 2496 B): a paused lossless queue resumes after a departure that leaves its headroom empty
+ * and X < XON or X + XON_OFFSET ≤ Γ, X being the queue's ingress length (sonic) or its filter
+ * (reverie), and not at any departure before.
+ *
+ * Standalone MMU, 3 ports: b = 30,000 B, headroom 4000 B × 3 ports × 1 priority, so the
+ * ingress pool (sonic) or shared pool (reverie) is 18,000 B and, once the headroom is empty,
+ * Γ = 18,000 − L − X with L bytes of lossy traffic parked in another queue (α = 1, n_p = 1).
+ * 1000 B lossless packets arrive until the queue has 3000 B of headroom, then leave one by one
+ * (headroom drains first). The queue resumes at the first departure leaving X < XON or
+ * 2X ≤ 18,000 − L − XON_OFFSET:
+ *   L = 14,000: Γ at X = 2000, 1000 is 2000, 3000: only X < XON can fire, at X = 1000; with
+ *               XON = 2001 at X = 2000, and with XON = 2000 still at 1000 (strictly below);
+ *   L = 8,000:  XON_OFFSET fires first, at X ≤ 3752 → 3000 (never above: 4000 + 2496 > 6000);
+ *               with XON_OFFSET = 1000 at X ≤ 4500 → 4000.
+ * PAUSE comes (sonic) at the first arrival with q > Γ = 18,000 − L − q: the 3rd (L = 14,000)
+ * or 6th (L = 8,000); (reverie, γ = 0: the filter is 0 before any departure, so
+ * pause_on_full_pool) when L + q > 18,000: the 5th or 11th.
+ * Reverie compares the filter: at γ = 0.9 it is 0.1·4000 = 400 B after the first departure
+ * of a 5000 B queue, below XON, and that departure resumes with 4000 B still queued.
+ */
+struct xon_case {
+	const char *scheme, *gamma, *xon, *offset;
+	int lossy, lossless;     /* packets of 1000 B */
+	int pause_at;            /* theory: the lossless arrival that pauses */
+	uint64_t resume_q;       /* theory: q_ing just after the departure that resumes */
+	double resume_x;         /* theory: X then, the length (sonic) or the filter (reverie) */
+};
+
+static void run_xon_case(const struct xon_case *c)
+{
+	static const uint64_t rates[3] = { 10000000000ULL, 10000000000ULL, 10000000000ULL };
+	struct sb_mmu_config cfg = { .nports = 3, .buffer_bytes = 30000, .port_rate_bps = rates,
+				     .lossless_prio_mask = 1u << 3, .max_frame_bytes = 1000, .seed = 1 };
+	struct sb_mmu_env env = { 0 };
+	struct sb_mmu *m = sb_mmu_new(sb_bm_find(c->scheme), &cfg, &env);
+	m->check_invariants = true;
+	const char *kv[] = { "headroom", "bytes", "headroom_bytes", "4000", "headroom_prios", "1",
+			     "xon_bytes", c->xon, "xon_offset_bytes", c->offset, NULL, NULL, NULL, NULL, NULL };
+	const char **extra = &kv[10];
+	if (c->gamma) {
+		extra[0] = "gamma", extra[1] = c->gamma;
+	} else { /* sonic: lossy traffic held only by the pools (thresholds "infinite") */
+		extra[0] = "lossy_pool_fraction", extra[1] = "1", extra[2] = "alpha_lossy_egress", extra[3] = "10000";
+	}
+	struct sb_error err;
+	for (const char *const *p = kv; *p; p += 2)
+		if (sb_mmu_set_param(m, p[0], p[1], &err))
+			fail_msg("%s", err.msg);
+	if (sb_mmu_start(m, &err))
+		fail_msg("%s", err.msg);
+	struct sb_mmu_pkt lossy = { .in_port = 2, .out_port = 1, .prio = 1, .bytes = 1000 };
+	struct sb_mmu_pkt ll = { .in_port = 0, .out_port = 1, .prio = 3, .bytes = 1000, .tags = SB_MT_LOSSLESS };
+	for (int i = 0; i < c->lossy; i++)
+		assert_int_equal(sb_mmu_admit(m, &lossy), SB_ADMIT);
+	int pause_at = 0;
+	for (int k = 1; k <= c->lossless; k++) {
+		assert_int_equal(sb_mmu_admit(m, &ll), SB_ADMIT);
+		if (!pause_at && m->pfc_pauses_sent)
+			pause_at = k;
+	}
+	uint64_t *q = &m->q_ing[sb_mmu_qi(0, 3)], resume_q = UINT64_MAX;
+	double resume_x = -1;
+	int left = c->lossless;
+	while (left > 0 && resume_q == UINT64_MAX) {
+		sb_mmu_release(m, &ll, SB_RELEASE_TX);
+		left--;
+		if (m->pfc_resumes_sent) {
+			resume_q = *q;
+			resume_x = c->gamma ? sb_reverie_lpf(m, false, 0, 3) : (double)*q;
+		}
+	}
+	print_message("%-7s γ %-4s XON %-4s XON_OFFSET %-4s lossy %5d B: PAUSE at lossless arrival %d (theory %d), "
+		      "RESUME when q_ing fell to %llu B (theory %llu B), X = %g B (theory %g B)\n",
+		      c->scheme, c->gamma ? c->gamma : "-", c->xon, c->offset, 1000 * c->lossy, pause_at, c->pause_at,
+		      (unsigned long long)resume_q, (unsigned long long)c->resume_q, resume_x, c->resume_x);
+	assert_int_equal(pause_at, c->pause_at);
+	assert_int_equal(m->pfc_pauses_sent, 1);
+	assert_int_equal(resume_q, c->resume_q);
+	assert_true(fabs(resume_x - c->resume_x) <= 1e-9 * c->resume_x); /* 1 − 0.9 is inexact in binary */
+	assert_int_equal(m->pfc_resumes_sent, 1);
+	for (; left > 0; left--)
+		sb_mmu_release(m, &ll, SB_RELEASE_TX);
+	for (int i = 0; i < c->lossy; i++)
+		sb_mmu_release(m, &lossy, SB_RELEASE_TX);
+	assert_int_equal(m->used, 0);
+	sb_mmu_free(m);
+}
+
+static void test_xon_hysteresis(void **state)
+{
+	(void)state;
+	static const struct xon_case cases[] = {
+		{ "sonic", NULL, "1248", "2496", 14, 5, 3, 1000, 1000 },
+		{ "sonic", NULL, "2001", "2496", 14, 5, 3, 2000, 2000 },
+		{ "sonic", NULL, "2000", "2496", 14, 5, 3, 1000, 1000 },
+		{ "sonic", NULL, "1248", "2496", 8, 8, 6, 3000, 3000 },
+		{ "sonic", NULL, "1248", "1000", 8, 8, 6, 4000, 4000 },
+		{ "reverie", "0", "1248", "2496", 14, 7, 5, 1000, 1000 },
+		{ "reverie", "0", "2001", "2496", 14, 7, 5, 2000, 2000 },
+		{ "reverie", "0", "2000", "2496", 14, 7, 5, 1000, 1000 },
+		{ "reverie", "0", "1248", "2496", 8, 13, 11, 3000, 3000 },
+		{ "reverie", "0", "1248", "1000", 8, 13, 11, 4000, 4000 },
+		{ "reverie", "0.9", "1248", "2496", 14, 5, 5, 4000, 400 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run_xon_case(&cases[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lossy_scheme_refused),
 		cmocka_unit_test(test_reserve),
+		cmocka_unit_test(test_xon_hysteresis),
 		cmocka_unit_test(test_incast_zero_lossless_drops),
 		cmocka_unit_test(test_undersized_headroom_loses_lossless),
 		cmocka_unit_test(test_dsh_port_level_formula_headroom),
