@@ -366,19 +366,14 @@ static void test_int_controls_incast(void **state)
 
 /* The delay-based controls, same incast. θ-PowerTCP settles where its power Γ = R / (R − β)
  * (cc_powertcp.c): with R = C/8 that is an RTT of 1.05 τ / η ≈ 1.11 τ, a queue of ~0.1 BDP;
- * we ask for under 1 BDP. TIMELY
- * settles where the RTT gradient is zero, somewhere between T_low and T_high: its queue is at
- * most (T_high − base RTT) × C. Both keep the link busy. */
+ * we ask for under 1 BDP, and a busy link. TIMELY's queue on this incast, bounded by its
+ * thresholds, is in tests/test_timely.c. */
 static void test_delay_controls_incast(void **state)
 {
 	(void)state;
 	struct incast_out o = long_incast("thetapowertcp", true, 0);
 	assert_true(o.util >= 0.90);
 	assert_true(o.q_mean <= 1.0 * o.bdp);
-	assert_int_equal(o.drops, 0);
-	o = long_incast("timely", true, 0);
-	assert_true(o.util >= 0.90);
-	assert_true(o.q_mean <= (500e-6) * 25e9 / 8);
 	assert_int_equal(o.drops, 0);
 }
 
