@@ -42,9 +42,13 @@ static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, ui
 
 static inline uint16_t route(const struct sb_switch *sw, const struct sb_packet *p)
 {
-	uint32_t off = sw->fib_off[p->dst], n = sw->fib_off[p->dst + 1] - off;
+	uint32_t entry = sw->fib[p->dst], off = entry >> 8, n = entry & 0xff;
 	if (n == 1)
-		return sw->fib_ports[off];
+		return (uint16_t)off;
+	if (!n) {
+		off = sw->fib_off[p->dst];
+		n = sw->fib_off[p->dst + 1] - off;
+	}
 	/* Per-flow ECMP: the flow's hash, salted per switch so tiers choose independently. */
 	uint32_t h = (uint32_t)(sb_mix64((uint64_t)p->hash ^ ((uint64_t)sw->index << 32)) >> 32);
 	return sw->fib_ports[off + (uint32_t)(((uint64_t)h * n) >> 32)];
@@ -235,4 +239,5 @@ void sb_switch_free(struct sb_switch *sw)
 	free(sw->mmu_of_port);
 	free(sw->fib_off);
 	free(sw->fib_ports);
+	free(sw->fib);
 }

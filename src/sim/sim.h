@@ -43,6 +43,10 @@ struct sb_switch {
 	/* forwarding: for each destination host, the equal-cost egress ports */
 	uint32_t *fib_off;         /* [nhosts+1] offsets into fib_ports */
 	uint16_t *fib_ports;
+	uint32_t *fib;             /* [nhosts] the same, packed for the per-packet lookup:
+				    * group size n in the low 8 bits, above it the egress port
+				    * (n = 1) or the group's offset in fib_ports; 0 = look in
+				    * fib_off (groups of 256 ports or more) */
 	struct sb_rng rng;         /* ECN marking draws */
 	uint64_t drops[SB_DROP_NCAUSES];
 };
