@@ -164,8 +164,8 @@ static double abm_n(struct sonic_state *s, int view, size_t k, uint8_t prio, uin
 }
 
 /* The threshold of queue (port, prio) in `view` for a packet of class `cls`. */
-static uint64_t threshold(const struct sb_mmu *m, struct sonic_state *s, int view, int cls, uint16_t port,
-			  uint8_t prio, bool unsched)
+static inline uint64_t threshold(const struct sb_mmu *m, struct sonic_state *s, int view, int cls, uint16_t port,
+				 uint8_t prio, bool unsched)
 {
 	double a = alpha_row(s, view, cls)[prio];
 	if (s->policy == POLICY_ABM) {
