@@ -29,6 +29,7 @@ void sb_eventq_init(struct sb_eventq *q)
 	q->occupied = sb_xcalloc(OCCUPIED_WORDS, sizeof(*q->occupied));
 	q->far_cap = 256;
 	q->far = sb_xmalloc(q->far_cap * sizeof(*q->far));
+	q->far_due_tick = UINT64_MAX;
 }
 
 void sb_eventq_free(struct sb_eventq *q)
@@ -75,6 +76,13 @@ static inline sb_u128 key_of(const struct sb_far_entry *e)
 	return ((sb_u128)e->when << 64) | e->order;
 }
 
+/* far[0] comes due when (its tick - the wheel's first tick) < SB_WHEEL_SIZE. A far event's
+ * tick is at least SB_WHEEL_SIZE beyond the wheel's start when pushed, so no underflow. */
+static inline void far_refresh(struct sb_eventq *q)
+{
+	q->far_due_tick = q->far_len ? (q->far[0].when >> SB_TICK_BITS) - (SB_WHEEL_SIZE - 1) : UINT64_MAX;
+}
+
 static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
 {
 	if (q->far_len == q->far_cap) {
@@ -92,6 +100,7 @@ static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
 		i = parent;
 	}
 	q->far[i] = ev;
+	far_refresh(q);
 }
 
 static void far_pop(struct sb_eventq *q)
@@ -122,6 +131,7 @@ static void far_pop(struct sb_eventq *q)
 	}
 	if (n)
 		h[i] = last;
+	far_refresh(q);
 }
 
 void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
@@ -184,7 +194,7 @@ static void far_to_wheel(struct sb_eventq *q, uint64_t tick)
 static inline void wheel_advance(struct sb_eventq *q, uint64_t tick)
 {
 	q->cur_tick = tick;
-	if (far_due(q, tick))
+	if (tick >= q->far_due_tick)
 		far_to_wheel(q, tick);
 }
 

@@ -82,6 +82,8 @@ struct sb_eventq {
 	uint64_t *occupied;                       /* bit b: bucket b is non-empty */
 	struct sb_far_entry *far;
 	size_t far_len, far_cap;
+	uint64_t far_due_tick;  /* the first wheel tick at which far[0] falls inside the wheel
+				 * (UINT64_MAX: none), so a move of the wheel checks one word */
 	uint64_t next_seq;
 	uint64_t executed;  /* events fired so far */
 };
