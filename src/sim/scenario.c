@@ -72,6 +72,8 @@ const struct sb_param sb_topo_param_table[] = {
 	  "rate of every switch-to-switch link, in both directions" },
 	{ "fabric_delay_us", SB_P_DOUBLE, TOPO(fabric_delay_us), "2", 0, 1e6, "us", NULL,
 	  "one-way propagation delay of every switch-to-switch link" },
+	{ "remove_links", SB_P_STR_LIST, TOPO(remove_links), "", 0, 0, "", NULL,
+	  "switch-to-switch links taken out of the topology (failed links), each \"A-B\" by the names of its two ends, e.g. (\"spine0-leaf3\", \"spine1-leaf0\"); every parallel link between A and B goes, and routing is shortest-path ECMP over what remains. Names are h<i> for hosts and leaf<n>, spine<n>, core<n> for switches (a fattree's edge and aggregation switches are leaf and spine), counted from 0; the rest must stay connected. Empty = none" },
 	SB_PARAM_END
 };
 

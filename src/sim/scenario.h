@@ -35,6 +35,7 @@ struct sb_topo_params {
 	int64_t k;               /* fattree: k-ary (k even), k^3/4 hosts */
 	double host_rate_gbps, host_delay_us;     /* host <-> first switch */
 	double fabric_rate_gbps, fabric_delay_us; /* switch <-> switch */
+	struct sb_str_list remove_links;          /* failed links, "A-B" by node name (topo/remove.c) */
 };
 
 enum { SB_SCHED_SP = 0, SB_SCHED_DRR };

@@ -212,6 +212,8 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	struct sb_topo_plan plan;
 	int rc = sb_topo_plan_make(&plan, &sc->topo, err);
 	if (rc == 0)
+		rc = sb_topo_plan_remove_links(&plan, &sc->topo.remove_links, sc->source, err);
+	if (rc == 0)
 		rc = sb_topo_build(sim, &plan, err);
 	sb_topo_plan_free(&plan);
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
