@@ -31,7 +31,7 @@ static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
 static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
 static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
-static const char *const responders_choices[] = { "next_rack", "random_rack", "any", NULL };
+static const char *const responders_choices[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
 
 const struct sb_param sb_run_param_table[] = {
 	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
@@ -279,12 +279,21 @@ static const struct sb_param poisson_params[] = {
 static const struct sb_param incast_params[] = {
 	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	{ "query_rate", SB_P_DOUBLE, WL(query_rate), "2", 0, 1e7, "queries/s", NULL,
-	  "queries issued per second by each host (Poisson arrivals)" },
-	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL, "responders answering each query" },
+	  "queries issued per second by each receiver (Poisson arrivals)" },
+	{ "receivers", SB_P_INT_LIST, WL(receivers), "", 0, MAX_HOST_INDEX, "host indices", NULL,
+	  "hosts that issue queries, e.g. [0, 16, 32, 48]; they only ask, they are never picked as responders of this workload. Empty = every host (and any host may respond)" },
+	{ "sync", SB_P_BOOL, WL(sync), "false", 0, 0, "", NULL,
+	  "true = one Poisson process of query_rate for the whole workload, and at each of its events every receiver queries at once (DSH Fig. 12 fires its four fan-in groups together); false = each receiver has its own process" },
+	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL,
+	  "responders answering each query (with fanin_min: the largest fan-in)" },
+	{ "fanin_min", SB_P_INT, WL(fanin_min), "0", 0, 65535, "hosts", NULL,
+	  "each query draws its fan-in uniformly from fanin_min..fanin; 0 = always fanin" },
 	{ "size_bytes", SB_P_INT, WL(size_bytes), "2000000", 1, 1e12, "bytes", NULL,
-	  "total response size of one query, split evenly among its fanin responders" },
+	  "total response size of one query, split evenly among its responders (unused with cdf)" },
+	{ "cdf", SB_P_STRING, WL(cdf), "", 0, 0, "", NULL,
+	  "response sizes: empty = size_bytes split evenly; a flow-size distribution (built-in name such as hadoop_dsh, or a CDF file) = every response draws its own size from it" },
 	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", responders_choices,
-	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier" },
+	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier; mirror_rack = hosts of rack (racks - 1 - r) for a querier in rack r, pairing racks from the outside in (0 and 3, 1 and 2 of 4; the middle rack of an odd number answers itself)" },
 	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
 	  "true = each response is sent at once (its initial window covers the whole response), making the burst synchronous; false = initial window tcp.init_cwnd_pkts" },
 	SB_PARAM_END
@@ -510,6 +519,15 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 			return sb_fail(err, "%s%s: %" PRId64 " responders per query, but responders = %s offers only %" PRId64
 				       " hosts", where, KEY("fanin"), wl->fanin,
 				       responders_choices[wl->responders], available);
+		if (wl->fanin_min > wl->fanin)
+			return sb_fail(err, "%s%s: %" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
+				       where, KEY("fanin_min"), wl->fanin_min, wl->fanin);
+		for (size_t i = 0; i < wl->receivers.n; i++) {
+			char elem[80];
+			snprintf(elem, sizeof(elem), "workloads.%zu.receivers[%zu]", index, i);
+			if (check_host(err, where, elem, wl->receivers.v[i], s))
+				return -1;
+		}
 		break;
 	}
 	case SB_WL_LONGLIVED:

@@ -128,7 +128,7 @@ struct sb_rdma_params {
 enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
-enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY };
+enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
 enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS, SB_CLASS_AUTO };
 
 struct sb_workload {
@@ -140,13 +140,16 @@ struct sb_workload {
 	int klass;                /* SB_CLASS_*; AUTO = the transport's default */
 	double start_ms, stop_ms; /* active window (stop 0 = sim.arrivals_ms) */
 	/* poisson */
-	char *cdf;                /* built-in name or path */
+	char *cdf;                /* built-in name or path (incast: response sizes, "" = size_bytes split) */
 	double load;
 	int load_ref;             /* SB_LOAD_* */
 	int dest;                 /* SB_DEST_* */
 	/* incast */
 	double query_rate;        /* queries per second per host */
 	int64_t fanin;
+	int64_t fanin_min;        /* fan-in uniform in fanin_min..fanin (0 = always fanin) */
+	struct sb_int_list receivers; /* hosts that query (empty = every host) */
+	bool sync;                /* one process: every receiver queries at each event */
 	int64_t size_bytes;       /* incast: total response; burst: per sender; longlived: 0 */
 	int responders;           /* SB_RESP_* */
 	bool full_window;         /* responses sent in one window (initial cwnd = response size) */
