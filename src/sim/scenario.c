@@ -104,6 +104,8 @@ const struct sb_param sb_switch_param_table[] = {
 	  "red: queue length at which the marking probability reaches ecn_pmax (every packet beyond it is marked); ignored by step" },
 	{ "ecn_pmax", SB_P_PRIO, SW(ecn_pmax), "1", 0, 1, "", NULL,
 	  "red: marking probability at ecn_kmax_bytes; ignored by step" },
+	{ "ecn_ref_gbps", SB_P_DOUBLE, SW(ecn_ref_gbps), "0", 0, 1e6, "Gb/s", NULL,
+	  "port rate that ecn_kmin_bytes and ecn_kmax_bytes are written for: a port of rate R marks at the thresholds × R / ecn_ref_gbps, as the HPCC-lineage ns-3 KMIN_MAP/KMAX_MAP do (400 KB at 100G, 1600 KB at 400G); 0 = the same thresholds on every port" },
 	{ "lossless_as_label", SB_P_BOOL, SW(lossless_as_label), "false", 0, 0, "", NULL,
 	  "accept class = \"lossless\" workloads on a scheme without PFC: the class is then only a label (their drops count in drops.lossless, their bytes in occupancy.csv's lossless column) and nothing protects them; for experiments that track one traffic aggregate, e.g. experiments/edt" },
 	{ "check_invariants", SB_P_BOOL, SW(check_invariants), "false", 0, 0, "", NULL,

@@ -53,6 +53,7 @@ struct sb_switch_params {
 	int ecn_mode;                   /* SB_ECN_* */
 	int ecn_at;                     /* SB_ECN_AT_* */
 	double ecn_kmin_bytes[8], ecn_kmax_bytes[8], ecn_pmax[8];
+	double ecn_ref_gbps;            /* thresholds are for this port rate, scaled per port (0 = as is) */
 	bool check_invariants;
 	bool lossless_as_label;         /* accept lossless workloads on a scheme without PFC */
 };

@@ -178,6 +178,9 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 {
 	for (uint16_t i = 0; i < sw->node.nports; i++) {
 		struct sb_port *port = &sw->node.ports[i];
+		/* a queue drains in proportion to its port's rate, so a marking threshold in bytes
+		 * stands for a delay only at the rate it was chosen for */
+		double scale = p->ecn_ref_gbps > 0 ? (double)port->rate_bps / (p->ecn_ref_gbps * 1e9) : 1;
 		port->sched = (uint8_t)p->sched;
 		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
 		for (int q = 0; q < SB_NPRIO; q++) {
@@ -185,8 +188,8 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
 			struct sb_ecn_cfg *e = &port->ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
-			e->kmin = (uint64_t)p->ecn_kmin_bytes[q];
-			e->kmax = (uint64_t)p->ecn_kmax_bytes[q];
+			e->kmin = (uint64_t)(p->ecn_kmin_bytes[q] * scale);
+			e->kmax = (uint64_t)(p->ecn_kmax_bytes[q] * scale);
 			if (e->kmax < e->kmin)
 				e->kmax = e->kmin;
 			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
