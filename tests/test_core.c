@@ -173,6 +173,7 @@ struct pobj {
 	int e;
 	struct sb_int_list l;
 	char *s;
+	struct sb_str_list names;
 };
 static const char *const colors[] = { "red", "green", NULL };
 static const struct sb_param ptab[] = {
@@ -182,6 +183,7 @@ static const struct sb_param ptab[] = {
 	{ "e", SB_P_ENUM, offsetof(struct pobj, e), "green", 0, 0, "", colors, "an enum" },
 	{ "l", SB_P_INT_LIST, offsetof(struct pobj, l), "[1,2]", 0, 9, "", NULL, "a list" },
 	{ "s", SB_P_STRING, offsetof(struct pobj, s), "x", 0, 0, "", NULL, "a string" },
+	{ "names", SB_P_STR_LIST, offsetof(struct pobj, names), "", 0, 0, "", NULL, "strings" },
 	SB_PARAM_END
 };
 
@@ -207,10 +209,27 @@ static void test_params(void **state)
 	assert_int_equal(sb_param_set_text(sb_param_find(ptab, "prio"), &o, "[0,1,2,3,4,5,6,7]", &err), 0);
 	assert_true(o.prio[7] == 7.0);
 	assert_int_equal(sb_param_set_text(sb_param_find(ptab, "d"), &o, "abc", &err), -1);
+	/* string lists: empty by default; brackets, quotes and blanks optional */
+	const struct sb_param *names = sb_param_find(ptab, "names");
+	assert_int_equal(o.names.n, 0);
+	assert_int_equal(sb_param_set_text(names, &o, "[\"spine0-leaf3\", spine1-leaf0 ]", &err), 0);
+	assert_int_equal(o.names.n, 2);
+	assert_string_equal(o.names.v[0], "spine0-leaf3");
+	assert_string_equal(o.names.v[1], "spine1-leaf0");
+	assert_int_equal(o.names.line[1], 0);
+	assert_int_equal(sb_param_set_str_elem(names, &o, 0, 1, "a-b", 12, &err), 0);
+	assert_int_equal(o.names.n, 1);
+	assert_int_equal(o.names.line[0], 12);
+	assert_int_equal(sb_param_set_text(names, &o, "a,,b", &err), -1);
+	assert_string_equal(err.msg, "names: expected a list of strings, got an empty element in `a,,b`");
+	assert_int_equal(sb_param_set_text(names, &o, "x-y, z-w", &err), 0);
 	sb_params_defaults(ptab, &c);
 	sb_params_copy(ptab, &c, &o);
 	assert_true(c.prio[5] == 5.0);
 	assert_ptr_not_equal(c.l.v, o.l.v);
+	assert_int_equal(c.names.n, 2);
+	assert_string_equal(c.names.v[1], "z-w");
+	assert_ptr_not_equal(c.names.v, o.names.v);
 	sb_params_free(ptab, &o);
 	sb_params_free(ptab, &c);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "mmu/bm_dsh.h"
 #include "mmu/mmu.h"
 #include "net/pfc.h"
@@ -105,6 +106,66 @@ static void test_tomahawk_pools(void **state)
 	assert_int_equal(sb_dsh_xpoff(sim.switches[0]->mmus[0]), 7135104);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
+}
+
+/* port_gbps: the Fig. 12 leaf-spine (16 x 100G hosts per leaf, 400G uplinks, S0-L3 and S1-L0
+ * removed) on 32 x 100G chips. A 400G port takes 4 of the 32 ports; the ports left over are
+ * reserved at 100G (Eq. (1): 56,840 B), the 400G ports at their own 206,840 B (U17). */
+static void fig12_pools(const char *scheme, const char *sw, const char *ports, struct sb_dsh_pools *out,
+			struct sb_error *err)
+{
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	char text[2048];
+	snprintf(text, sizeof(text),
+		 "run: { duration_ms = 1.0; sample_interval_us = 0.0; sample_switches = \"none\"; };\n"
+		 "topology: { leaves = 4; hosts_per_leaf = 16; spines = 2; host_rate_gbps = 100.0;\n"
+		 "  fabric_rate_gbps = 400.0; remove_links = (\"spine0-leaf3\", \"spine1-leaf0\"); };\n"
+		 "switch: { scheme = \"%s\"; buffer_bytes = 16777216;\n"
+		 "  %s: { ports = %s; port_gbps = 100.0; }; };\n"
+		 "rdma: { mtu = 1452; header_bytes = 48; };\n"
+		 "workloads = ({ type = \"longlived\"; transport = \"dcqcn\"; srcs = [1]; dst = 0; prio = 2; });\n",
+		 scheme, scheme, ports);
+	tl_scenario(&sc, text, NULL, 0);
+	*out = (struct sb_dsh_pools){ 0 };
+	if (sb_sim_build(&sim, &sc, err) == 0) {
+		for (uint32_t i = 0; i < sim.nswitches; i++)
+			if (!strcmp(sim.switches[i]->node.name, sw))
+				sb_dsh_get_pools(sim.switches[i]->mmus[0], out);
+	}
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
+static void test_pools_in_100g_ports(void **state)
+{
+	(void)state;
+	const uint64_t eta400 = 206840, phi7 = 7 * 3072;
+	struct sb_dsh_pools p;
+	struct sb_error err = { "" };
+	/* leaf1: 16 hosts + 2 uplinks of 400G = 24 ports of 100G, 8 left over */
+	fig12_pools("sih", "leaf1", "32", &p, &err);
+	uint64_t sum = 24 * ETA_100G + 2 * eta400;
+	assert_int_equal(p.ports, 26);
+	assert_int_equal(p.private_total, 26 * phi7);
+	assert_int_equal(p.headroom_total, 7 * sum);
+	assert_int_equal(p.shared, MIB16 - 26 * phi7 - 7 * sum);
+	printf("  leaf1 SIH: B_p %llu, h %llu, B_s %llu\n", (unsigned long long)p.private_total,
+	       (unsigned long long)p.headroom_total, (unsigned long long)p.shared);
+	fig12_pools("dsh", "leaf1", "32", &p, &err);
+	assert_int_equal(p.headroom_total, sum);
+	assert_int_equal(p.shared, MIB16 - 26 * phi7 - sum);
+	/* leaf0 lost an uplink: 20 ports of 100G, 12 left over */
+	fig12_pools("sih", "leaf0", "32", &p, &err);
+	assert_int_equal(p.ports, 29);
+	assert_int_equal(p.headroom_total, 7 * (28 * ETA_100G + eta400));
+	/* spine0: 3 uplinks of 400G = 12, 20 left over */
+	fig12_pools("sih", "spine0", "32", &p, &err);
+	assert_int_equal(p.ports, 23);
+	assert_int_equal(p.shared, MIB16 - 23 * phi7 - 7 * (20 * ETA_100G + 3 * eta400));
+	/* fewer ports than a switch fills (leaf0 needs 20, leaf1 24) */
+	fig12_pools("sih", "leaf1", "20", &p, &err);
+	assert_string_equal(err.msg, "switch leaf1: sih: ports = 20 reserves for fewer ports than the switch's 24 (counted in ports of port_gbps)");
 }
 
 static struct sb_port *switch_port_to(struct sb_sim *sim, uint32_t host)
@@ -407,6 +468,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tomahawk_pools),
+		cmocka_unit_test(test_pools_in_100g_ports),
 		cmocka_unit_test(test_lossy_only_is_dt),
 		cmocka_unit_test(test_fig11_knee),
 		cmocka_unit_test(test_port_level_safety),

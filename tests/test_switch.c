@@ -43,6 +43,31 @@ static void test_ecn_step_and_red(void **state)
 	}
 }
 
+/* switch.ecn_ref_gbps: thresholds written for 100G ports scale with each port's rate. */
+static void test_ecn_thresholds_per_rate(void **state)
+{
+	(void)state;
+	const char *text = "topology: { leaves = 2; hosts_per_leaf = 2; spines = 1; host_rate_gbps = 100.0;\n"
+			   "  fabric_rate_gbps = 400.0; };\n"
+			   "switch: { ecn_mode = \"red\"; ecn_kmin_bytes = 400000; ecn_kmax_bytes = 1600000; %s };\n";
+	char buf[512];
+	for (int scaled = 0; scaled < 2; scaled++) {
+		snprintf(buf, sizeof(buf), text, scaled ? "ecn_ref_gbps = 100.0;" : "");
+		struct sb_scenario sc;
+		struct sb_sim sim;
+		tl_scenario(&sc, buf, NULL, 0);
+		tl_build(&sim, &sc);
+		const struct sb_node *leaf = &sim.switches[0]->node;
+		assert_int_equal(leaf->nports, 3);
+		assert_int_equal(leaf->ports[0].ecn[1].kmin, 400000);  /* host port, 100G */
+		assert_int_equal(leaf->ports[0].ecn[1].kmax, 1600000);
+		assert_int_equal(leaf->ports[2].ecn[1].kmin, scaled ? 1600000 : 400000); /* uplink, 400G */
+		assert_int_equal(leaf->ports[2].ecn[7].kmax, scaled ? 6400000 : 1600000);
+		sb_sim_free(&sim);
+		sb_scenario_free(&sc);
+	}
+}
+
 /* Two line-rate CBR sources to one host, priorities 1 and 6. */
 static void two_class_run(struct sb_sim *sim, struct sb_scenario *sc, uint64_t *bytes1, uint64_t *bytes6)
 {
@@ -307,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ecn_step_and_red),
+		cmocka_unit_test(test_ecn_thresholds_per_rate),
 		cmocka_unit_test(test_strict_priority),
 		cmocka_unit_test(test_drr_weights),
 		cmocka_unit_test(test_multi_mmu_split),

@@ -13,8 +13,11 @@ static const char *const workload_summary[SB_WL_N] = {
 	[SB_WL_POISSON] = ("Background traffic: flows arrive as a Poisson process at every host, sizes drawn "
 			   "from `cdf`, rate set by `load` (docs/scenario.md). Flow arrival rate per host = "
 			   "offered bits per second / (8 × mean flow size)."),
-	[SB_WL_INCAST] = ("Query/response incast: every host issues queries at `query_rate`; each query asks "
-			  "`fanin` responders for `size_bytes / fanin` bytes each, all answering at once."),
+	[SB_WL_INCAST] = ("Query/response incast: every host (or every host of `receivers`) issues queries at "
+			  "`query_rate`, each on its own Poisson process or, with `sync`, all at each event of "
+			  "one; each query asks `fanin` responders (or a number drawn from `fanin_min`..`fanin`) "
+			  "for `size_bytes / fanin` bytes each (or a size drawn from `cdf` each), all answering "
+			  "at once."),
 	[SB_WL_LONGLIVED] = "Long-lived flows from each host of `srcs` to `dst`, started at `start_ms`.",
 	[SB_WL_BURST] = "One synchronised burst: at `start_ms` every host of `srcs` sends `size_bytes` to `dst`.",
 	[SB_WL_CBR] = "Constant-bit-rate senders without congestion control, from each host of `srcs` to `dst`.",

@@ -80,6 +80,34 @@ static double number_of(const config_setting_t *s)
 							    : (double)config_setting_get_int64(s);
 }
 
+/* SB_P_STR_LIST from a libconfig list or array of strings; each element keeps its line. */
+static int set_str_list(const char *file, const struct sb_param *p, void *obj, const config_setting_t *s,
+			const char *key, struct sb_error *err)
+{
+	char place[CFG_PLACE_LEN];
+	struct sb_error inner;
+	int n = config_setting_length(s);
+	file_place(place, sizeof(place), file, s, key);
+	if (n == 0)
+		return sb_param_set_text(p, obj, "", &inner) ? cfg_relay(err, place, p, &inner) : 0;
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		char elem_key[200];
+		snprintf(elem_key, sizeof(elem_key), "%.180s[%d]", key, i);
+		file_place(place, sizeof(place), file, e, elem_key);
+		if (!e || config_setting_type(e) != CONFIG_TYPE_STRING) {
+			char got[256];
+			if (e)
+				describe(e, got, sizeof(got));
+			return cfg_fail_place(err, place, "expected a string, got %s", e ? got : "nothing");
+		}
+		if (sb_param_set_str_elem(p, obj, (size_t)i, (size_t)n, config_setting_get_string(e),
+					  (int)config_setting_source_line(e), &inner))
+			return cfg_relay(err, place, p, &inner);
+	}
+	return 0;
+}
+
 /* SB_P_PRIO and SB_P_INT_LIST from a libconfig list or array. */
 static int set_list(const char *file, const struct sb_param *p, void *obj, const config_setting_t *s,
 		    const char *key, struct sb_error *err)
@@ -87,6 +115,8 @@ static int set_list(const char *file, const struct sb_param *p, void *obj, const
 	char place[CFG_PLACE_LEN];
 	struct sb_error inner;
 	int n = config_setting_length(s);
+	if (p->type == SB_P_STR_LIST)
+		return set_str_list(file, p, obj, s, key, err);
 	file_place(place, sizeof(place), file, s, key);
 	if (n == 0) {
 		if (p->type == SB_P_PRIO)
@@ -152,6 +182,11 @@ static int set_from_setting(const char *file, const struct sb_param *p, void *ob
 		rc = sb_param_set_bool(p, obj, config_setting_get_bool(s) != 0, &inner);
 		break;
 	case CONFIG_TYPE_STRING:
+		if (p->type == SB_P_STR_LIST) { /* one string: a list of one */
+			rc = sb_param_set_str_elem(p, obj, 0, 1, config_setting_get_string(s),
+						   (int)config_setting_source_line(s), &inner);
+			break;
+		}
 		if (p->type != SB_P_STRING && p->type != SB_P_ENUM)
 			return mismatch(err, place, p, s);
 		if (sb_param_set_string(p, obj, config_setting_get_string(s), &inner))
@@ -159,7 +194,7 @@ static int set_from_setting(const char *file, const struct sb_param *p, void *ob
 		return 0;
 	case CONFIG_TYPE_ARRAY:
 	case CONFIG_TYPE_LIST:
-		if (p->type != SB_P_PRIO && p->type != SB_P_INT_LIST)
+		if (p->type != SB_P_PRIO && p->type != SB_P_INT_LIST && p->type != SB_P_STR_LIST)
 			return mismatch(err, place, p, s);
 		return set_list(file, p, obj, s, key, err);
 	default:

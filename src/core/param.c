@@ -36,6 +36,7 @@ void sb_param_type_text(const struct sb_param *p, char *buf, size_t n)
 	case SB_P_STRING: snprintf(buf, n, "a string"); break;
 	case SB_P_PRIO: snprintf(buf, n, "a number or a list of %d numbers (one per priority)", 8); break;
 	case SB_P_INT_LIST: snprintf(buf, n, "a list of integers"); break;
+	case SB_P_STR_LIST: snprintf(buf, n, "a list of strings"); break;
 	case SB_P_ENUM: {
 		size_t used = (size_t)snprintf(buf, n, "one of ");
 		for (const char *const *c = p->choices; *c && used < n; c++)
@@ -108,8 +109,39 @@ int sb_param_set_bool(const struct sb_param *p, void *obj, bool v, struct sb_err
 	return 0;
 }
 
+static void str_list_clear(struct sb_str_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	free(l->line);
+	*l = (struct sb_str_list){ NULL, NULL, 0 };
+}
+
+int sb_param_set_str_elem(const struct sb_param *p, void *obj, size_t i, size_t n, const char *v, int line,
+			  struct sb_error *err)
+{
+	if (p->type != SB_P_STR_LIST)
+		return type_fail(p, "a list of strings", err);
+	struct sb_str_list *l = AT(obj, p, struct sb_str_list);
+	if (i == 0) {
+		str_list_clear(l);
+		l->v = sb_xcalloc(n, sizeof(*l->v));
+		l->line = sb_xcalloc(n, sizeof(*l->line));
+		l->n = n;
+	}
+	if (i < l->n) {
+		free(l->v[i]);
+		l->v[i] = sb_xstrdup(v);
+		l->line[i] = line;
+	}
+	return 0;
+}
+
 int sb_param_set_string(const struct sb_param *p, void *obj, const char *v, struct sb_error *err)
 {
+	if (p->type == SB_P_STR_LIST) /* one string is a list of one, as one number is for SB_P_INT_LIST */
+		return sb_param_set_str_elem(p, obj, 0, 1, v, 0, err);
 	if (p->type == SB_P_ENUM) {
 		for (int i = 0; p->choices[i]; i++)
 			if (strcmp(p->choices[i], v) == 0) {
@@ -226,6 +258,59 @@ static int set_list_text(const struct sb_param *p, void *obj, const char *text, 
 	return rc;
 }
 
+/* String lists in text form: "[\"a\", \"b\"]", "(a, b)" or "a,b"; quotes optional, no element
+ * may contain a comma (none of the names such lists hold does). */
+static int set_str_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
+{
+	char *buf = sb_xstrdup(skip_ws(text));
+	char *s = buf;
+	size_t len = strlen(s);
+	while (len && isspace((unsigned char)s[len - 1]))
+		s[--len] = 0;
+	if (len && (s[0] == '[' || s[0] == '(')) {
+		s++;
+		len--;
+		if (len && (s[len - 1] == ']' || s[len - 1] == ')'))
+			s[--len] = 0;
+	}
+	size_t n = 0;
+	if (*skip_ws(s)) {
+		n = 1;
+		for (char *c = s; *c; c++)
+			n += *c == ',';
+	}
+	if (n == 0) {
+		str_list_clear(AT(obj, p, struct sb_str_list));
+		free(buf);
+		return 0;
+	}
+	int rc = 0;
+	size_t i = 0;
+	for (char *tok = s;; i++) {
+		char *comma = strchr(tok, ',');
+		if (comma)
+			*comma = 0;
+		char *t = (char *)skip_ws(tok);
+		size_t tl = strlen(t);
+		while (tl && isspace((unsigned char)t[tl - 1]))
+			t[--tl] = 0;
+		if (tl >= 2 && t[0] == '"' && t[tl - 1] == '"') {
+			t[tl - 1] = 0;
+			t++;
+		}
+		if (!*t) {
+			rc = sb_fail(err, "%s: expected a list of strings, got an empty element in `%s`", p->name, text);
+			break;
+		}
+		sb_param_set_str_elem(p, obj, i, n, t, 0, err);
+		if (!comma)
+			break;
+		tok = comma + 1;
+	}
+	free(buf);
+	return rc;
+}
+
 int sb_param_set_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
 {
 	double v;
@@ -258,6 +343,8 @@ int sb_param_set_text(const struct sb_param *p, void *obj, const char *text, str
 	case SB_P_PRIO:
 	case SB_P_INT_LIST:
 		return set_list_text(p, obj, t, err);
+	case SB_P_STR_LIST:
+		return set_str_list_text(p, obj, t, err);
 	}
 	return type_fail(p, t, err);
 }
@@ -270,6 +357,8 @@ void sb_params_defaults(const struct sb_param *table, void *obj)
 			*AT(obj, p, char *) = NULL;
 		if (p->type == SB_P_INT_LIST)
 			*AT(obj, p, struct sb_int_list) = (struct sb_int_list){ NULL, 0 };
+		if (p->type == SB_P_STR_LIST)
+			*AT(obj, p, struct sb_str_list) = (struct sb_str_list){ NULL, NULL, 0 };
 		if (sb_param_set_text(p, obj, p->def ? p->def : "", &err)) {
 			/* A bad default is a programming error, caught by the first test run. */
 			fprintf(stderr, "sharebuf: internal error: bad default for %s: %s\n", p->name, err.msg);
@@ -289,6 +378,8 @@ void sb_params_free(const struct sb_param *table, void *obj)
 			free(l->v);
 			l->v = NULL;
 			l->n = 0;
+		} else if (p->type == SB_P_STR_LIST) {
+			str_list_clear(AT(obj, p, struct sb_str_list));
 		}
 	}
 }
@@ -313,6 +404,19 @@ void sb_params_copy(const struct sb_param *table, void *dst, const void *src)
 			d->v = l->n ? sb_xcalloc(l->n, sizeof(*d->v)) : NULL;
 			if (l->n)
 				memcpy(d->v, l->v, l->n * sizeof(*d->v));
+			break;
+		}
+		case SB_P_STR_LIST: {
+			const struct sb_str_list *l = (const struct sb_str_list *)(const void *)from;
+			struct sb_str_list *d = (struct sb_str_list *)(void *)to;
+			str_list_clear(d);
+			d->n = l->n;
+			d->v = l->n ? sb_xcalloc(l->n, sizeof(*d->v)) : NULL;
+			d->line = l->n ? sb_xcalloc(l->n, sizeof(*d->line)) : NULL;
+			for (size_t i = 0; i < l->n; i++) {
+				d->v[i] = sb_xstrdup(l->v[i]);
+				d->line[i] = l->line[i];
+			}
 			break;
 		}
 		case SB_P_INT: memcpy(to, from, sizeof(int64_t)); break;

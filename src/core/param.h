@@ -25,10 +25,22 @@ enum sb_param_type {
 	SB_P_ENUM,      /* int: index into `choices` */
 	SB_P_PRIO,      /* double[8]: one number for all priorities, or a list of 8 */
 	SB_P_INT_LIST,  /* struct sb_int_list */
+	SB_P_STR_LIST,  /* struct sb_str_list */
 };
 
 struct sb_int_list {
 	int64_t *v;
+	size_t n;
+};
+
+/*
+ * A list of strings. Each element keeps the scenario line that wrote it (0 for a default or a
+ * --set value), because what the strings name (nodes, links) can only be checked once the
+ * network is built, long after the reader, and the message must still point at the line.
+ */
+struct sb_str_list {
+	char **v;
+	int *line;
 	size_t n;
 };
 
@@ -67,6 +79,10 @@ int sb_param_set_string(const struct sb_param *p, void *obj, const char *v, stru
 /* For SB_P_PRIO and SB_P_INT_LIST: element i of n. */
 int sb_param_set_elem(const struct sb_param *p, void *obj, size_t i, size_t n, double v,
 		      struct sb_error *err);
+
+/* For SB_P_STR_LIST: element i of n, written at scenario line `line` (0 = unknown). */
+int sb_param_set_str_elem(const struct sb_param *p, void *obj, size_t i, size_t n, const char *v, int line,
+			  struct sb_error *err);
 
 /* Parse a value written as text (defaults, --set, embedding API). */
 int sb_param_set_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err);

@@ -20,7 +20,8 @@
  *         which by Eq. (1) holds everything one upstream link can still deliver.
  *
  * η_i is Eq. (1) of port i's link (rate, delay, the scenario's largest frame), or a fixed
- * number of bytes. The reserves are sized for `ports` ports (U16: Tomahawk reserves all 32).
+ * number of bytes. The reserves are sized for `ports` ports (U16: Tomahawk reserves all 32),
+ * counted in ports of `port_gbps` when it is set (a 400G port of a 32 × 100G chip takes 4).
  *
  * The MMU keeps nothing per packet, so placement leaves a trace only in counters: q_total and
  * the headroom/insurance part of each queue; ω_s = max(0, q_total − headroom − φ) follows.
@@ -82,6 +83,7 @@ struct dsh_state {
 	int64_t nq_port;
 	int64_t lossless_queues;
 	int64_t ports;
+	double port_gbps;             /* rate of each of `ports` (0: every port counts as one) */
 	bool insurance_fallback;
 	double lossy_alpha;
 
@@ -126,8 +128,13 @@ struct dsh_state {
 	  "nothing (the whole buffer is shared)" },                                                    \
 	{ "ports", SB_P_INT, offsetof(struct dsh_state, ports), "0", 0, 65535, "ports", NULL,         \
 	  "ports the reserves are sized for (004-dsh.md U16); 0 = the switch's ports. Tomahawk "       \
-	  "reserves 32 whatever is cabled ([H] SetPortCount(32)); ports beyond the switch's get the "  \
-	  "largest η of its ports" },                                                                   \
+	  "reserves 32 whatever is cabled ([H] SetPortCount(32)); without port_gbps, ports beyond "   \
+	  "the switch's get the largest η of its ports" },                                              \
+	{ "port_gbps", SB_P_DOUBLE, offsetof(struct dsh_state, port_gbps), "0", 0, 1e6, "Gb/s", NULL, \
+	  "rate of each of the `ports`: a port of rate R takes R / port_gbps of them, and each one "   \
+	  "left over is reserved (private φ, η) as a port of port_gbps with the switch's longest "     \
+	  "link delay. 100 with ports = 32 is a 32 × 100G Tomahawk whose 400G uplinks take 4 ports "   \
+	  "each (DSH Fig. 12); 0 = every port counts as one" },                                         \
 	{ "lossy_alpha", SB_P_DOUBLE, offsetof(struct dsh_state, lossy_alpha), "1", 0.0, 1e6, "",       \
 	  NULL, "lossy packets (outside the paper, which runs all-lossless) share the shared "         \
 	  "segment under a DT on their egress queue with this α; 1 = the dt scheme's default, so a "   \
@@ -195,6 +202,47 @@ static inline uint64_t xpoff(const struct dsh_state *s)
 
 /* --------------------------------------------------------------------------------------- */
 
+/*
+ * The ports the reserves are sized for (U16): η_i of each of the switch's ports, and as many
+ * more as `ports` says. A chip reserves for its ports whether or not they are cabled. With
+ * port_gbps, `ports` counts ports of that rate, so a 400G port of a 32 × 100G chip takes 4 of
+ * them (the 4 lanes it bonds) and the rest are 100G ports with their own η; without, every
+ * port counts as one and a missing one gets the largest η of the switch.
+ */
+static int size_ports(struct sb_mmu *m, struct dsh_state *s, uint64_t *eta_sum, struct sb_error *err)
+{
+	const char *name = m->ops->name;
+	s->eta = sb_xcalloc(m->nports, sizeof(*s->eta));
+	uint64_t sum = 0, eta_max = 0;
+	double used = 0;
+	sb_time delay_max = 0;
+	for (uint16_t i = 0; i < m->nports; i++) {
+		s->eta[i] = sb_headroom_units(m, i, s->headroom_mode, (uint64_t)s->headroom_bytes);
+		sum += s->eta[i];
+		eta_max = SB_MAX(eta_max, s->eta[i]);
+		delay_max = SB_MAX(delay_max, m->port_delay_ps[i]);
+		used += s->port_gbps > 0 ? (double)m->port_rate_bps[i] / (s->port_gbps * 1e9) : 1;
+	}
+	/* a port count is whole: 1e-9 absorbs the rounding of rates that divide exactly */
+	uint64_t have = (uint64_t)(used + 1 - 1e-9);
+	uint64_t want = s->ports ? (uint64_t)s->ports : have;
+	if (want < have)
+		return sb_fail(err, "%s: ports = %lld reserves for fewer ports than the switch's %llu%s",
+			       name, (long long)s->ports, (unsigned long long)have,
+			       s->port_gbps > 0 ? " (counted in ports of port_gbps)" : "");
+	uint64_t extra = want - have, extra_eta = eta_max;
+	if (s->port_gbps > 0 && extra) {
+		uint64_t rate = (uint64_t)(s->port_gbps * 1e9 + 0.5);
+		uint64_t bytes = s->headroom_mode == SB_HEADROOM_DSH	   ? sb_headroom_dsh(m->max_frame_bytes, rate, delay_max)
+				 : s->headroom_mode == SB_HEADROOM_REVERIE ? sb_headroom_reverie(m->max_frame_bytes, rate, delay_max)
+									   : (uint64_t)s->headroom_bytes;
+		extra_eta = m->cell_bytes ? (bytes + m->cell_bytes - 1) / m->cell_bytes : bytes;
+	}
+	s->reserve_ports = m->nports + extra;
+	*eta_sum = sum + extra * extra_eta;
+	return 0;
+}
+
 static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 {
 	struct dsh_state *s = m->state;
@@ -206,10 +254,6 @@ static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 		return sb_fail(err, "%s: accounts every ingress port across all egress ports, so it needs "
 				    "one MMU per switch (switch.mmu_ports = 0); this MMU serves ports %u..%u of %u",
 			       name, m->port_lo, m->port_hi - 1, m->nports);
-	s->reserve_ports = s->ports ? (uint64_t)s->ports : m->nports;
-	if (s->reserve_ports < m->nports)
-		return sb_fail(err, "%s: ports = %lld reserves for fewer ports than the switch's %u",
-			       name, (long long)s->ports, m->nports);
 	unsigned lossless_prios = (unsigned)__builtin_popcount(m->lossless_prio_mask);
 	if (lossless_prios > (unsigned)s->lossless_queues)
 		return sb_fail(err, "%s: the run has %u lossless priorities but the reserves are sized for "
@@ -219,14 +263,9 @@ static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 	s->delta_q = units_up(m, (uint64_t)s->delta_q_bytes);
 	s->delta_p = units_up(m, (uint64_t)s->delta_p_bytes);
 
-	s->eta = sb_xcalloc(m->nports, sizeof(*s->eta));
-	uint64_t eta_sum = 0, eta_max = 0;
-	for (uint16_t i = 0; i < m->nports; i++) {
-		s->eta[i] = sb_headroom_units(m, i, s->headroom_mode, (uint64_t)s->headroom_bytes);
-		eta_sum += s->eta[i];
-		eta_max = SB_MAX(eta_max, s->eta[i]);
-	}
-	eta_sum += (s->reserve_ports - m->nports) * eta_max;
+	uint64_t eta_sum = 0;
+	if (size_ports(m, s, &eta_sum, err))
+		return -1;
 	/* A run that declares no lossless priority has no lossless queue to protect: nothing is
 	 * reserved and the whole buffer is the shared segment (lossy DT). This keeps the scheme
 	 * usable on lossy scenarios (`sharebuf compare` runs every scheme) instead of refusing a

@@ -31,7 +31,7 @@ static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
 static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
 static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
-static const char *const responders_choices[] = { "next_rack", "random_rack", "any", NULL };
+static const char *const responders_choices[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
 
 const struct sb_param sb_run_param_table[] = {
 	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
@@ -72,6 +72,8 @@ const struct sb_param sb_topo_param_table[] = {
 	  "rate of every switch-to-switch link, in both directions" },
 	{ "fabric_delay_us", SB_P_DOUBLE, TOPO(fabric_delay_us), "2", 0, 1e6, "us", NULL,
 	  "one-way propagation delay of every switch-to-switch link" },
+	{ "remove_links", SB_P_STR_LIST, TOPO(remove_links), "", 0, 0, "", NULL,
+	  "switch-to-switch links taken out of the topology (failed links), each \"A-B\" by the names of its two ends, e.g. (\"spine0-leaf3\", \"spine1-leaf0\"); every parallel link between A and B goes, and routing is shortest-path ECMP over what remains. Names are h<i> for hosts and leaf<n>, spine<n>, core<n> for switches (a fattree's edge and aggregation switches are leaf and spine), counted from 0; the rest must stay connected. Empty = none" },
 	SB_PARAM_END
 };
 
@@ -102,6 +104,8 @@ const struct sb_param sb_switch_param_table[] = {
 	  "red: queue length at which the marking probability reaches ecn_pmax (every packet beyond it is marked); ignored by step" },
 	{ "ecn_pmax", SB_P_PRIO, SW(ecn_pmax), "1", 0, 1, "", NULL,
 	  "red: marking probability at ecn_kmax_bytes; ignored by step" },
+	{ "ecn_ref_gbps", SB_P_DOUBLE, SW(ecn_ref_gbps), "0", 0, 1e6, "Gb/s", NULL,
+	  "port rate that ecn_kmin_bytes and ecn_kmax_bytes are written for: a port of rate R marks at the thresholds × R / ecn_ref_gbps, as the HPCC-lineage ns-3 KMIN_MAP/KMAX_MAP do (400 KB at 100G, 1600 KB at 400G); 0 = the same thresholds on every port" },
 	{ "lossless_as_label", SB_P_BOOL, SW(lossless_as_label), "false", 0, 0, "", NULL,
 	  "accept class = \"lossless\" workloads on a scheme without PFC: the class is then only a label (their drops count in drops.lossless, their bytes in occupancy.csv's lossless column) and nothing protects them; for experiments that track one traffic aggregate, e.g. experiments/edt" },
 	{ "check_invariants", SB_P_BOOL, SW(check_invariants), "false", 0, 0, "", NULL,
@@ -277,12 +281,21 @@ static const struct sb_param poisson_params[] = {
 static const struct sb_param incast_params[] = {
 	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	{ "query_rate", SB_P_DOUBLE, WL(query_rate), "2", 0, 1e7, "queries/s", NULL,
-	  "queries issued per second by each host (Poisson arrivals)" },
-	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL, "responders answering each query" },
+	  "queries issued per second by each receiver (Poisson arrivals)" },
+	{ "receivers", SB_P_INT_LIST, WL(receivers), "", 0, MAX_HOST_INDEX, "host indices", NULL,
+	  "hosts that issue queries, e.g. [0, 16, 32, 48]; they only ask, they are never picked as responders of this workload. Empty = every host (and any host may respond)" },
+	{ "sync", SB_P_BOOL, WL(sync), "false", 0, 0, "", NULL,
+	  "true = one Poisson process of query_rate for the whole workload, and at each of its events every receiver queries at once (DSH Fig. 12 fires its four fan-in groups together); false = each receiver has its own process" },
+	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL,
+	  "responders answering each query (with fanin_min: the largest fan-in)" },
+	{ "fanin_min", SB_P_INT, WL(fanin_min), "0", 0, 65535, "hosts", NULL,
+	  "each query draws its fan-in uniformly from fanin_min..fanin; 0 = always fanin" },
 	{ "size_bytes", SB_P_INT, WL(size_bytes), "2000000", 1, 1e12, "bytes", NULL,
-	  "total response size of one query, split evenly among its fanin responders" },
+	  "total response size of one query, split evenly among its responders (unused with cdf)" },
+	{ "cdf", SB_P_STRING, WL(cdf), "", 0, 0, "", NULL,
+	  "response sizes: empty = size_bytes split evenly; a flow-size distribution (built-in name such as hadoop_dsh, or a CDF file) = every response draws its own size from it" },
 	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", responders_choices,
-	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier" },
+	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier; mirror_rack = hosts of rack (racks - 1 - r) for a querier in rack r, pairing racks from the outside in (0 and 3, 1 and 2 of 4; the middle rack of an odd number answers itself)" },
 	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
 	  "true = each response is sent at once (its initial window covers the whole response), making the burst synchronous; false = initial window tcp.init_cwnd_pkts" },
 	SB_PARAM_END
@@ -508,6 +521,15 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 			return sb_fail(err, "%s%s: %" PRId64 " responders per query, but responders = %s offers only %" PRId64
 				       " hosts", where, KEY("fanin"), wl->fanin,
 				       responders_choices[wl->responders], available);
+		if (wl->fanin_min > wl->fanin)
+			return sb_fail(err, "%s%s: %" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
+				       where, KEY("fanin_min"), wl->fanin_min, wl->fanin);
+		for (size_t i = 0; i < wl->receivers.n; i++) {
+			char elem[80];
+			snprintf(elem, sizeof(elem), "workloads.%zu.receivers[%zu]", index, i);
+			if (check_host(err, where, elem, wl->receivers.v[i], s))
+				return -1;
+		}
 		break;
 	}
 	case SB_WL_LONGLIVED:

@@ -35,6 +35,7 @@ struct sb_topo_params {
 	int64_t k;               /* fattree: k-ary (k even), k^3/4 hosts */
 	double host_rate_gbps, host_delay_us;     /* host <-> first switch */
 	double fabric_rate_gbps, fabric_delay_us; /* switch <-> switch */
+	struct sb_str_list remove_links;          /* failed links, "A-B" by node name (topo/remove.c) */
 };
 
 enum { SB_SCHED_SP = 0, SB_SCHED_DRR };
@@ -52,6 +53,7 @@ struct sb_switch_params {
 	int ecn_mode;                   /* SB_ECN_* */
 	int ecn_at;                     /* SB_ECN_AT_* */
 	double ecn_kmin_bytes[8], ecn_kmax_bytes[8], ecn_pmax[8];
+	double ecn_ref_gbps;            /* thresholds are for this port rate, scaled per port (0 = as is) */
 	bool check_invariants;
 	bool lossless_as_label;         /* accept lossless workloads on a scheme without PFC */
 };
@@ -127,7 +129,7 @@ struct sb_rdma_params {
 enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
-enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY };
+enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
 enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS, SB_CLASS_AUTO };
 
 struct sb_workload {
@@ -139,13 +141,16 @@ struct sb_workload {
 	int klass;                /* SB_CLASS_*; AUTO = the transport's default */
 	double start_ms, stop_ms; /* active window (stop 0 = sim.arrivals_ms) */
 	/* poisson */
-	char *cdf;                /* built-in name or path */
+	char *cdf;                /* built-in name or path (incast: response sizes, "" = size_bytes split) */
 	double load;
 	int load_ref;             /* SB_LOAD_* */
 	int dest;                 /* SB_DEST_* */
 	/* incast */
 	double query_rate;        /* queries per second per host */
 	int64_t fanin;
+	int64_t fanin_min;        /* fan-in uniform in fanin_min..fanin (0 = always fanin) */
+	struct sb_int_list receivers; /* hosts that query (empty = every host) */
+	bool sync;                /* one process: every receiver queries at each event */
 	int64_t size_bytes;       /* incast: total response; burst: per sender; longlived: 0 */
 	int responders;           /* SB_RESP_* */
 	bool full_window;         /* responses sent in one window (initial cwnd = response size) */

@@ -176,6 +176,9 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 {
 	for (uint16_t i = 0; i < sw->node.nports; i++) {
 		struct sb_port *port = &sw->node.ports[i];
+		/* a queue drains in proportion to its port's rate, so a marking threshold in bytes
+		 * stands for a delay only at the rate it was chosen for */
+		double scale = p->ecn_ref_gbps > 0 ? (double)port->rate_bps / (p->ecn_ref_gbps * 1e9) : 1;
 		port->sched = (uint8_t)p->sched;
 		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
 		for (int q = 0; q < SB_NPRIO; q++) {
@@ -183,8 +186,8 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
 			struct sb_ecn_cfg *e = &port->ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
-			e->kmin = (uint64_t)p->ecn_kmin_bytes[q];
-			e->kmax = (uint64_t)p->ecn_kmax_bytes[q];
+			e->kmin = (uint64_t)(p->ecn_kmin_bytes[q] * scale);
+			e->kmax = (uint64_t)(p->ecn_kmax_bytes[q] * scale);
 			if (e->kmax < e->kmin)
 				e->kmax = e->kmin;
 			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
@@ -209,6 +212,8 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 
 	struct sb_topo_plan plan;
 	int rc = sb_topo_plan_make(&plan, &sc->topo, err);
+	if (rc == 0)
+		rc = sb_topo_plan_remove_links(&plan, &sc->topo.remove_links, sc->source, err);
 	if (rc == 0)
 		rc = sb_topo_build(sim, &plan, err);
 	sb_topo_plan_free(&plan);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include "core/util.h"
 
+const char *const sb_topo_tier_name[4] = { "host", "leaf", "spine", "core" };
+
 static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, uint64_t rate, sb_time delay)
 {
 	p->node = node;
@@ -158,8 +160,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 			n->kind = SB_NODE_SWITCH;
 			uint8_t tier = plan->switch_tier[i - H];
 			n->tier = tier;
-			static const char *const tier_name[] = { "host", "leaf", "spine", "core" };
-			snprintf(n->name, sizeof(n->name), "%s%u", tier_name[tier & 3], tier_count[tier & 3]++);
+			snprintf(n->name, sizeof(n->name), "%s%u", sb_topo_tier_name[tier & 3], tier_count[tier & 3]++);
 		}
 		n->sim = sim;
 		n->id = i;

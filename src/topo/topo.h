@@ -32,6 +32,19 @@ void sb_topo_plan_free(struct sb_topo_plan *plan);
 void sb_topo_plan_link(struct sb_topo_plan *plan, uint32_t a, uint32_t b, uint64_t rate_bps, sb_time delay);
 uint32_t sb_topo_hosts(const struct sb_topo_params *t);
 
+/*
+ * Remove the links `list` names ("A-B", node names as built: h<i>, leaf<n>, spine<n>, core<n>;
+ * every parallel link between A and B) from the plan (remove.c). `source` is the scenario file
+ * for messages. Fails, naming the list element, on a malformed entry, an unknown node, a pair
+ * without a link, a link listed twice or a host's link; and when what remains leaves some node
+ * without a path to host 0.
+ */
+int sb_topo_plan_remove_links(struct sb_topo_plan *plan, const struct sb_str_list *list, const char *source,
+			      struct sb_error *err);
+
+/* Switch names by tier (switch_tier): "leaf", "spine", "core"; index 0 is unused. */
+extern const char *const sb_topo_tier_name[4];
+
 /* Instantiate the plan in sim: nodes, ports, links, forwarding tables. */
 int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err);
 

@@ -34,6 +34,8 @@ struct wl_state {
 	uint32_t ngens;
 	sb_time start, stop;
 	uint32_t *scratch;   /* responder candidates (incast) */
+	uint8_t *receiver;   /* incast with `receivers`: per host, 1 = a receiver (never a responder) */
+	struct host_gen sync;/* incast with `sync`: the one process all receivers query on */
 };
 
 struct sb_wl_runtime {
@@ -124,47 +126,87 @@ static void poisson_arrival(void *obj, uint64_t arg)
 
 /* --- incast queries --- */
 
-static void incast_query(void *obj, uint64_t arg)
+/* The hosts a query of host `self` (in rack `rack`) may take its responders from, into
+ * w->scratch; returns how many. Receivers of a workload with `receivers` only ask. */
+static uint32_t responder_candidates(struct sb_sim *sim, struct wl_state *w, struct host_gen *g, uint32_t rack)
 {
-	struct host_gen *g = obj;
-	struct sb_sim *sim = g->sim;
-	struct wl_state *w = g->wl;
 	const struct sb_workload *c = w->cfg;
-	(void)arg;
-	sb_time now = sb_now(sim);
-	uint32_t rack = sim->hosts[g->host]->rack, n = 0;
-	if (c->responders == SB_RESP_ANY) {
-		for (uint32_t h = 0; h < sim->nhosts; h++)
-			if (h != g->host)
-				w->scratch[n++] = h;
-	} else {
+	uint32_t first = 0, count = sim->nhosts, n = 0;
+	if (c->responders != SB_RESP_ANY) {
 		uint32_t r = (rack + 1) % sim->nracks;
 		if (c->responders == SB_RESP_RANDOM_RACK) {
 			r = (uint32_t)sb_rng_below(&g->rng, sim->nracks - 1);
 			r = r < rack ? r : r + 1;
+		} else if (c->responders == SB_RESP_MIRROR_RACK) {
+			r = sim->nracks - 1 - rack;
 		}
-		for (uint32_t i = 0; i < sim->rack_count[r]; i++)
-			w->scratch[n++] = sim->rack_first[r] + i;
+		first = sim->rack_first[r];
+		count = sim->rack_count[r];
 	}
-	uint32_t fanin = (uint32_t)c->fanin < n ? (uint32_t)c->fanin : n;
+	for (uint32_t h = first; h < first + count; h++)
+		if (h != g->host && !(w->receiver && w->receiver[h]))
+			w->scratch[n++] = h;
+	return n;
+}
+
+/* One query of receiver g->host at `now`: fan-in, responders, response sizes. */
+static void issue_query(struct sb_sim *sim, struct wl_state *w, struct host_gen *g, sb_time now)
+{
+	const struct sb_workload *c = w->cfg;
+	uint32_t n = responder_candidates(sim, w, g, sim->hosts[g->host]->rack);
+	uint32_t fanin = (uint32_t)c->fanin;
+	if (c->fanin_min > 0 && c->fanin_min < c->fanin)
+		fanin = (uint32_t)c->fanin_min + (uint32_t)sb_rng_below(&g->rng, (uint64_t)(c->fanin - c->fanin_min + 1));
+	fanin = fanin < n ? fanin : n; /* start_one made sure n >= fanin */
+	if (fanin == 0)
+		return;
 	/* partial Fisher-Yates: the first `fanin` entries become a uniform random subset */
 	for (uint32_t i = 0; i < fanin && fanin < n; i++) {
 		uint32_t j = i + (uint32_t)sb_rng_below(&g->rng, n - i), t = w->scratch[i];
 		w->scratch[i] = w->scratch[j];
 		w->scratch[j] = t;
 	}
-	uint64_t each = (uint64_t)c->size_bytes / fanin;
+	/* sizes: size_bytes split evenly, or one draw from the CDF per response */
+	uint64_t each = (uint64_t)c->size_bytes / fanin, total = 0;
 	if (each == 0)
 		each = 1;
-	int32_t q = sb_query_new(sim, g->host, now, (uint16_t)fanin, w->scratch[0], each * fanin);
+	uint64_t *size = w->has_cdf ? sb_xmalloc(fanin * sizeof(*size)) : NULL;
+	for (uint32_t i = 0; i < fanin; i++) {
+		if (size)
+			size[i] = sb_cdf_sample(&w->cdf, &g->rng);
+		total += size ? size[i] : each;
+	}
+	int32_t q = sb_query_new(sim, g->host, now, (uint16_t)fanin, w->scratch[0], total);
 	sim->queries[q].ops = w->ops;
 	for (uint32_t i = 0; i < fanin; i++) {
-		struct sb_flow *f = spawn(sim, w, w->ops, w->scratch[i], g->host, each, now, SB_KIND_INCAST);
+		uint64_t bytes = size ? size[i] : each;
+		struct sb_flow *f = spawn(sim, w, w->ops, w->scratch[i], g->host, bytes, now, SB_KIND_INCAST);
 		f->query_id = q;
 		if (c->full_window)
-			f->init_window = each;
+			f->init_window = bytes;
 	}
-	schedule_next(sim, g, incast_query);
+	free(size);
+}
+
+static void incast_query(void *obj, uint64_t arg)
+{
+	struct host_gen *g = obj;
+	(void)arg;
+	issue_query(g->sim, g->wl, g, sb_now(g->sim));
+	schedule_next(g->sim, g, incast_query);
+}
+
+/* `sync`: every receiver queries at the same instant, in host order, each drawing its query
+ * from its own stream (so a receiver's queries do not depend on how many others there are). */
+static void incast_sync_event(void *obj, uint64_t arg)
+{
+	struct host_gen *s = obj;
+	struct wl_state *w = s->wl;
+	(void)arg;
+	for (uint32_t h = 0; h < w->ngens; h++)
+		if (!w->receiver || w->receiver[h])
+			issue_query(s->sim, w, &w->gens[h], sb_now(s->sim));
+	schedule_next(s->sim, s, incast_sync_event);
 }
 
 /* Per-host Poisson processes. `fixed_rate` (events/s per host) for incast queries; poisson
@@ -180,6 +222,10 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		g->wl = w;
 		g->host = h;
 		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + h);
+		if (w->receiver && !w->receiver[h])
+			continue;
+		if (w->cfg->sync) /* the host's stream draws its queries; the times are the sync process's */
+			continue;
 		/* poisson: flows/s = offered bits/s / (8 × mean size) */
 		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
 		if (!(rate > 0) || !isfinite(rate))
@@ -190,6 +236,15 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		if (w->start < w->stop && gap < (double)(w->stop - w->start))
 			sb_at(sim, w->start + (sb_time)(gap + 0.5), fn, g, 0);
 	}
+	if (w->cfg->type == SB_WL_INCAST && w->cfg->sync && fixed_rate > 0 && isfinite(fixed_rate)) {
+		/* its own stream, beyond every host's: adding it shifts no other draw */
+		struct host_gen *g = &w->sync;
+		*g = (struct host_gen){ .sim = sim, .wl = w, .host = UINT32_MAX, .mean_gap_ps = 1e12 / fixed_rate };
+		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + sim->nhosts);
+		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
+		if (w->start < w->stop && gap < (double)(w->stop - w->start))
+			sb_at(sim, w->start + (sb_time)(gap + 0.5), incast_sync_event, g, 0);
+	}
 }
 
 static int check_host(const struct sb_sim *sim, const struct sb_workload *c, size_t wi, const char *key, int64_t h,
@@ -198,6 +253,46 @@ static int check_host(const struct sb_sim *sim, const struct sb_workload *c, siz
 	if (h < 0 || h >= (int64_t)sim->nhosts)
 		return sb_fail(err, "%s:%d: workloads.%zu.%s: %lld is not a host (the topology has %u, 0..%u)",
 			       sim->sc->source, c->line, wi, key, (long long)h, sim->nhosts, sim->nhosts - 1);
+	return 0;
+}
+
+/* Responders a query of `host` can choose from at worst (random_rack: the smallest other rack). */
+static uint32_t fewest_candidates(const struct sb_sim *sim, const struct wl_state *w, uint32_t host)
+{
+	const struct sb_workload *c = w->cfg;
+	uint32_t rack = sim->hosts[host]->rack, fewest = UINT32_MAX;
+	for (uint32_t r = 0; r < sim->nracks; r++) {
+		bool used = c->responders == SB_RESP_ANY || (c->responders == SB_RESP_RANDOM_RACK && r != rack) ||
+			    (c->responders == SB_RESP_NEXT_RACK && r == (rack + 1) % sim->nracks) ||
+			    (c->responders == SB_RESP_MIRROR_RACK && r == sim->nracks - 1 - rack);
+		if (!used)
+			continue;
+		uint32_t n = 0;
+		for (uint32_t h = sim->rack_first[r]; h < sim->rack_first[r] + sim->rack_count[r]; h++)
+			n += h != host && !(w->receiver && w->receiver[h]);
+		if (c->responders == SB_RESP_ANY)
+			fewest = fewest == UINT32_MAX ? n : fewest + n; /* every rack together */
+		else if (n < fewest)
+			fewest = n;
+	}
+	return fewest == UINT32_MAX ? 0 : fewest;
+}
+
+/* Every receiver must find `fanin` responders: a smaller query would be a different workload. */
+static int check_fanin(const struct sb_sim *sim, const struct wl_state *w, size_t wi, struct sb_error *err)
+{
+	const struct sb_workload *c = w->cfg;
+	for (uint32_t h = 0; h < sim->nhosts; h++) {
+		if (w->receiver && !w->receiver[h])
+			continue;
+		uint32_t n = fewest_candidates(sim, w, h);
+		if ((int64_t)n < c->fanin)
+			return sb_fail(err, "%s:%d: workloads.%zu.fanin: %lld responders per query, but host %u's queries can draw on only %u (responders = %s%s)",
+				       sim->sc->source, c->line, wi, (long long)c->fanin, h, n,
+				       c->responders == SB_RESP_ANY ? "any" : c->responders == SB_RESP_NEXT_RACK ? "next_rack"
+				       : c->responders == SB_RESP_RANDOM_RACK ? "random_rack" : "mirror_rack",
+				       w->receiver ? ", receivers excluded" : "");
+	}
 	return 0;
 }
 
@@ -235,7 +330,25 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 		if (sim->nracks < 2 && c->responders != SB_RESP_ANY)
 			return sb_fail(err, "%s:%d: workloads.%zu.responders: the topology has one rack; use responders = \"any\"",
 				       src, c->line, wi);
+		if (c->cdf && *c->cdf) {
+			if (sb_cdf_load(&w->cdf, c->cdf, err)) {
+				char why[sizeof(err->msg)];
+				snprintf(why, sizeof(why), "%s", err->msg);
+				return sb_fail(err, "%s:%d: workloads.%zu.cdf: %s", src, c->line, wi, why);
+			}
+			w->has_cdf = true;
+		}
+		if (c->receivers.n) {
+			w->receiver = sb_xcalloc(sim->nhosts, 1);
+			for (size_t i = 0; i < c->receivers.n; i++) {
+				if (check_host(sim, c, wi, "receivers", c->receivers.v[i], err))
+					return -1;
+				w->receiver[c->receivers.v[i]] = 1;
+			}
+		}
 		w->scratch = sb_xcalloc(sim->nhosts, sizeof(*w->scratch));
+		if (check_fanin(sim, w, wi, err))
+			return -1;
 		start_processes(sim, w, wi, true, c->query_rate, incast_query);
 		return 0;
 	case SB_WL_LONGLIVED:
@@ -319,6 +432,7 @@ void sb_workloads_free(struct sb_sim *sim)
 		free(w->file_ops);
 		free(w->gens);
 		free(w->scratch);
+		free(w->receiver);
 	}
 	free(sim->wl->w);
 	free(sim->wl);
