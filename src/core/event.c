@@ -270,11 +270,26 @@ sb_time sb_eventq_peek_time(const struct sb_eventq *q)
 	return earliest(q, &tick, &when) ? when : SB_TIME_NEVER;
 }
 
+/* Start fetching what the event after the one about to run will touch: its slot and its
+ * object and argument (a port and a packet, mostly), last written microseconds ago and long
+ * gone from the first-level cache. The event that runs now may schedule an earlier one; then
+ * this was only a wasted hint. An argument that is not a pointer is harmless to prefetch. */
+static inline void prefetch_following(const struct sb_eventq *q)
+{
+	if (!q->near)
+		return;
+	uint64_t tick = next_near_tick(q);
+	const struct sb_event_slot *e = &q->slots[q->bucket[tick & SB_WHEEL_MASK].head];
+	__builtin_prefetch(e->obj);
+	__builtin_prefetch((const void *)(uintptr_t)e->arg);
+}
+
 void sb_eventq_run_until(struct sb_eventq *q, sb_time until)
 {
 	struct sb_event ev;
 	while (take_next(q, until, &ev)) {
 		q->executed++;
+		prefetch_following(q);
 		ev.fn(ev.obj, ev.arg);
 	}
 }
