@@ -399,7 +399,7 @@ const struct sb_bm_ops sb_bm_sonic = {
 
 static const struct sonic_state *sonic_of(const struct sb_mmu *m)
 {
-	return m && m->ops->params == sonic_params && ((const struct sonic_state *)m->state)->pfc.hdrm ? m->state
+	return m && m->ops->params == sonic_params && ((const struct sonic_state *)m->state)->pfc.q ? m->state
 													: NULL;
 }
 

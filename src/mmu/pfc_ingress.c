@@ -32,8 +32,7 @@ int sb_pfc_init(struct sb_pfc_ingress *pi, const struct sb_pfc_ingress_params *p
 	pi->xon_offset = units_floor(m, (uint64_t)p->xon_offset_bytes);
 	pi->reserve = units_floor(m, (uint64_t)p->reserved_bytes);
 	pi->xoff = sb_xcalloc(m->nports, sizeof(*pi->xoff));
-	pi->hdrm = sb_xcalloc((size_t)m->nports * SB_MMU_NPRIO, sizeof(*pi->hdrm));
-	pi->held = sb_xcalloc((size_t)m->nports * SB_MMU_NPRIO, sizeof(*pi->held));
+	pi->q = sb_xcalloc((size_t)m->nports * SB_MMU_NPRIO, sizeof(*pi->q));
 	pi->paused = sb_xcalloc(m->nports, sizeof(*pi->paused));
 	pi->pool = 0;
 	for (uint16_t i = 0; i < m->nports; i++) {
@@ -47,10 +46,10 @@ int sb_pfc_init(struct sb_pfc_ingress *pi, const struct sb_pfc_ingress_params *p
 void sb_pfc_fini(struct sb_pfc_ingress *pi)
 {
 	free(pi->xoff);
-	free(pi->hdrm);
-	free(pi->held);
+	free(pi->q);
 	free(pi->paused);
-	pi->xoff = pi->hdrm = pi->held = NULL;
+	pi->xoff = NULL;
+	pi->q = NULL;
 	pi->paused = NULL;
 }
 
@@ -69,16 +68,16 @@ int sb_pfc_check(const struct sb_pfc_ingress *pi, const struct sb_mmu *m, struct
 		npaused += (uint32_t)__builtin_popcount(pi->paused[s]);
 		for (uint8_t p = 0; p < SB_MMU_NPRIO; p++) {
 			size_t qi = sb_mmu_qi(s, p);
-			if (pi->hdrm[qi] > pi->held[qi] || pi->held[qi] > m->q_ing[qi])
+			if (pi->q[qi].hdrm > pi->q[qi].held || pi->q[qi].held > m->q_ing[qi])
 				return sb_fail(err, "ingress queue (%u,%u): headroom %llu, lossless %llu, all %llu units "
 						    "(expected headroom <= lossless <= all)",
-					       s, p, (unsigned long long)pi->hdrm[qi], (unsigned long long)pi->held[qi],
+					       s, p, (unsigned long long)pi->q[qi].hdrm, (unsigned long long)pi->q[qi].held,
 					       (unsigned long long)m->q_ing[qi]);
-			if (pi->hdrm[qi] && !(pi->paused[s] >> p & 1))
+			if (pi->q[qi].hdrm && !(pi->paused[s] >> p & 1))
 				return sb_fail(err, "ingress queue (%u,%u) holds %llu headroom units but is not paused",
-					       s, p, (unsigned long long)pi->hdrm[qi]);
-			sum += pi->hdrm[qi];
-			held += pi->held[qi];
+					       s, p, (unsigned long long)pi->q[qi].hdrm);
+			sum += pi->q[qi].hdrm;
+			held += pi->q[qi].held;
 			reserved += sb_pfc_reserved_of(pi, qi);
 		}
 	}

@@ -84,8 +84,12 @@ struct sb_pfc_ingress {
 	uint64_t used;           /* q_h: units in headroom */
 	uint64_t held_total;     /* Σ held: every lossless unit in the buffer */
 	uint64_t reserved_used;  /* Σ min(held − hdrm, reserve) */
-	uint64_t *hdrm;          /* [nports × 8] headroom units per ingress queue */
-	uint64_t *held;          /* [nports × 8] lossless units per ingress queue */
+	/* [nports × 8] per ingress queue, side by side because every lossless arrival and
+	 * departure reads both (one cache line, not two) */
+	struct sb_pfc_queue {
+		uint64_t hdrm;   /* units in headroom */
+		uint64_t held;   /* lossless units */
+	} *q;
 	uint8_t *paused;         /* [nports] bit p: queue (port, p) has paused its upstream */
 	uint32_t npaused;        /* queues paused now */
 	uint64_t peak_used;      /* high-water mark of q_h */
@@ -110,7 +114,7 @@ static inline enum sb_drop_cause sb_pfc_admit(const struct sb_pfc_ingress *pi, c
 					       const struct sb_mmu_pkt *pkt, uint64_t lossless_limit)
 {
 	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
-	uint64_t hdrm = pi->hdrm[qi], z = pkt->units;
+	uint64_t hdrm = pi->q[qi].hdrm, z = pkt->units;
 	/* Only a queue already in headroom is held to its headroom (the packet that opens an
 	 * episode always fits: it is what the headroom is for). Every arrival of such a queue is
 	 * charged to headroom, so the reserve does not matter here. */
@@ -126,7 +130,7 @@ static inline enum sb_drop_cause sb_pfc_admit(const struct sb_pfc_ingress *pi, c
 /* The reserve holds the queue's lossless units that are not in headroom, up to `reserve`. */
 static inline uint64_t sb_pfc_reserved_of(const struct sb_pfc_ingress *pi, size_t qi)
 {
-	uint64_t own = pi->held[qi] - pi->hdrm[qi];
+	uint64_t own = pi->q[qi].held - pi->q[qi].hdrm;
 	return own < pi->reserve ? own : pi->reserve;
 }
 
@@ -141,11 +145,11 @@ static inline bool sb_pfc_enqueue(struct sb_pfc_ingress *pi, struct sb_mmu *m, c
 	uint8_t prio = pkt->prio;
 	size_t qi = sb_mmu_qi(port, prio);
 	uint64_t z = pkt->units, before = pi->reserve ? sb_pfc_reserved_of(pi, qi) : 0;
-	pi->held[qi] += z;
+	pi->q[qi].held += z;
 	pi->held_total += z;
-	bool to_headroom = pi->hdrm[qi] > 0 || (over && pi->held[qi] > pi->reserve);
+	bool to_headroom = pi->q[qi].hdrm > 0 || (over && pi->q[qi].held > pi->reserve);
 	if (to_headroom) {
-		pi->hdrm[qi] += z;
+		pi->q[qi].hdrm += z;
 		pi->used += z;
 		if (pi->used > pi->peak_used)
 			pi->peak_used = pi->used;
@@ -166,10 +170,10 @@ static inline uint64_t sb_pfc_dequeue(struct sb_pfc_ingress *pi, const struct sb
 {
 	size_t qi = sb_mmu_qi(pkt->in_port, pkt->prio);
 	uint64_t z = pkt->units, before = pi->reserve ? sb_pfc_reserved_of(pi, qi) : 0;
-	uint64_t from_headroom = z < pi->hdrm[qi] ? z : pi->hdrm[qi];
-	pi->held[qi] -= z;
+	uint64_t from_headroom = z < pi->q[qi].hdrm ? z : pi->q[qi].hdrm;
+	pi->q[qi].held -= z;
 	pi->held_total -= z;
-	pi->hdrm[qi] -= from_headroom;
+	pi->q[qi].hdrm -= from_headroom;
 	pi->used -= from_headroom;
 	if (pi->reserve)
 		pi->reserved_used -= before - sb_pfc_reserved_of(pi, qi);
@@ -179,7 +183,7 @@ static inline uint64_t sb_pfc_dequeue(struct sb_pfc_ingress *pi, const struct sb
 /* The queue has paused its upstream and its headroom is empty: the scheme's resume test runs. */
 static inline bool sb_pfc_resume_due(const struct sb_pfc_ingress *pi, uint16_t port, uint8_t prio)
 {
-	return (pi->paused[port] >> prio & 1) && pi->hdrm[sb_mmu_qi(port, prio)] == 0;
+	return (pi->paused[port] >> prio & 1) && pi->q[sb_mmu_qi(port, prio)].hdrm == 0;
 }
 
 /* Send RESUME for (port, prio) and mark it resumed. */
@@ -187,7 +191,7 @@ void sb_pfc_resume(struct sb_pfc_ingress *pi, struct sb_mmu *m, uint16_t port, u
 
 static inline uint64_t sb_pfc_hdrm(const struct sb_pfc_ingress *pi, uint16_t port, uint8_t prio)
 {
-	return pi->hdrm[sb_mmu_qi(port, prio)];
+	return pi->q[sb_mmu_qi(port, prio)].hdrm;
 }
 static inline bool sb_pfc_paused(const struct sb_pfc_ingress *pi, uint16_t port, uint8_t prio)
 {
