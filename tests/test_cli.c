@@ -127,37 +127,6 @@ static void test_embedded_default_is_the_file(void **state)
 
 /* --- outputs of a run --- */
 
-static json_t *get(json_t *obj, const char *dotted)
-{
-	char key[128];
-	snprintf(key, sizeof(key), "%s", dotted);
-	json_t *cur = obj;
-	for (char *save = NULL, *k = strtok_r(key, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
-		if (!json_is_object(cur))
-			fail_msg("summary.json: %s: a parent is not an object", dotted);
-		cur = json_object_get(cur, k);
-		if (!cur)
-			fail_msg("summary.json: missing key %s", dotted);
-	}
-	return cur;
-}
-
-static double num(json_t *root, const char *dotted)
-{
-	json_t *v = get(root, dotted);
-	if (!json_is_number(v))
-		fail_msg("summary.json: %s is not a number", dotted);
-	return json_number_value(v);
-}
-
-static long long integer(json_t *root, const char *dotted)
-{
-	json_t *v = get(root, dotted);
-	if (!json_is_integer(v))
-		fail_msg("summary.json: %s is not an integer", dotted);
-	return json_integer_value(v);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -176,7 +145,7 @@ static void check_group(json_t *root, const char *group, double *v, size_t n)
 {
 	char key[96];
 	snprintf(key, sizeof(key), "%s.count", group);
-	assert_int_equal(integer(root, key), n);
+	assert_int_equal(tl_json_int(root, key), n);
 	assert_true(n > 0);
 	qsort(v, n, sizeof(double), cmp_double);
 	double mean = 0;
@@ -184,12 +153,12 @@ static void check_group(json_t *root, const char *group, double *v, size_t n)
 		mean += v[i] / (double)n;
 	static const struct { const char *name; double p; } pct[] = { { "p50", 50 }, { "p95", 95 }, { "p99", 99 } };
 	snprintf(key, sizeof(key), "%s.mean", group);
-	assert_true(fabs(num(root, key) - mean) <= 1e-5 * mean + 1e-6);
+	assert_true(fabs(tl_json_num(root, key) - mean) <= 1e-5 * mean + 1e-6);
 	for (size_t i = 0; i < 3; i++) {
 		snprintf(key, sizeof(key), "%s.%s", group, pct[i].name);
 		double want = nearest_rank(v, n, pct[i].p);
-		if (fabs(num(root, key) - want) > 1e-6 * want + 1e-6)
-			fail_msg("%s = %.9g, recomputed from flows.csv %.9g", key, num(root, key), want);
+		if (fabs(tl_json_num(root, key) - want) > 1e-6 * want + 1e-6)
+			fail_msg("%s = %.9g, recomputed from flows.csv %.9g", key, tl_json_num(root, key), want);
 	}
 }
 
@@ -227,29 +196,29 @@ static void test_run_outputs(void **state)
 	if (!root)
 		fail_msg("summary.json: %s (line %d)", jerr.text, jerr.line);
 	free(sp);
-	assert_string_equal(json_string_value(get(root, "scheme")), "dt");
-	assert_int_equal(integer(root, "seed"), 1);
-	assert_true(fabs(num(root, "sim_time_s") - 0.03) < 1e-12);
-	assert_true(num(root, "wall_time_s") > 0);
-	assert_true(integer(root, "events") > 0);
-	long long started = integer(root, "flows_started"), completed = integer(root, "flows_completed");
+	assert_string_equal(json_string_value(tl_json_get(root, "scheme")), "dt");
+	assert_int_equal(tl_json_int(root, "seed"), 1);
+	assert_true(fabs(tl_json_num(root, "sim_time_s") - 0.03) < 1e-12);
+	assert_true(tl_json_num(root, "wall_time_s") > 0);
+	assert_true(tl_json_int(root, "events") > 0);
+	long long started = tl_json_int(root, "flows_started"), completed = tl_json_int(root, "flows_completed");
 	assert_true(completed > 0 && completed <= started);
 	static const char *groups[] = { "all", "short", "long", "incast" }, *stats[] = { "count", "mean", "p50", "p95", "p99" };
 	char key[96];
 	for (size_t g = 0; g < 4; g++)
 		for (size_t s = 0; s < 5; s++) {
 			snprintf(key, sizeof(key), "fct_slowdown.%s.%s", groups[g], stats[s]);
-			num(root, key);
+			tl_json_num(root, key);
 		}
-	integer(root, "qct_slowdown.count");
-	num(root, "qct_slowdown.mean");
-	num(root, "qct_slowdown.p99");
-	long long dt = integer(root, "drops.total"), dl = integer(root, "drops.lossy"), dll = integer(root, "drops.lossless");
+	tl_json_int(root, "qct_slowdown.count");
+	tl_json_num(root, "qct_slowdown.mean");
+	tl_json_num(root, "qct_slowdown.p99");
+	long long dt = tl_json_int(root, "drops.total"), dl = tl_json_int(root, "drops.lossy"), dll = tl_json_int(root, "drops.lossless");
 	assert_int_equal(dt, dl + dll);
 	assert_int_equal(dll, 0); /* the default scenario has no lossless traffic */
-	assert_int_equal(integer(root, "pfc.pause_frames"), 0);
-	integer(root, "pfc.resume_frames");
-	long long p99o = integer(root, "buffer.p99_occupancy_bytes"), maxo = integer(root, "buffer.max_occupancy_bytes");
+	assert_int_equal(tl_json_int(root, "pfc.pause_frames"), 0);
+	tl_json_int(root, "pfc.resume_frames");
+	long long p99o = tl_json_int(root, "buffer.p99_occupancy_bytes"), maxo = tl_json_int(root, "buffer.max_occupancy_bytes");
 	assert_true(p99o > 0 && p99o <= maxo);
 
 	/* flows.csv agrees with the summary */
@@ -309,7 +278,7 @@ static void test_run_outputs(void **state)
 		assert_true(qcount[q] <= 8);
 		queries_done += qcount[q] == 8;
 	}
-	assert_int_equal(integer(root, "qct_slowdown.count"), queries_done);
+	assert_int_equal(tl_json_int(root, "qct_slowdown.count"), queries_done);
 
 	/* occupancy.csv: the 4 leaves (run.sample_switches = "leaves") every 10 µs for 30 ms */
 	size_t occ_rows = 0, leaf_rows[4] = { 0 };
@@ -337,9 +306,9 @@ static void test_run_outputs(void **state)
 	}
 	assert_int_equal(occ_rows, 4 * 3000);
 	/* the summary's memory-bandwidth block is computed from the same samples */
-	assert_int_equal(integer(root, "memory_bandwidth.drops_sampled"), occ_drops);
+	assert_int_equal(tl_json_int(root, "memory_bandwidth.drops_sampled"), occ_drops);
 	assert_true(occ_util_sum > 0);
-	assert_true(fabs(num(root, "memory_bandwidth.mean_util") - occ_util_sum / (double)occ_rows) < 1e-6);
+	assert_true(fabs(tl_json_num(root, "memory_bandwidth.mean_util") - occ_util_sum / (double)occ_rows) < 1e-6);
 	for (int l = 0; l < 4; l++)
 		assert_int_equal(leaf_rows[l], 3000);
 

@@ -42,35 +42,6 @@ static const char *const scenario =
 
 /* --- summary.json --- */
 
-static json_t *get(json_t *obj, const char *dotted)
-{
-	char key[128];
-	snprintf(key, sizeof(key), "%s", dotted);
-	json_t *cur = obj;
-	for (char *save = NULL, *k = strtok_r(key, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
-		cur = json_is_object(cur) ? json_object_get(cur, k) : NULL;
-		if (!cur)
-			fail_msg("summary.json: missing key %s", dotted);
-	}
-	return cur;
-}
-
-static double num(json_t *root, const char *dotted)
-{
-	json_t *v = get(root, dotted);
-	if (!json_is_number(v))
-		fail_msg("summary.json: %s is not a number", dotted);
-	return json_number_value(v);
-}
-
-static long long integer(json_t *root, const char *dotted)
-{
-	json_t *v = get(root, dotted);
-	if (!json_is_integer(v))
-		fail_msg("summary.json: %s is not an integer", dotted);
-	return json_integer_value(v);
-}
-
 /* --- pfc.csv, replayed per (switch, port) --- */
 
 /* The frames a switch sent out of one port, and the pause state they imply at the peer: the
@@ -219,14 +190,14 @@ static void check_outputs(const char *out, const char *what)
 	/* pfc.csv rows = the frame counts (one priority per frame in these schemes) */
 	print_message("%s: pfc.csv %u pause, %u resume, %u port_pause, %u port_resume rows; summary.json %lld, %lld, "
 		      "%lld, %lld frames\n",
-		      what, log.rows[0], log.rows[1], log.rows[2], log.rows[3], integer(root, "pfc.pause_frames"),
-		      integer(root, "pfc.resume_frames"), integer(root, "pfc.port_pause_frames"),
-		      integer(root, "pfc.port_resume_frames"));
+		      what, log.rows[0], log.rows[1], log.rows[2], log.rows[3], tl_json_int(root, "pfc.pause_frames"),
+		      tl_json_int(root, "pfc.resume_frames"), tl_json_int(root, "pfc.port_pause_frames"),
+		      tl_json_int(root, "pfc.port_resume_frames"));
 	assert_true(log.rows[0] > 0);
-	assert_int_equal(log.rows[0], integer(root, "pfc.pause_frames"));
-	assert_int_equal(log.rows[1], integer(root, "pfc.resume_frames"));
-	assert_int_equal(log.rows[2], integer(root, "pfc.port_pause_frames"));
-	assert_int_equal(log.rows[3], integer(root, "pfc.port_resume_frames"));
+	assert_int_equal(log.rows[0], tl_json_int(root, "pfc.pause_frames"));
+	assert_int_equal(log.rows[1], tl_json_int(root, "pfc.resume_frames"));
+	assert_int_equal(log.rows[2], tl_json_int(root, "pfc.port_pause_frames"));
+	assert_int_equal(log.rows[3], tl_json_int(root, "pfc.port_resume_frames"));
 	/* the traffic is finite: every pause ended with a resume */
 	for (size_t i = 0; i < log.n; i++) {
 		const struct link_log *l = &log.links[i];
@@ -247,16 +218,16 @@ static void check_outputs(const char *out, const char *what)
 	qsort(totals, n, sizeof(double), cmp_double);
 	longest_queue = totals[n - 1];
 	double p99 = totals[(size_t)ceil(0.99 * (double)n) - 1]; /* nearest rank */
-	double total = num(root, "pfc.paused_time_us.total"), q99 = num(root, "pfc.paused_time_us.per_queue_p99"),
-	       qmax = num(root, "pfc.paused_time_us.per_queue_max"), e99 = num(root, "pfc.paused_time_us.episode_p99"),
-	       emax = num(root, "pfc.paused_time_us.episode_max");
+	double total = tl_json_num(root, "pfc.paused_time_us.total"), q99 = tl_json_num(root, "pfc.paused_time_us.per_queue_p99"),
+	       qmax = tl_json_num(root, "pfc.paused_time_us.per_queue_max"), e99 = tl_json_num(root, "pfc.paused_time_us.episode_p99"),
+	       emax = tl_json_num(root, "pfc.paused_time_us.episode_max");
 	print_message("%s: %zu paused queues (summary %lld), %lld episodes (summary %lld); paused time: rows sum "
 		      "%.3f us, total %.4f; per queue p99 %.3f / max %.3f (rows: %.3f / %.3f); episode p99 %.3f, "
 		      "max %.3f\n",
-		      what, n, integer(root, "pfc.paused_queues"), episodes, integer(root, "pfc.pause_episodes"), sum,
+		      what, n, tl_json_int(root, "pfc.paused_queues"), episodes, tl_json_int(root, "pfc.pause_episodes"), sum,
 		      total, q99, qmax, p99, longest_queue, e99, emax);
-	assert_int_equal(n, integer(root, "pfc.paused_queues"));
-	assert_int_equal(episodes, integer(root, "pfc.pause_episodes"));
+	assert_int_equal(n, tl_json_int(root, "pfc.paused_queues"));
+	assert_int_equal(episodes, tl_json_int(root, "pfc.pause_episodes"));
 	assert_true(fabs(sum - total) <= (double)n * ROUND_US + 1e-6);
 	assert_true(fabs(longest_queue - qmax) <= ROUND_US);
 	assert_true(fabs(p99 - q99) <= ROUND_US);

@@ -77,30 +77,6 @@ static struct tl_cmd sharebuf_ok(const char *args)
 	return r;
 }
 
-static json_t *load_json(const char *dir, const char *name)
-{
-	char *p = tl_path_in(dir, name);
-	json_error_t jerr;
-	json_t *j = json_load_file(p, 0, &jerr);
-	if (!j)
-		fail_msg("%s: %s (line %d)", p, jerr.text, jerr.line);
-	free(p);
-	return j;
-}
-
-static json_t *get(json_t *obj, const char *dotted)
-{
-	char key[128];
-	snprintf(key, sizeof(key), "%s", dotted);
-	json_t *cur = obj;
-	for (char *save = NULL, *k = strtok_r(key, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
-		cur = json_is_object(cur) ? json_object_get(cur, k) : NULL;
-		if (!cur)
-			fail_msg("missing key %s", dotted);
-	}
-	return cur;
-}
-
 /* "dt|cs|static|...": the registered schemes, as the messages list them. */
 static void known_schemes(char *buf, size_t n)
 {
@@ -123,11 +99,11 @@ static void expected_header(char *buf, size_t n)
 static void check_tables(const char *cmp, const char *const *schemes, size_t n, const char *scenario,
 			 long long seed)
 {
-	json_t *root = load_json(cmp, "compare.json");
+	json_t *root = tl_json_load(cmp, "compare.json");
 	assert_int_equal(json_object_size(root), 4);
-	assert_string_equal(json_string_value(get(root, "scenario")), scenario);
-	assert_int_equal(json_integer_value(get(root, "seed")), seed);
-	json_t *names = get(root, "schemes"), *results = get(root, "results");
+	assert_string_equal(json_string_value(tl_json_get(root, "scenario")), scenario);
+	assert_int_equal(json_integer_value(tl_json_get(root, "seed")), seed);
+	json_t *names = tl_json_get(root, "schemes"), *results = tl_json_get(root, "results");
 	assert_int_equal(json_array_size(names), n);
 	assert_int_equal(json_array_size(results), n);
 
@@ -139,13 +115,13 @@ static void check_tables(const char *cmp, const char *const *schemes, size_t n, 
 
 	for (size_t i = 0; i < n; i++) {
 		char *sdir = tl_path_in(cmp, schemes[i]);
-		json_t *sum = load_json(sdir, "summary.json");
-		assert_string_equal(json_string_value(get(sum, "scheme")), schemes[i]);
-		assert_string_equal(json_string_value(get(sum, "scenario")), scenario);
+		json_t *sum = tl_json_load(sdir, "summary.json");
+		assert_string_equal(json_string_value(tl_json_get(sum, "scheme")), schemes[i]);
+		assert_string_equal(json_string_value(tl_json_get(sum, "scenario")), scenario);
 		assert_string_equal(json_string_value(json_array_get(names, i)), schemes[i]);
 		json_t *r = json_array_get(results, i);
 		assert_int_equal(json_object_size(r), 1 + NSPEC);
-		assert_string_equal(json_string_value(get(r, "scheme")), schemes[i]);
+		assert_string_equal(json_string_value(tl_json_get(r, "scheme")), schemes[i]);
 
 		line = strtok_r(NULL, "\n", &save);
 		if (!line)
@@ -153,7 +129,7 @@ static void check_tables(const char *cmp, const char *const *schemes, size_t n, 
 		char *fsave = NULL, *field = strtok_r(line, ",", &fsave);
 		assert_string_equal(field, schemes[i]);
 		for (size_t c = 0; c < NSPEC; c++) {
-			json_t *want = get(sum, spec[c].key), *got = get(r, spec[c].column);
+			json_t *want = tl_json_get(sum, spec[c].key), *got = tl_json_get(r, spec[c].column);
 			field = strtok_r(NULL, ",", &fsave);
 			if (!field)
 				fail_msg("compare.csv row %s lacks %s", schemes[i], spec[c].column);
@@ -220,14 +196,14 @@ static void test_compare_is_runs(void **state)
 	check_tables(cmp, schemes, 3, "scenarios/default.cfg", 3);
 
 	/* the short scenario fills every group the table shows, and the schemes differ */
-	json_t *root = load_json(cmp, "compare.json");
-	json_t *res = get(root, "results");
+	json_t *root = tl_json_load(cmp, "compare.json");
+	json_t *res = tl_json_get(root, "results");
 	for (size_t c = 0; c < 4; c++) {
 		static const char *const counts[] = { "incast_count", "qct_count", "short_count", "long_count" };
-		assert_true(json_integer_value(get(json_array_get(res, 0), counts[c])) > 0);
+		assert_true(json_integer_value(tl_json_get(json_array_get(res, 0), counts[c])) > 0);
 	}
-	assert_true(json_integer_value(get(json_array_get(res, 2), "drops")) >
-		    json_integer_value(get(json_array_get(res, 1), "drops"))); /* static drops more than cs */
+	assert_true(json_integer_value(tl_json_get(json_array_get(res, 2), "drops")) >
+		    json_integer_value(tl_json_get(json_array_get(res, 1), "drops"))); /* static drops more than cs */
 	json_decref(root);
 	free(cmp);
 	tl_rmtree(dir);

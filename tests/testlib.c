@@ -285,3 +285,45 @@ struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h)
 }
 
 double tl_rel(double got, double want) { return fabs(got - want) / want; }
+
+json_t *tl_json_load(const char *dir, const char *name)
+{
+	char *p = tl_path_in(dir, name);
+	json_error_t jerr;
+	json_t *j = json_load_file(p, 0, &jerr);
+	if (!j)
+		fail_msg("%s: %s (line %d)", p, jerr.text, jerr.line);
+	free(p);
+	return j;
+}
+
+json_t *tl_json_get(json_t *obj, const char *dotted)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s", dotted);
+	json_t *cur = obj;
+	for (char *save = NULL, *k = strtok_r(key, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
+		if (!json_is_object(cur))
+			fail_msg("JSON: %s: a parent is not an object", dotted);
+		cur = json_object_get(cur, k);
+		if (!cur)
+			fail_msg("JSON: missing key %s", dotted);
+	}
+	return cur;
+}
+
+double tl_json_num(json_t *obj, const char *dotted)
+{
+	json_t *v = tl_json_get(obj, dotted);
+	if (!json_is_number(v))
+		fail_msg("JSON: %s is not a number", dotted);
+	return json_number_value(v);
+}
+
+long long tl_json_int(json_t *obj, const char *dotted)
+{
+	json_t *v = tl_json_get(obj, dotted);
+	if (!json_is_integer(v))
+		fail_msg("JSON: %s is not an integer", dotted);
+	return json_integer_value(v);
+}

@@ -6,6 +6,7 @@
 #define SB_TESTLIB_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include "sim/scenario.h"
 #include "sim/sim.h"
 
@@ -91,5 +92,13 @@ void tl_sharebuf_init(const char *argv0);
 /* Run `sharebuf ARGS` (ARGS is shell text), capturing stdout and stderr. */
 struct tl_cmd tl_sharebuf(const char *args);
 void tl_cmd_free(struct tl_cmd *r);
+
+/* JSON outputs (summary.json, compare.json): load DIR/NAME, and read a value by dotted path
+ * ("pfc.paused_time_us.total"). Each fails the test with the path when the key is missing or
+ * of another type. */
+json_t *tl_json_load(const char *dir, const char *name);
+json_t *tl_json_get(json_t *obj, const char *dotted);
+double tl_json_num(json_t *obj, const char *dotted);
+long long tl_json_int(json_t *obj, const char *dotted);
 
 #endif

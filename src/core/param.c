@@ -210,11 +210,12 @@ static int parse_number(const char *s, double *out)
 	return 0;
 }
 
-/* Lists in text form: "[1, 2, 3]" or "1,2,3" or "(1,2)". */
-static int set_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
+/* The elements of a list in text form, in place: `text` without surrounding blanks and brackets
+ * ("[...]" or "(...)") into *body; returns the number of comma-separated elements (0 for an
+ * empty list). */
+static size_t list_body(char *text, char **body)
 {
-	char *buf = sb_xstrdup(skip_ws(text));
-	char *s = buf;
+	char *s = (char *)skip_ws(text);
 	size_t len = strlen(s);
 	while (len && isspace((unsigned char)s[len - 1]))
 		s[--len] = 0;
@@ -224,13 +225,21 @@ static int set_list_text(const struct sb_param *p, void *obj, const char *text, 
 		if (len && (s[len - 1] == ']' || s[len - 1] == ')'))
 			s[--len] = 0;
 	}
-	/* count elements */
+	*body = s;
 	size_t n = 0;
 	if (*skip_ws(s)) {
 		n = 1;
 		for (char *c = s; *c; c++)
 			n += *c == ',';
 	}
+	return n;
+}
+
+/* Lists in text form: "[1, 2, 3]" or "1,2,3" or "(1,2)". */
+static int set_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
+{
+	char *buf = sb_xstrdup(text), *s;
+	size_t n = list_body(buf, &s);
 	if (n == 0 && p->type == SB_P_INT_LIST) {
 		struct sb_int_list *l = AT(obj, p, struct sb_int_list);
 		free(l->v);
@@ -262,23 +271,8 @@ static int set_list_text(const struct sb_param *p, void *obj, const char *text, 
  * may contain a comma (none of the names such lists hold does). */
 static int set_str_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
 {
-	char *buf = sb_xstrdup(skip_ws(text));
-	char *s = buf;
-	size_t len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		s[--len] = 0;
-	if (len && (s[0] == '[' || s[0] == '(')) {
-		s++;
-		len--;
-		if (len && (s[len - 1] == ']' || s[len - 1] == ')'))
-			s[--len] = 0;
-	}
-	size_t n = 0;
-	if (*skip_ws(s)) {
-		n = 1;
-		for (char *c = s; *c; c++)
-			n += *c == ',';
-	}
+	char *buf = sb_xstrdup(text), *s;
+	size_t n = list_body(buf, &s);
 	if (n == 0) {
 		str_list_clear(AT(obj, p, struct sb_str_list));
 		free(buf);
