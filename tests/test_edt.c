@@ -61,12 +61,7 @@ static struct sb_mmu *direct_mmu_ports(uint64_t buffer, bool timers, const char 
 	struct sb_mmu_config cfg = { .nports = 16, .port_hi = own_ports, .buffer_bytes = buffer, .port_rate_bps = rates };
 	struct sb_mmu_env env = { .now = fake_clock, .arm_timer = timers ? fake_arm : NULL };
 	struct sb_mmu *m = sb_mmu_new(sb_bm_find("edt"), &cfg, &env);
-	struct sb_error err;
-	for (; sets && *sets; sets += 2)
-		if (sb_mmu_set_param(m, sets[0], sets[1], &err))
-			fail_msg("%s", err.msg);
-	if (sb_mmu_start(m, &err))
-		fail_msg("%s", err.msg);
+	tl_mmu_start(m, sets);
 	m->check_invariants = true;
 	fake_now = 0;
 	narmed = 0;

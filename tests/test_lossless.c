@@ -372,12 +372,7 @@ static void run_xon_case(const struct xon_case *c)
 	} else { /* sonic: lossy traffic held only by the pools (thresholds "infinite") */
 		extra[0] = "lossy_pool_fraction", extra[1] = "1", extra[2] = "alpha_lossy_egress", extra[3] = "10000";
 	}
-	struct sb_error err;
-	for (const char *const *p = kv; *p; p += 2)
-		if (sb_mmu_set_param(m, p[0], p[1], &err))
-			fail_msg("%s", err.msg);
-	if (sb_mmu_start(m, &err))
-		fail_msg("%s", err.msg);
+	tl_mmu_start(m, kv);
 	struct sb_mmu_pkt lossy = { .in_port = 2, .out_port = 1, .prio = 1, .bytes = 1000 };
 	struct sb_mmu_pkt ll = { .in_port = 0, .out_port = 1, .prio = 3, .bytes = 1000, .tags = SB_MT_LOSSLESS };
 	for (int i = 0; i < c->lossy; i++)

@@ -253,12 +253,7 @@ static struct sb_mmu *standalone(uint64_t buffer, uint8_t lossless_mask, struct 
 	struct sb_mmu_env env = { .ctx = log, .now = now_fn, .send_pfc = pfc_fn };
 	struct sb_mmu *m = sb_mmu_new(sb_bm_find("reverie"), &cfg, &env);
 	m->check_invariants = true;
-	struct sb_error err;
-	for (; *kv; kv += 2)
-		if (sb_mmu_set_param(m, kv[0], kv[1], &err))
-			fail_msg("%s", err.msg);
-	if (sb_mmu_start(m, &err))
-		fail_msg("%s", err.msg);
+	tl_mmu_start(m, kv);
 	fake_now = 0;
 	return m;
 }

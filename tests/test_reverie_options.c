@@ -33,12 +33,7 @@ static struct sb_mmu *reverie_mmu(uint64_t buffer, uint8_t lossless_mask, const 
 	struct sb_mmu_env env = { 0 };
 	struct sb_mmu *m = sb_mmu_new(sb_bm_find("reverie"), &cfg, &env);
 	m->check_invariants = true;
-	struct sb_error err;
-	for (; *kv; kv += 2)
-		if (sb_mmu_set_param(m, kv[0], kv[1], &err))
-			fail_msg("%s", err.msg);
-	if (sb_mmu_start(m, &err))
-		fail_msg("%s", err.msg);
+	tl_mmu_start(m, kv);
 	return m;
 }
 

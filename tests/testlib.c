@@ -327,3 +327,13 @@ long long tl_json_int(json_t *obj, const char *dotted)
 		fail_msg("JSON: %s is not an integer", dotted);
 	return json_integer_value(v);
 }
+
+void tl_mmu_start(struct sb_mmu *m, const char *const *kv)
+{
+	struct sb_error err;
+	for (; kv && *kv; kv += 2)
+		if (sb_mmu_set_param(m, kv[0], kv[1], &err))
+			fail_msg("%s", err.msg);
+	if (sb_mmu_start(m, &err))
+		fail_msg("%s", err.msg);
+}

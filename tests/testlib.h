@@ -93,6 +93,10 @@ void tl_sharebuf_init(const char *argv0);
 struct tl_cmd tl_sharebuf(const char *args);
 void tl_cmd_free(struct tl_cmd *r);
 
+/* Set the scheme parameters of a NULL-terminated key, value, ... list (NULL: none) and start
+ * the MMU; any error fails the test with the library's message. */
+void tl_mmu_start(struct sb_mmu *m, const char *const *kv);
+
 /* JSON outputs (summary.json, compare.json): load DIR/NAME, and read a value by dotted path
  * ("pfc.paused_time_us.total"). Each fails the test with the path when the key is missing or
  * of another type. */
