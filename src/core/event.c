@@ -270,9 +270,9 @@ sb_time sb_eventq_peek_time(const struct sb_eventq *q)
 	return earliest(q, &tick, &when) ? when : SB_TIME_NEVER;
 }
 
-/* Start fetching what the event after the one about to run will touch: its slot and its
- * object and argument (a port and a packet, mostly), last written microseconds ago and long
- * gone from the first-level cache. The event that runs now may schedule an earlier one; then
+/* Start fetching what the event after the one about to run will touch first: its object and
+ * argument (a port and a packet, mostly), last written microseconds ago and long gone from the
+ * first-level cache. The event that runs now may schedule an earlier one; then
  * this was only a wasted hint. An argument that is not a pointer is harmless to prefetch. */
 static inline void prefetch_following(const struct sb_eventq *q)
 {

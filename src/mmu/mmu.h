@@ -191,7 +191,7 @@ int sb_mmu_set_param(struct sb_mmu *mmu, const char *name, const char *value, st
 int sb_mmu_start(struct sb_mmu *mmu, struct sb_error *err);
 void sb_mmu_free(struct sb_mmu *mmu);
 
-/* --- data path --- */
+/* --- data path (inline, defined at the end of this header) --- */
 static inline enum sb_drop_cause sb_mmu_admit(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt);
 static inline void sb_mmu_release(struct sb_mmu *mmu, struct sb_mmu_pkt *pkt, enum sb_release_reason why);
 void sb_mmu_timer(struct sb_mmu *mmu, unsigned timer_id);
