@@ -31,7 +31,7 @@ static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
 static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
 static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
-static const char *const responders_choices[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
+const char *const sb_responders_names[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
 
 const struct sb_param sb_run_param_table[] = {
 	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
@@ -294,7 +294,7 @@ static const struct sb_param incast_params[] = {
 	  "total response size of one query, split evenly among its responders (unused with cdf)" },
 	{ "cdf", SB_P_STRING, WL(cdf), "", 0, 0, "", NULL,
 	  "response sizes: empty = size_bytes split evenly; a flow-size distribution (built-in name such as hadoop_dsh, or a CDF file) = every response draws its own size from it" },
-	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", responders_choices,
+	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", sb_responders_names,
 	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier; mirror_rack = hosts of rack (racks - 1 - r) for a querier in rack r, pairing racks from the outside in (0 and 3, 1 and 2 of 4; the middle rack of an odd number answers itself)" },
 	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
 	  "true = each response is sent at once (its initial window covers the whole response), making the burst synchronous; false = initial window tcp.init_cwnd_pkts" },
@@ -512,7 +512,7 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 		if (wl->responders != SB_RESP_ANY) {
 			if (s->racks < 2)
 				return one_rack_fail(err, where, KEY("responders"),
-						     responders_choices[wl->responders], &sc->topo);
+						     sb_responders_names[wl->responders], &sc->topo);
 			available = s->hosts_per_rack;
 		} else {
 			available = s->hosts - 1;
@@ -520,7 +520,7 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 		if (wl->fanin > available)
 			return sb_fail(err, "%s%s: %" PRId64 " responders per query, but responders = %s offers only %" PRId64
 				       " hosts", where, KEY("fanin"), wl->fanin,
-				       responders_choices[wl->responders], available);
+				       sb_responders_names[wl->responders], available);
 		if (wl->fanin_min > wl->fanin)
 			return sb_fail(err, "%s%s: %" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
 				       where, KEY("fanin_min"), wl->fanin_min, wl->fanin);

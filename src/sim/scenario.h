@@ -130,6 +130,7 @@ enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
 enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
+extern const char *const sb_responders_names[]; /* by SB_RESP_*, as scenarios spell them */
 enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS, SB_CLASS_AUTO };
 
 struct sb_workload {

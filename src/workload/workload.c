@@ -34,6 +34,7 @@ struct wl_state {
 	uint32_t ngens;
 	sb_time start, stop;
 	uint32_t *scratch;   /* responder candidates (incast) */
+	uint64_t *sizes;     /* response sizes of one query (incast with `cdf`) */
 	uint8_t *receiver;   /* incast with `receivers`: per host, 1 = a receiver (never a responder) */
 	struct host_gen sync;/* incast with `sync`: the one process all receivers query on */
 };
@@ -126,6 +127,12 @@ static void poisson_arrival(void *obj, uint64_t arg)
 
 /* --- incast queries --- */
 
+/* The one rack that answers queries from `rack` under next_rack and mirror_rack. */
+static inline uint32_t paired_rack(const struct sb_sim *sim, int responders, uint32_t rack)
+{
+	return responders == SB_RESP_MIRROR_RACK ? sim->nracks - 1 - rack : (rack + 1) % sim->nracks;
+}
+
 /* The hosts a query of host `self` (in rack `rack`) may take its responders from, into
  * w->scratch; returns how many. Receivers of a workload with `receivers` only ask. */
 static uint32_t responder_candidates(struct sb_sim *sim, struct wl_state *w, struct host_gen *g, uint32_t rack)
@@ -133,12 +140,10 @@ static uint32_t responder_candidates(struct sb_sim *sim, struct wl_state *w, str
 	const struct sb_workload *c = w->cfg;
 	uint32_t first = 0, count = sim->nhosts, n = 0;
 	if (c->responders != SB_RESP_ANY) {
-		uint32_t r = (rack + 1) % sim->nracks;
+		uint32_t r = paired_rack(sim, c->responders, rack);
 		if (c->responders == SB_RESP_RANDOM_RACK) {
 			r = (uint32_t)sb_rng_below(&g->rng, sim->nracks - 1);
 			r = r < rack ? r : r + 1;
-		} else if (c->responders == SB_RESP_MIRROR_RACK) {
-			r = sim->nracks - 1 - rack;
 		}
 		first = sim->rack_first[r];
 		count = sim->rack_count[r];
@@ -170,7 +175,7 @@ static void issue_query(struct sb_sim *sim, struct wl_state *w, struct host_gen 
 	uint64_t each = (uint64_t)c->size_bytes / fanin, total = 0;
 	if (each == 0)
 		each = 1;
-	uint64_t *size = w->has_cdf ? sb_xmalloc(fanin * sizeof(*size)) : NULL;
+	uint64_t *size = w->has_cdf ? w->sizes : NULL;
 	for (uint32_t i = 0; i < fanin; i++) {
 		if (size)
 			size[i] = sb_cdf_sample(&w->cdf, &g->rng);
@@ -185,7 +190,6 @@ static void issue_query(struct sb_sim *sim, struct wl_state *w, struct host_gen 
 		if (c->full_window)
 			f->init_window = bytes;
 	}
-	free(size);
 }
 
 static void incast_query(void *obj, uint64_t arg)
@@ -262,9 +266,8 @@ static uint32_t fewest_candidates(const struct sb_sim *sim, const struct wl_stat
 	const struct sb_workload *c = w->cfg;
 	uint32_t rack = sim->hosts[host]->rack, fewest = UINT32_MAX;
 	for (uint32_t r = 0; r < sim->nracks; r++) {
-		bool used = c->responders == SB_RESP_ANY || (c->responders == SB_RESP_RANDOM_RACK && r != rack) ||
-			    (c->responders == SB_RESP_NEXT_RACK && r == (rack + 1) % sim->nracks) ||
-			    (c->responders == SB_RESP_MIRROR_RACK && r == sim->nracks - 1 - rack);
+		bool used = c->responders == SB_RESP_ANY ||
+			    (c->responders == SB_RESP_RANDOM_RACK ? r != rack : r == paired_rack(sim, c->responders, rack));
 		if (!used)
 			continue;
 		uint32_t n = 0;
@@ -289,9 +292,7 @@ static int check_fanin(const struct sb_sim *sim, const struct wl_state *w, size_
 		if ((int64_t)n < c->fanin)
 			return sb_fail(err, "%s:%d: workloads.%zu.fanin: %lld responders per query, but host %u's queries can draw on only %u (responders = %s%s)",
 				       sim->sc->source, c->line, wi, (long long)c->fanin, h, n,
-				       c->responders == SB_RESP_ANY ? "any" : c->responders == SB_RESP_NEXT_RACK ? "next_rack"
-				       : c->responders == SB_RESP_RANDOM_RACK ? "random_rack" : "mirror_rack",
-				       w->receiver ? ", receivers excluded" : "");
+				       sb_responders_names[c->responders], w->receiver ? ", receivers excluded" : "");
 	}
 	return 0;
 }
@@ -347,6 +348,7 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 			}
 		}
 		w->scratch = sb_xcalloc(sim->nhosts, sizeof(*w->scratch));
+		w->sizes = sb_xcalloc(sim->nhosts, sizeof(*w->sizes));
 		if (check_fanin(sim, w, wi, err))
 			return -1;
 		start_processes(sim, w, wi, true, c->query_rate, incast_query);
@@ -432,6 +434,7 @@ void sb_workloads_free(struct sb_sim *sim)
 		free(w->file_ops);
 		free(w->gens);
 		free(w->scratch);
+		free(w->sizes);
 		free(w->receiver);
 	}
 	free(sim->wl->w);
