@@ -215,10 +215,8 @@ static int parse_number(const char *s, double *out)
  * empty list). */
 static size_t list_body(char *text, char **body)
 {
-	char *s = (char *)skip_ws(text);
+	char *s = sb_trim(text);
 	size_t len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		s[--len] = 0;
 	if (len && (s[0] == '[' || s[0] == '(')) {
 		s++;
 		len--;
@@ -284,10 +282,8 @@ static int set_str_list_text(const struct sb_param *p, void *obj, const char *te
 		char *comma = strchr(tok, ',');
 		if (comma)
 			*comma = 0;
-		char *t = (char *)skip_ws(tok);
+		char *t = sb_trim(tok);
 		size_t tl = strlen(t);
-		while (tl && isspace((unsigned char)t[tl - 1]))
-			t[--tl] = 0;
 		if (tl >= 2 && t[0] == '"' && t[tl - 1] == '"') {
 			t[tl - 1] = 0;
 			t++;

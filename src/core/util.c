@@ -1,5 +1,6 @@
 #include "core/util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,16 @@ void *sb_xcalloc(size_t n, size_t size)
 	if (!p)
 		oom(n * size);
 	return p;
+}
+
+char *sb_trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	size_t len = strlen(s);
+	while (len && isspace((unsigned char)s[len - 1]))
+		s[--len] = 0;
+	return s;
 }
 
 void *sb_xcalloc_aligned(size_t n, size_t size, size_t align)

@@ -18,6 +18,9 @@ void *sb_xcalloc(size_t n, size_t size);
 void *sb_xcalloc_aligned(size_t n, size_t size, size_t align);
 void *sb_xrealloc(void *p, size_t n);
 char *sb_xstrdup(const char *s);
+/* `s` without leading and trailing blanks, in place: cuts the trailing ones off the string and
+ * returns a pointer past the leading ones. */
+char *sb_trim(char *s);
 
 #define SB_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define SB_MAX(a, b) ((a) > (b) ? (a) : (b))

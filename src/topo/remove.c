@@ -108,16 +108,6 @@ static void peers_text(const struct sb_topo_plan *plan, uint32_t a, char *buf, s
 	}
 }
 
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	size_t len = strlen(s);
-	while (len && isspace((unsigned char)s[len - 1]))
-		s[--len] = 0;
-	return s;
-}
-
 /* 0 if every node is reachable from host 0 without passing through another host; else -1 and
  * a node that is not (a switch if there is one). */
 static int check_connected(const struct sb_topo_plan *plan, uint32_t *unreached)
@@ -177,7 +167,7 @@ int sb_topo_plan_remove_links(struct sb_topo_plan *plan, const struct sb_str_lis
 			break;
 		}
 		*dash = 0;
-		char *name[2] = { trim(text), trim(dash + 1) };
+		char *name[2] = { sb_trim(text), sb_trim(dash + 1) };
 		uint32_t id[2];
 		for (int k = 0; k < 2 && rc == 0; k++) {
 			id[k] = find_node(plan, name[k]);
