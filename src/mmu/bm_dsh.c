@@ -233,10 +233,7 @@ static int size_ports(struct sb_mmu *m, struct dsh_state *s, uint64_t *eta_sum, 
 	uint64_t extra = want - have, extra_eta = eta_max;
 	if (s->port_gbps > 0 && extra) {
 		uint64_t rate = (uint64_t)(s->port_gbps * 1e9 + 0.5);
-		uint64_t bytes = s->headroom_mode == SB_HEADROOM_DSH	   ? sb_headroom_dsh(m->max_frame_bytes, rate, delay_max)
-				 : s->headroom_mode == SB_HEADROOM_REVERIE ? sb_headroom_reverie(m->max_frame_bytes, rate, delay_max)
-									   : (uint64_t)s->headroom_bytes;
-		extra_eta = m->cell_bytes ? (bytes + m->cell_bytes - 1) / m->cell_bytes : bytes;
+		extra_eta = sb_headroom_units_of_link(m, s->headroom_mode, (uint64_t)s->headroom_bytes, rate, delay_max);
 	}
 	s->reserve_ports = m->nports + extra;
 	*eta_sum = sum + extra * extra_eta;

@@ -41,5 +41,9 @@ struct sb_mmu;
 /* Headroom of ingress port `port` under `mode` (bytes_if_fixed for SB_HEADROOM_BYTES), in
  * the MMU's units (bytes, or cells rounded up). */
 uint64_t sb_headroom_units(const struct sb_mmu *mmu, uint16_t port, int mode, uint64_t bytes_if_fixed);
+/* The same for a link of the given rate and delay that the MMU need not have (reserves sized for
+ * uncabled ports). */
+uint64_t sb_headroom_units_of_link(const struct sb_mmu *mmu, int mode, uint64_t bytes_if_fixed, uint64_t rate_bps,
+				   sb_time delay);
 
 #endif
