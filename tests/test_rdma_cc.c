@@ -94,7 +94,7 @@ static void expect_rate(const struct bench *b, double want, const char *what)
 
 static const sb_time T0 = 100 * SB_US;
 
-static sb_time us(double x) { return T0 + (sb_time)(x * SB_US); }
+static sb_time us(double x) { return (sb_time)((double)T0 + x * (double)SB_US); } /* x may be < 0 */
 
 static void dcqcn_cnp(struct bench *b, double at_us)
 {
