@@ -229,7 +229,7 @@ static void test_dsh_port_pause_insurance(void **state)
 	sb_mmu_free(m);
 }
 
-/* δ_p, the port-level hysteresis (Eq. 6 and §II-D: X_pon = X_poff − δ_p). As in the test above
+/* δ_p, the port-level resume hysteresis X_pon = X_poff − δ_p (docs/schemes/dsh.md §1). As above
  * (N_q = 1, X_poff = T), the port pauses and its insurance drains first; with δ_p = 30,000 B the
  * port RESUME then waits for the departure that takes P_s below T − δ_p, several packets after
  * the one that takes it below T (where δ_p = 0 resumes), and not a packet earlier. */

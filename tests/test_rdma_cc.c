@@ -85,7 +85,7 @@ static void expect_rate(const struct bench *b, double want, const char *what)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* DCQCN (Zhu et al., SIGCOMM 2015, §3 and Fig. 7; the Mellanox model of the HPCC-lineage
+/* DCQCN (Zhu et al., SIGCOMM 2015, §3; the Mellanox model of the HPCC-lineage
  * artifacts, docs/transports.md). Times are µs after the first CNP at t0; CNPs come in the
  * middle of α intervals and rate checks come well inside timer periods, so the assertions hold
  * whether the first cut happens at the first CNP or at the first rate-decrease check after it
