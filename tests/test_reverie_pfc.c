@@ -179,8 +179,8 @@ static void report(const char *what, double gamma, double from, double to, const
  * 2:1 (the filter is the queue at each departure, and the two queues stay in step); γ = 0.999
  * falls into the alternation within the first milliseconds (the filter lags the initial fill
  * by ~1000 departures, so the first PAUSE comes with the queues 3× over Γ) and stays there,
- * drifting between 4:1 and 20:1 per 100 ms. γ = 0.9 and 0.99 stay near 2:1 here; at 0.9 (and
- * 0.5) the same alternation starts after ~0.6 s (SB_REVERIE_PFC_MS=3000). */
+ * between 4.7:1 and 12.8:1 per 100 ms over 3 s. γ = 0.9 and 0.99 stay near 2:1 here; at 0.9
+ * the same alternation starts after ~0.6 s (SB_REVERIE_PFC_MS=3000), at 0.5 after ~1 s. */
 static void test_gamma_sweep_artifact_rule(void **state)
 {
 	(void)state;
