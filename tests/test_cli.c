@@ -183,7 +183,8 @@ static void test_run_outputs(void **state)
 	char *drops = tl_slurp_in(out, "drops.csv");
 	char *h;
 	assert_string_equal(h = first_line(flows),
-			    "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown");
+			    "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown,"
+			    "rx_fct_ns");
 	free(h);
 	assert_string_equal(h = first_line(occ), "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops");
 	free(h);

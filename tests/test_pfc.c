@@ -113,6 +113,7 @@ static void inject_pause(void *obj, uint64_t arg)
 	(void)arg;
 	struct sb_packet *f = sb_packet_new(sim);
 	f->type = SB_PKT_PFC;
+	f->lane = SB_LANE_CONTROL;
 	f->size = 64;
 	f->flow = 1u << 1;
 	f->flags = SB_PF_PAUSE;
@@ -154,6 +155,7 @@ static void test_pfc_frame_overtakes_acks(void **state)
 	for (int i = 0; i < 5; i++) {
 		sent[i] = sb_packet_new(&sim);
 		sent[i]->type = type[i];
+		sent[i]->lane = SB_LANE_CONTROL;
 		sent[i]->size = 64;
 		sb_port_enqueue(&sim, port, sent[i]);
 	}

@@ -192,6 +192,13 @@ static void test_line_rate_alone(void **state)
 		else
 			assert_true(sb_time_to_sec(fct) <= sb_time_to_sec(ideal) / 0.94);
 		assert_true(fct >= ideal - 2);
+		/* The receiver had every byte one ACK's way back before the FCT (flows.csv rx_fct_ns):
+		 * propagation plus the ACK's serialisation at every hop, nothing queued on an idle path. */
+		uint32_t ack = (uint32_t)sc.rdma.ack_bytes;
+		sb_time prop = sb_path_rtt(&sim, 0, 1, 0, 0) / 2, back = sb_path_rtt(&sim, 0, 1, 0, ack) - prop;
+		assert_int_equal(sim.nrecords, 1);
+		assert_int_equal(sim.records[0].rx_fct, f->received - f->start);
+		assert_int_equal(sim.records[0].fct - sim.records[0].rx_fct, back);
 		tl_check_and_free(&sim, &sc);
 	}
 }

@@ -87,10 +87,11 @@ static void expect_rate(const struct bench *b, double want, const char *what)
 /* ------------------------------------------------------------------------------------------ */
 /* DCQCN (Zhu et al., SIGCOMM 2015, §3; the Mellanox model of the HPCC-lineage
  * artifacts, docs/transports.md). Times are µs after the first CNP at t0; CNPs come in the
- * middle of α intervals and rate checks come well inside timer periods, so the assertions hold
- * whether the first cut happens at the first CNP or at the first rate-decrease check after it
- * (at most one decrease interval later): both cut with α = 1, start the α clock at the first
- * CNP with no CNP counted yet, and start the increase timer at the cut. */
+ * middle of α intervals and rate checks come well inside timer periods, so each test runs
+ * unchanged with rdma.dcqcn_first_cut = check (the first cut at the first rate-decrease check,
+ * 4 µs later) and = cnp (at the CNP): the α intervals here are longer than the decrease
+ * interval, so both first cuts find α = 1 (a halving); both start the α clock at the first CNP
+ * with no CNP counted yet, and the increase timer at the cut. */
 
 static const sb_time T0 = 100 * SB_US;
 
@@ -117,17 +118,18 @@ static void dcqcn_check(struct bench *b, double at_us, double want, const char *
  *   +130    the interval ending at +120 saw a CNP: α ← (15/16) α + 1/16; R (1 − α/2)
  *   +310    +140 saw one too, then 8 quiet intervals (evaluated at once here, as the
  *           control catches up lazily): α ← ((15/16) α + 1/16) (15/16)^8; R (1 − α/2) */
-static void test_dcqcn_cut_and_alpha(void **state)
+static void dcqcn_cut_and_alpha_mode(const char *first_cut)
 {
-	(void)state;
-	static const char *const sets[] = { "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
-					    "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "10000", NULL };
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "10000", NULL };
 	struct bench b;
 	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
 	const double g = 0.0625;
 	double r = LINE, alpha = 1;
 	dcqcn_check(&b, -50, r, "before any CNP: line rate");
 	dcqcn_cnp(&b, 0);
+	if (!strcmp(first_cut, "check"))
+		dcqcn_check(&b, 3, r, "first CNP, before the first check: no cut yet");
 	r *= 1 - alpha / 2;
 	dcqcn_check(&b, 5, r, "first CNP: alpha = 1, a halving");
 	dcqcn_check(&b, 105, r, "quiet: alpha decays, the rate stays");
@@ -149,11 +151,10 @@ static void test_dcqcn_cut_and_alpha(void **state)
 /* The rate-decrease interval: however many CNPs arrive, the rate is cut at most once per
  * 4 µs check. 12 CNPs one µs apart span three checks, or four depending on where the clock's
  * ticks fall: 3 or 4 halvings (α stays 1: its first tick is 1 ms away), never 12. */
-static void test_dcqcn_decrease_interval(void **state)
+static void dcqcn_decrease_interval_mode(const char *first_cut)
 {
-	(void)state;
-	static const char *const sets[] = { "dcqcn_alpha_interval_us", "1000", "dcqcn_rate_decrease_interval_us", "4",
-					    "dcqcn_rp_timer_us", "10000", NULL };
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_alpha_interval_us", "1000",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "10000", NULL };
 	struct bench b;
 	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
 	dcqcn_cnp(&b, 0);
@@ -182,13 +183,12 @@ static void test_dcqcn_decrease_interval(void **state)
  *   +830, +850  two CNPs, two cuts, no increase between them: the first clamps R_T to the rate
  *          it finds, the second leaves R_T alone (artifact CLAMP_TARGET_RATE = 0)
  *   +950   a fast-recovery event halves the gap to that R_T. */
-static void test_dcqcn_increase_stages(void **state)
+static void dcqcn_increase_stages_mode(const char *first_cut)
 {
-	(void)state;
-	static const char *const sets[] = { "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
-					    "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "100",
-					    "dcqcn_fast_recovery", "2", "dcqcn_ai_mbps", "1000", "dcqcn_hai_mbps", "3000",
-					    "dcqcn_byte_counter_bytes", "0", "dcqcn_clamp_target", "false", NULL };
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "100",
+				     "dcqcn_fast_recovery", "2", "dcqcn_ai_mbps", "1000", "dcqcn_hai_mbps", "3000",
+				     "dcqcn_byte_counter_bytes", "0", "dcqcn_clamp_target", "false", NULL };
 	struct bench b;
 	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
 	const double g = 0.0625, ai = 1e9, hai = 3e9;
@@ -227,6 +227,21 @@ static void test_dcqcn_increase_stages(void **state)
 	dcqcn_check(&b, 1000, r, "fast recovery towards the first cut's R_T");
 	bench_close(&b);
 }
+
+/* Each DCQCN test with the first cut at the first rate-decrease check (the default, the NICs'
+ * and the artifacts' way) and at the first CNP. */
+#define BOTH_FIRST_CUTS(name)                                                                         \
+	static void test_##name(void **state)                                                         \
+	{                                                                                             \
+		(void)state;                                                                          \
+		print_message("rdma.dcqcn_first_cut = check\n");                                      \
+		name##_mode("check");                                                                 \
+		print_message("rdma.dcqcn_first_cut = cnp\n");                                        \
+		name##_mode("cnp");                                                                   \
+	}
+BOTH_FIRST_CUTS(dcqcn_cut_and_alpha)
+BOTH_FIRST_CUTS(dcqcn_decrease_interval)
+BOTH_FIRST_CUTS(dcqcn_increase_stages)
 
 /* ------------------------------------------------------------------------------------------ */
 /* HPCC (Li et al., SIGCOMM 2019, Algorithm 1), one hop at 25 Gb/s, base RTT T = 10 µs, so the

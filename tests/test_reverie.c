@@ -382,6 +382,9 @@ static void test_lossless_pause_on_full_pool(void **state)
 
 /* ---------------------------------------------------------------------------------------- */
 /* 6. Fig. 10a: PFC pauses fall as γ rises — the filter lets bursts through without pausing.   */
+/* What falls with γ here is also n_p (the filters of 16 queues count them as congested): the
+ * queues stay below Γ, so a PAUSE decided on the raw queue would pass this test too. The
+ * decision itself is pinned in test_reverie_options.c, test_filter_decides_not_the_queue.     */
 
 #define BURST_EACH 100000
 

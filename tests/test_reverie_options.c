@@ -219,6 +219,111 @@ static void test_fractional_np(void **state)
 	sb_mmu_free(m);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* (d) The filter decides, not the queue (Eq. 5 in every decision).                            */
+
+/* test_pauses_fall_with_gamma (test_reverie.c) cannot tell q from q̂ in the PAUSE test: its
+ * queues never exceed Γ, and what changes with γ there is n_p. Here each decision is put where
+ * the raw queue and its filter give opposite answers. Every MMU: b = 104,000 B, headroom
+ * 2000 B × 2 ports × 1 priority, so b* = 100,000 B; CI = 20,480 B; α = 1; 1000 B packets.
+ * Lossless: ingress queue (0, 3); lossy: egress queues (1, 1) and (0, 1). */
+static struct sb_mmu *decide_mmu(const char *gamma)
+{
+	const char *kv[] = { "gamma", gamma, "headroom", "bytes", "headroom_bytes", "2000", "headroom_prios", "1",
+			     NULL };
+	struct sb_mmu *m = reverie_mmu(104000, 1u << 3, kv);
+	struct sb_reverie_pools pools;
+	sb_reverie_pools(m, &pools);
+	assert_int_equal(pools.b_shared, 100000);
+	return m;
+}
+
+static void test_filter_decides_not_the_queue(void **state)
+{
+	(void)state;
+	struct sb_mmu_pkt ll = { .in_port = 0, .out_port = 1, .prio = 3, .bytes = 1000, .tags = SB_MT_LOSSLESS };
+	struct sb_mmu_pkt y1 = { .in_port = 0, .out_port = 1, .prio = 1, .bytes = 1000 };
+	struct sb_mmu_pkt y2 = { .in_port = 1, .out_port = 0, .prio = 1, .bytes = 1000 };
+
+	/* 1. PAUSE. A lossless burst of 60 packets, no departure: q̂ stays 0 (the filter samples at
+	 *    departures), Γ = b* − q* = 100,000 − 1000k after the k-th arrival. The raw queue passes
+	 *    Γ at k = 51 (51,000 > 49,000); the filter never does, so no PAUSE. A filter sampled at
+	 *    arrivals (γ = 0.5: q̂_k ≈ 1000k − 1000) would pause at k = 51 too. */
+	struct sb_mmu *m = decide_mmu("0.5");
+	admit_n(m, &ll, 60);
+	print_message("lossless burst of 60: q = %llu B > Γ = %d B, q̂ = %g, PAUSE frames %llu (expected 0)\n",
+		      (unsigned long long)m->q_ing[sb_mmu_qi(0, 3)], 100000 - 60000, sb_reverie_lpf(m, false, 0, 3),
+		      (unsigned long long)m->pfc_pauses_sent);
+	assert_int_equal(m->pfc_pauses_sent, 0);
+	assert_true(sb_reverie_lpf(m, false, 0, 3) == 0);
+	release_n(m, &ll, 60);
+	sb_mmu_free(m);
+
+	/* 2. Lossy drop. The same burst into lossy queue (1, 1): the k-th packet is tested as
+	 *    L + q̂ = 1000 <= Γ = 100,000 − 1000(k−1): all 60 admitted. On the raw queue,
+	 *    1000k > 100,000 − 1000(k−1) would drop the 51st. */
+	m = decide_mmu("0.5");
+	admit_n(m, &y1, 60);
+	release_n(m, &y1, 60);
+	sb_mmu_free(m);
+
+	/* 3. The clamp q̂ <= q. Four packets into (1, 1), three departures at γ = 0.5: q̂ = 1500,
+	 *    1750, then 0.5·1750 + 0.5·1000 = 1375, clamped to q = 1000. Γ = b* − q* = 99,000, so a
+	 *    probe of 98,000 B fits exactly (98,000 + 1000 <= 99,000); an unclamped 1375 refuses it. */
+	m = decide_mmu("0.5");
+	admit_n(m, &y1, 4);
+	release_n(m, &y1, 3);
+	struct sb_mmu_pkt probe = y1;
+	probe.bytes = 98000;
+	enum sb_drop_cause v = sb_mmu_admit(m, &probe);
+	print_message("after a drain to 1000 B: q̂ = %g (expected 1000), a 98,000 B packet against Γ = 99,000: %s\n",
+		      sb_reverie_lpf(m, true, 1, 1), sb_drop_cause_name[v]);
+	assert_int_equal(v, SB_ADMIT);
+	release_n(m, &probe, 1);
+	release_n(m, &y1, 1);
+	sb_mmu_free(m);
+
+	/* 4. n_p counts filters, not queues. γ = 0. Queue (1, 1): 22 arrivals, one departure, so
+	 *    q = q̂ = 21,000 >= CI: one whole congested queue. Queue (0, 1): 30 arrivals, no
+	 *    departure: q = 30,000 but q̂ = 0, not congested. n_p = 1 and, with q* = 51,000,
+	 *    Γ(1, 1) = 49,000: a 28,000 B probe fits exactly (28,000 + 21,000). Counting raw
+	 *    queues, n_p = 2 and Γ = 24,500 would refuse it. */
+	m = decide_mmu("0");
+	admit_n(m, &y1, 22);
+	release_n(m, &y1, 1);
+	admit_n(m, &y2, 30);
+	probe.bytes = 28000;
+	v = sb_mmu_admit(m, &probe);
+	print_message("n_p = %g with one queue at q̂ = 21,000 and one at q = 30,000, q̂ = 0; a 28,000 B packet: %s\n",
+		      sb_reverie_n(m, true, 1), sb_drop_cause_name[v]);
+	assert_int_equal(v, SB_ADMIT);
+	assert_true(sb_reverie_n(m, true, 1) == 1.0);
+	release_n(m, &probe, 1);
+	release_n(m, &y1, 21);
+	release_n(m, &y2, 30);
+	sb_mmu_free(m);
+
+	/* 5. RESUME uses α•, never the unscheduled boost. γ = 0. 101 lossless arrivals: the 101st
+	 *    takes q* beyond b* and pauses (pause_on_full_pool; q̂ is still 0). The first departure
+	 *    empties the headroom; after j more, q = q̂ = q* = 100,000 − 1000j and Γ = 1000j, so
+	 *    q̂ + 2496 <= Γ first at j = 52 (q = 48,000). With α_high = 1024 in the resume test,
+	 *    Γ = 1,024,000j would resume at j = 1. */
+	m = decide_mmu("0");
+	admit_n(m, &ll, 101);
+	assert_int_equal(m->pfc_pauses_sent, 1);
+	int departures = 0;
+	while (m->pfc_resumes_sent == 0 && departures < 101) {
+		sb_mmu_release(m, &ll, SB_RELEASE_TX);
+		departures++;
+	}
+	print_message("RESUME at departure %d, q = %llu B (expected 53, 48,000 B)\n", departures,
+		      (unsigned long long)m->q_ing[sb_mmu_qi(0, 3)]);
+	assert_int_equal(departures, 53);
+	assert_int_equal(m->q_ing[sb_mmu_qi(0, 3)], 48000);
+	release_n(m, &ll, 101 - departures);
+	sb_mmu_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_filter_arrival_dequeue),
 		cmocka_unit_test(test_arrival_dequeue_pauses_lossless_earlier),
 		cmocka_unit_test(test_fractional_np),
+		cmocka_unit_test(test_filter_decides_not_the_queue),
 	};
 	return cmocka_run_group_tests_name("reverie options", tests, NULL, NULL);
 }

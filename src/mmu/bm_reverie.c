@@ -287,7 +287,7 @@ static void reverie_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, e
 	if (s->lpf_update == LPF_TIMER)
 		lpf_catch_up(m, s, k, port, q + pkt->units);
 	else
-		lpf_sample(s, k, q);
+		lpf_sample(s, k, q); /* the length after the departure, as the artifact samples it */
 	if (s->np_refresh_on_dequeue)
 		refresh_n(s, cls, k, prio);
 	if (lossless && sb_pfc_resume_due(&s->pfc, port, prio)) {

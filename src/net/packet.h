@@ -18,10 +18,20 @@
 
 enum sb_pkt_type {
 	SB_PKT_DATA = 0, /* transport payload */
-	SB_PKT_ACK,      /* pure ACK (no payload): travels in the control queue */
+	SB_PKT_ACK,      /* pure ACK (no payload) */
 	SB_PKT_PFC,      /* 802.1Qbb PAUSE/RESUME frame, hop-local */
-	SB_PKT_NACK,     /* RDMA negative ACK: go back to `seq` (also a cumulative ACK of seq); control queue */
-	SB_PKT_CNP,      /* RDMA congestion notification packet (DCQCN); control queue */
+	SB_PKT_NACK,     /* RDMA negative ACK: go back to `seq` (also a cumulative ACK of seq) */
+	SB_PKT_CNP,      /* RDMA congestion notification packet (DCQCN) */
+};
+
+/* Which queue a packet travels in at every port it crosses (sb_port_enqueue). The type does not
+ * decide it: TCP's pure ACKs and PFC frames take the control lane, but an RDMA NIC's ACKs,
+ * NACKs and CNPs go in the data queue of their flow's priority when rdma.ack_path says so, as
+ * real RoCE NICs and the Reverie artifact send them. Zero is DATA, so a packet fresh from the
+ * pool travels as data unless its maker says otherwise. */
+enum sb_pkt_lane {
+	SB_LANE_DATA = 0,  /* the data queue of `prio`: charged to the switch's MMU, stopped by PFC */
+	SB_LANE_CONTROL,   /* the control queue: served first, never paused, never charged */
 };
 
 enum sb_pkt_flags {
@@ -48,7 +58,7 @@ struct sb_packet {
 	uint8_t prio;           /* 0..7 */
 	uint8_t type;           /* enum sb_pkt_type */
 	uint8_t flags;          /* enum sb_pkt_flags */
-	uint8_t hops;           /* switches traversed so far */
+	uint8_t lane;           /* enum sb_pkt_lane */
 	uint32_t int_id;        /* INT record handle (net/telemetry.h), 0 = none; the packet owns it */
 	sb_time t_next_arrive;  /* on a link: when the packet behind it (p->next) arrives (port.h) */
 };

@@ -107,6 +107,7 @@ static void emit(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pa
 {
 	struct sb_packet *f = sb_packet_new(sim);
 	f->type = SB_PKT_PFC;
+	f->lane = SB_LANE_CONTROL;
 	f->size = 64;
 	f->flow = mask;
 	f->flags = (uint8_t)((pause ? SB_PF_PAUSE : 0) | (port_level ? SB_PF_PORT_LEVEL : 0));

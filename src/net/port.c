@@ -143,7 +143,7 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	/* The port is busy from here on: anything the dequeue hook sends out of this port (a PFC
 	 * frame, say) waits for the end of this packet instead of starting in parallel. */
 	port->busy_until = end;
-	if (p->type == SB_PKT_DATA && port->node_kind == SB_NODE_SWITCH)
+	if (p->lane == SB_LANE_DATA && port->node_kind == SB_NODE_SWITCH)
 		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
 
 	port->busy_time += ser;
@@ -261,7 +261,7 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		 * queue and the scheduler (most packets of a lightly loaded fabric go this way). A
 		 * control packet goes first anyway; a data packet only if no other queue holds or
 		 * may pull anything and its priority is not paused. */
-		if (pkt->type != SB_PKT_DATA) {
+		if (pkt->lane != SB_LANE_DATA) {
 			transmit(sim, port, pkt, now);
 			return;
 		}
@@ -273,7 +273,7 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 			return;
 		}
 	}
-	if (pkt->type == SB_PKT_DATA) {
+	if (pkt->lane == SB_LANE_DATA) {
 		sb_fifo_push(&port->q[pkt->prio], pkt);
 		port->backlog |= (uint8_t)(1u << pkt->prio);
 		if ((port->paused & (1u << pkt->prio)) || port->port_paused)

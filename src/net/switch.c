@@ -60,12 +60,12 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 		sb_pfc_receive(sim, in, pkt);
 		return;
 	}
-	pkt->hops++;
 	pkt->in_port = in->index;
 	uint16_t out = route(sw, pkt);
 	struct sb_port *port = &sw->node.ports[out];
-	if (pkt->type != SB_PKT_DATA) {
-		/* Pure ACKs travel in the control queue, outside the shared buffer. */
+	if (pkt->lane != SB_LANE_DATA) {
+		/* Pure ACKs (and RDMA feedback on the control path) travel in the control queue,
+		 * outside the shared buffer. */
 		sb_port_enqueue(sim, port, pkt);
 		return;
 	}
@@ -91,8 +91,8 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 	sb_mmu_release(sw->mmus[sw->mmu_of_port[port->index]], &m, SB_RELEASE_TX);
 	if (port->ecn_at_dequeue)
 		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
-	if (pkt->int_id) {
-		/* INT (telemetry.h): the port's cumulative bytes including this packet (the port
+	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
+		/* INT (telemetry.h), on data only (an ACK in a data queue carries the record back): the port's cumulative bytes including this packet (the port
 		 * counts it after this hook) and what its data queues hold behind it, all priorities,
 		 * since they share the link whose load HPCC and PowerTCP estimate. */
 		uint64_t qlen = 0;

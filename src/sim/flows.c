@@ -137,6 +137,7 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
 		.start = f->start, .fct = now - f->start,
 		.ideal = sb_transport_ideal_fct(sim, f->ops, f->src, f->dst, f->size),
+		.rx_fct = (f->done ? f->received : now) - f->start,
 	};
 	if (f->query_id >= 0) {
 		struct sb_query *q = &sim->queries[f->query_id];
@@ -151,6 +152,7 @@ void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
 	if (f->done)
 		return;
 	f->done = true;
+	f->received = sb_now(sim);
 	if (!f->ops->on_ack)
 		flow_complete(sim, f);
 }

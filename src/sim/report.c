@@ -493,13 +493,14 @@ static int mkdir_p(const char *dir, struct sb_error *err)
 
 static void write_flows(FILE *f, const struct sb_sim *sim)
 {
-	fprintf(f, "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown\n");
+	fprintf(f, "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown,"
+		   "rx_fct_ns\n");
 	for (size_t i = 0; i < sim->nrecords; i++) {
 		const struct sb_flow_result *r = &sim->records[i];
-		fprintf(f, "%u,%u,%u,%llu,%u,%s,%s,%d,%.3f,%.3f,%.3f,%.6f\n", r->id, r->src, r->dst,
+		fprintf(f, "%u,%u,%u,%llu,%u,%s,%s,%d,%.3f,%.3f,%.3f,%.6f,%.3f\n", r->id, r->src, r->dst,
 			(unsigned long long)r->size, r->prio, r->lossless ? "lossless" : "lossy",
 			sb_flow_kind_name[r->kind], r->query_id, sb_time_to_ns(r->start), sb_time_to_ns(r->fct),
-			sb_time_to_ns(r->ideal), slowdown(r));
+			sb_time_to_ns(r->ideal), slowdown(r), sb_time_to_ns(r->rx_fct));
 	}
 }
 

@@ -151,6 +151,9 @@ const struct sb_param sb_tcp_param_table[] = {
 };
 
 static const char *const pfc_mode_choices[] = { "onoff", "quanta", NULL };
+static const char *const rdma_path_choices[] = { "data", "control", NULL };        /* SB_RDMA_PATH_* */
+static const char *const rdma_cnp_choices[] = { "packet", "ack", NULL };           /* SB_RDMA_CNP_* */
+static const char *const dcqcn_first_cut_choices[] = { "check", "cnp", NULL };     /* SB_DCQCN_FIRST_CUT_* */
 #define PFC(f) offsetof(struct sb_pfc_params, f)
 const struct sb_param sb_pfc_param_table[] = {
 	{ "mode", SB_P_ENUM, PFC(mode), "onoff", 0, 0, "", pfc_mode_choices,
@@ -185,6 +188,10 @@ const struct sb_param sb_rdma_param_table[] = {
 	  "wire size of an RDMA ACK or NACK (64 = a minimum Ethernet frame)" },
 	{ "cnp_bytes", SB_P_INT, RDMA(cnp_bytes), "64", 1, 65535, "bytes", NULL,
 	  "wire size of a DCQCN congestion notification packet (64 = a minimum Ethernet frame)" },
+	{ "ack_path", SB_P_ENUM, RDMA(ack_path), "data", 0, 0, "", rdma_path_choices,
+	  "lane of the receivers' ACKs and NACKs: data = the data queue of the flow's priority, as RoCE NICs and the Reverie artifact send them (ACK_HIGH_PRIO 0): switches charge them to the buffer and PFC stops them, at the NIC too (they go ahead of the queue pairs' data but pause with their priority); control = the control queue, never paused, never charged (HPCC's ACK_HIGH_PRIO 1)" },
+	{ "cnp", SB_P_ENUM, RDMA(cnp), "packet", 0, 0, "", rdma_cnp_choices,
+	  "DCQCN notification: packet = a separate CNP of cnp_bytes in the control queue, as RoCE NICs send them (on a high, strict priority); ack = a CNP flag in the ACK of the marked packet, no extra packet (the Reverie and HPCC artifacts)" },
 	{ "rto_us", SB_P_DOUBLE, RDMA(rto_us), "10000", 1, 1e9, "us", NULL,
 	  "retransmission timeout: with no ACK progress for this long the sender goes back to its first unacknowledged byte. A safety net for a lost tail (NACKs repair holes that later packets reveal), so it must exceed any queueing or PFC delay of a lossless network: 10 ms is 31 MB at 25 Gb/s; RoCE NICs default to tens of ms" },
 	{ "nack_interval_us", SB_P_DOUBLE, RDMA(nack_interval_us), "500", 0, 1e9, "us", NULL,
@@ -211,6 +218,8 @@ const struct sb_param sb_rdma_param_table[] = {
 	  "DCQCN byte counter B: one increase event per B bytes sent; 0 = off (the artifacts have only the timer; the paper's B = 10 MB)" },
 	{ "dcqcn_clamp_target", SB_P_BOOL, RDMA(dcqcn_clamp_target), "false", 0, 0, "", NULL,
 	  "DCQCN: true = every cut sets the target rate to the current rate; false = only the first cut after a timer increase does (artifact CLAMP_TARGET_RATE 0)" },
+	{ "dcqcn_first_cut", SB_P_ENUM, RDMA(dcqcn_first_cut), "check", 0, 0, "", dcqcn_first_cut_choices,
+	  "DCQCN: when the first CNP of a flow cuts its rate: check = at the first rate-decrease check after it (rate_decrease_interval_us later), with α as its clock left it, as Mellanox NICs and the artifacts do (the first CNP only starts the clocks: RateOnFirstCnp 1); cnp = at once, with α = 1 (a halving)" },
 	{ "dcqcn_cnp_interval_us", SB_P_DOUBLE, RDMA(dcqcn_cnp_interval_us), "0", 0, 1e9, "us", NULL,
 	  "DCQCN notification point: at most one CNP per flow per interval, sent on a CE-marked packet; 0 = one per marked packet, as the artifacts (their receivers echo ECN in every ACK, which their 1 us alpha clock assumes). The paper's N = 50 goes with its 55 us alpha timer: with a 1 us clock it leaves alpha near 0.02 under persistent marking" },
 	{ "hpcc_eta", SB_P_DOUBLE, RDMA(hpcc_eta), "0.95", 0.01, 1, "", NULL,

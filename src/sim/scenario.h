@@ -91,6 +91,10 @@ struct sb_pfc_params {
 	double deadlock_persist_us; /* a cycle of paused queues must last this long to count */
 };
 
+enum { SB_RDMA_PATH_DATA = 0, SB_RDMA_PATH_CONTROL };
+enum { SB_RDMA_CNP_PACKET = 0, SB_RDMA_CNP_ACK };
+enum { SB_DCQCN_FIRST_CUT_CHECK = 0, SB_DCQCN_FIRST_CUT_CNP };
+
 /* RDMA NIC transports (rdma, dcqcn, hpcc, powertcp, thetapowertcp, timely): framing, loss
  * recovery and the parameters of each congestion control (docs/transports.md). */
 struct sb_rdma_params {
@@ -99,6 +103,8 @@ struct sb_rdma_params {
 	int64_t header_bytes;
 	int64_t ack_bytes;         /* ACK and NACK size on the wire */
 	int64_t cnp_bytes;
+	int ack_path;              /* SB_RDMA_PATH_*: which lane ACKs and NACKs travel in */
+	int cnp;                   /* SB_RDMA_CNP_*: how a receiver tells the sender about CE */
 	double rto_us;             /* retransmission timeout (safety net; go-back-N on NACK first) */
 	double nack_interval_us;   /* the receiver repeats a NACK for the same byte after this */
 	int64_t first_rtt_bytes;   /* tagged "first RTT" (0 = one BDP of the path) */
@@ -110,6 +116,7 @@ struct sb_rdma_params {
 	int64_t dcqcn_fast_recovery;
 	int64_t dcqcn_byte_counter_bytes; /* 0 = no byte counter */
 	bool dcqcn_clamp_target;
+	int dcqcn_first_cut;       /* SB_DCQCN_FIRST_CUT_*: when the first CNP's cut happens */
 	double dcqcn_cnp_interval_us; /* NP: at most one CNP per flow per interval */
 	/* HPCC */
 	double hpcc_eta;

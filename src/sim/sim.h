@@ -67,6 +67,7 @@ struct sb_flow_result {
 	uint8_t prio, lossless, kind;
 	int32_t query_id;
 	sb_time start, fct, ideal;
+	sb_time rx_fct;          /* start until the receiver had every byte (≤ fct) */
 };
 
 struct sb_query {

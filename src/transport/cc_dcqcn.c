@@ -8,9 +8,11 @@
  *
  *   α clock     from the first CNP on, every alpha interval: α ← (1 − g) α + g if a CNP
  *               arrived since the previous tick, else α ← (1 − g) α;
- *   cut         the first CNP cuts at once (α = 1, a halving); later CNPs cut at the next
- *               tick of a clock of period rate-decrease interval started by the first CNP,
- *               at most once per tick: R_T ← R_C (see clamp below), R_C ← R_C (1 − α/2);
+ *   cut         a clock of period rate-decrease interval, started by the first CNP, cuts at
+ *               its next tick after any CNP, at most once per tick: R_T ← R_C (see clamp
+ *               below), R_C ← R_C (1 − α/2). The first CNP's own cut comes at the first tick
+ *               (rdma.dcqcn_first_cut = check, the NICs' and artifacts' way) or at once with
+ *               α = 1, a halving (= cnp);
  *   increase    after a cut, one increase event per rate-increase timer period (and per
  *               byte-counter bytes sent, if that is on). With T timer events and B byte events
  *               already counted since the cut (B = T without a byte counter):
@@ -170,18 +172,26 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 	struct dcqcn *d = dcqcn_of(qp);
 	sb_time now = sb_now(sim);
 	advance(sim, qp, d, now);
+	sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
 	if (!d->ever_cnp) {
-		/* The first CNP starts the α and decrease clocks and cuts at once, with α = 1. */
+		/* The first CNP starts the α and decrease clocks, with α = 1. It cuts at once
+		 * (dcqcn_first_cut = cnp: a halving), or only arms the decrease check, which cuts one
+		 * interval later with α as its ticks left it (= check: Mellanox's NICs and the
+		 * artifacts, whose first CNP merely sets the rate to RateOnFirstCnp = 1 × itself). */
 		d->ever_cnp = true;
 		d->alpha = 1.0;
 		d->alpha_next = now + d->alpha_period;
 		d->dec_phase = now;
-		cut(sim, qp, d, now);
+		if (r->dcqcn_first_cut == SB_DCQCN_FIRST_CUT_CNP) {
+			cut(sim, qp, d, now);
+		} else {
+			d->dec_due = now + period;
+			advance(sim, qp, d, now); /* an interval of 0 cuts now */
+		}
 	} else {
 		d->alpha_cnp = true;
 		if (d->dec_due == SB_TIME_NEVER) {
 			/* the first decrease check at or after now (an interval of 0: now) */
-			sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
 			d->dec_due = period ? d->dec_phase + (now - d->dec_phase + period - 1) / period * period : now;
 			advance(sim, qp, d, now); /* a check due right now cuts now */
 		}

@@ -46,7 +46,8 @@ struct sb_flow {
 	int32_t query_id;        /* incast query this response belongs to, -1 if none */
 	uint32_t hash;           /* ECMP hash of the flow */
 	sb_time start;           /* when the first byte may be sent */
-	sb_time finish;          /* when the receiver got the last byte */
+	sb_time finish;          /* when the flow completed (the sender knows; see `completed`) */
+	sb_time received;        /* when the receiver had every byte (valid once `done`) */
 	uint64_t init_window;    /* initial window in bytes, 0 = transport default */
 	const struct sb_transport_ops *ops;
 

@@ -130,10 +130,14 @@ void sb_rdma_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_rdma_c
 void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 {
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
-	if (pkt->type == SB_PKT_CNP) {
+	/* A CNP, or an ACK carrying one (rdma.cnp = ack: the receiver flags it with ECE only when
+	 * a CNP is due), reaches the control before the ACK's own news, as the artifacts handle
+	 * the ACK's CNP bit before the rate update of the ACK. */
+	if (pkt->type == SB_PKT_CNP || (pkt->flags & SB_PF_ECE && sim->sc->rdma.cnp == SB_RDMA_CNP_ACK)) {
 		if (qp->cc->on_cnp && !f->completed)
 			qp->cc->on_cnp(sim, f, qp);
-		return;
+		if (pkt->type == SB_PKT_CNP)
+			return;
 	}
 	if (f->completed)
 		return; /* a late duplicate */
@@ -190,11 +194,13 @@ void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f)
 
 /* --- receiver --- */
 
-/* An ACK, NACK or CNP from the receiver back to the sender, in the control queues. */
-static struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint32_t size)
+/* An ACK, NACK or CNP from the receiver back to the sender, in the lane given. */
+static struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint32_t size,
+					 uint8_t lane)
 {
 	struct sb_packet *a = sb_packet_new(sim);
 	a->type = type;
+	a->lane = lane;
 	a->seq = f->rcv_nxt;
 	a->size = size;
 	a->flow = f->id;
@@ -230,10 +236,22 @@ void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 		}
 	} /* below rcv_nxt: a duplicate of a go-back-N resend, acknowledged cumulatively */
 
+	/* DCQCN notification point: CE → CNP, at most one per flow per interval; as a packet of
+	 * its own, or as a flag in this packet's ACK (none if no ACK answers it, as in the
+	 * artifacts, whose CNP is a bit of the ACK). */
+	bool cnp = (pkt->flags & SB_PF_CE) && qp->cc->ecn && now >= qp->cnp_next &&
+		   (answer || r->cnp == SB_RDMA_CNP_PACKET);
+	if (cnp) {
+		qp->cnp_next = now + sb_time_from_us(r->dcqcn_cnp_interval_us);
+		sim->stats.rdma_cnps++;
+	}
 	if (answer) {
-		struct sb_packet *a = feedback_packet(sim, f, type, (uint32_t)r->ack_bytes);
+		uint8_t lane = r->ack_path == SB_RDMA_PATH_CONTROL ? SB_LANE_CONTROL : SB_LANE_DATA;
+		struct sb_packet *a = feedback_packet(sim, f, type, (uint32_t)r->ack_bytes, lane);
 		a->t_sent = pkt->t_sent;
-		if (pkt->flags & SB_PF_CE)
+		/* ECE echoes CE with separate CNPs (no control reads it then); with rdma.cnp = ack it
+		 * is the CNP itself, so it is set only when one is due. */
+		if (r->cnp == SB_RDMA_CNP_ACK ? cnp : (pkt->flags & SB_PF_CE) != 0)
 			a->flags |= SB_PF_ECE;
 		if (pkt->flags & SB_PF_RETX)
 			a->flags |= SB_PF_RETX;
@@ -241,12 +259,9 @@ void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 		pkt->int_id = 0;
 		sb_host_send(sim, a);
 	}
-	/* DCQCN notification point: CE → CNP, at most one per flow per interval. */
-	if ((pkt->flags & SB_PF_CE) && qp->cc->ecn && now >= qp->cnp_next) {
-		qp->cnp_next = now + sb_time_from_us(r->dcqcn_cnp_interval_us);
-		sim->stats.rdma_cnps++;
-		sb_host_send(sim, feedback_packet(sim, f, SB_PKT_CNP, (uint32_t)r->cnp_bytes));
-	}
+	/* A separate CNP takes the control lane: NICs send CNPs on a high, strict priority. */
+	if (cnp && r->cnp == SB_RDMA_CNP_PACKET)
+		sb_host_send(sim, feedback_packet(sim, f, SB_PKT_CNP, (uint32_t)r->cnp_bytes, SB_LANE_CONTROL));
 	if (f->size && !f->done && f->rcv_nxt >= f->size)
 		sb_flow_received(sim, f);
 }

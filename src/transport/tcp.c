@@ -365,6 +365,7 @@ void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt
 	const struct sb_tcp_params *tp = &sim->sc->tcp;
 	struct sb_packet *a = sb_packet_new(sim);
 	a->type = SB_PKT_ACK;
+	a->lane = SB_LANE_CONTROL; /* pure ACKs bypass the buffer (the artifacts' queue 0) */
 	a->seq = f->rcv_nxt;
 	a->size = (uint32_t)tp->ack_bytes;
 	a->flow = f->id;
