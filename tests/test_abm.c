@@ -543,10 +543,11 @@ static void fake_arm(void *ctx, struct sb_mmu *m, sb_time at, unsigned id)
 	timers_armed++;
 }
 
-static struct sb_mmu *bare_abm(uint64_t buffer, const char *const *kv, size_t nkv)
+/* An ABM MMU of 4 ports at `rates` (NULL: all 10 Gb/s) with a fake clock and timer. */
+static struct sb_mmu *bare_abm_rates(uint64_t buffer, const uint64_t *rates, const char *const *kv, size_t nkv)
 {
-	static const uint64_t rates[4] = { GBPS10, GBPS10, GBPS10, GBPS10 };
-	struct sb_mmu_config cfg = { .nports = 4, .buffer_bytes = buffer, .port_rate_bps = rates };
+	static const uint64_t all10[4] = { GBPS10, GBPS10, GBPS10, GBPS10 };
+	struct sb_mmu_config cfg = { .nports = 4, .buffer_bytes = buffer, .port_rate_bps = rates ? rates : all10 };
 	struct sb_mmu_env env = { .now = fake_now, .arm_timer = fake_arm };
 	struct sb_error err;
 	struct sb_mmu *m = sb_mmu_new(&sb_bm_abm, &cfg, &env);
@@ -560,6 +561,11 @@ static struct sb_mmu *bare_abm(uint64_t buffer, const char *const *kv, size_t nk
 	timer_at = SB_TIME_NEVER;
 	timers_armed = 0;
 	return m;
+}
+
+static struct sb_mmu *bare_abm(uint64_t buffer, const char *const *kv, size_t nkv)
+{
+	return bare_abm_rates(buffer, NULL, kv, nkv);
 }
 
 static void put(struct sb_mmu *m, uint16_t port, uint8_t prio, uint32_t bytes)
@@ -663,6 +669,81 @@ static void test_gamma_idle_rules(void **state)
 	assert_true(gamma_after("short_queue", "0.125", true) == 1.0); /* sent <= 2 KiB */
 }
 
+/* γ = μ/b with b the largest port rate of the switch (paper §3, footnote 2), not the queue's
+ * own port rate: on a switch with ports of 10, 40, 10 and 10 Gb/s, b = 40 Gb/s. A queue that
+ * drains at its full 10 Gb/s has γ = 0.25, one on the 40 Gb/s port γ = 1, one draining at half
+ * of 10 Gb/s γ = 0.125; before the first measurement a queue is taken to drain at its port's
+ * full rate (γ = 0.25 on a 10 Gb/s port). The threshold is α·(B − Q)·γ (n_p = 1 here). With
+ * rr, port 0's two busy queues share 10 Gb/s: γ = (10/40)/2. */
+static void test_gamma_mixed_port_rates(void **state)
+{
+	(void)state;
+	static const uint64_t rates[4] = { GBPS10, 4 * GBPS10, GBPS10, GBPS10 };
+	const char *kv[] = { "n_mode", "one", "gamma_min", "0.1" };
+	struct sb_mmu *m = bare_abm_rates(B_SPEC, rates, kv, 4);
+	assert_true(sb_abm_gamma(m, 0, 1) == 0.25);
+	assert_true(sb_abm_gamma(m, 1, 1) == 1.0);
+	/* one 80 µs interval: port 0 sends 100,000 B (10 Gb/s), port 1 400,000 B (40 Gb/s), port 2
+	 * 50,000 B (5 Gb/s); each keeps a backlog, so none counts as idle */
+	const struct { uint16_t port; int pkts; double gamma; } q[] = { { 0, 100, 0.25 }, { 1, 400, 1.0 }, { 2, 50, 0.125 } };
+	for (size_t i = 0; i < 3; i++) {
+		for (int k = 0; k <= q[i].pkts; k++)
+			put(m, q[i].port, 1, 1000);
+		for (int k = 0; k < q[i].pkts; k++)
+			take(m, q[i].port, 1, 1000);
+	}
+	fire(m);
+	for (size_t i = 0; i < 3; i++) {
+		print_message("port %u at %g Gb/s: gamma %.4f (mu/b = %.4f)\n", q[i].port, (double)rates[q[i].port] / 1e9,
+			      sb_abm_gamma(m, q[i].port, 1), q[i].gamma);
+		assert_true(fabs(sb_abm_gamma(m, q[i].port, 1) - q[i].gamma) < 1e-12);
+	}
+	/* T = 0.5 · (B − Q) · 0.25 with Q = 3 packets left */
+	assert_int_equal(sb_abm_threshold(m, 0, 1, false), (uint64_t)(0.5 * (double)(B_SPEC - 3000) * 0.25));
+	sb_mmu_free(m);
+
+	const char *rr[] = { "n_mode", "one", "gamma_mode", "rr" };
+	m = bare_abm_rates(B_SPEC, rates, rr, 4);
+	put(m, 0, 1, 1000);
+	put(m, 0, 2, 1000);
+	put(m, 1, 1, 1000);
+	fire(m);
+	assert_true(sb_abm_gamma(m, 0, 1) == 0.125);
+	assert_true(sb_abm_gamma(m, 1, 1) == 1.0);
+	assert_true(sb_abm_gamma(m, 2, 1) == 0.25); /* empty: the share it would get on its own */
+	sb_mmu_free(m);
+}
+
+/* satfrac (the artifact, docs/schemes/abm.md §3): an arrival refreshes its queue's share of n_p
+ * from the queue's length *before* the packet, and a queue that drains without arrivals keeps
+ * its share. Two queues of priority 1 each receive two 600-byte packets (sat_bytes = 1000): at
+ * the second arrivals each held 600 B, so n_1 = 0.6 + 0.6 = 1.2 (post-arrival lengths, 1200 B
+ * each, would have counted two whole queues). Draining one queue leaves n_1 at 1.2; its next
+ * arrival, on an empty queue, takes its share to 0. */
+static void test_satfrac_pre_arrival(void **state)
+{
+	(void)state;
+	const char *kv[] = { "n_mode", "satfrac", "sat_bytes", "1000", "gamma_mode", "one" };
+	struct sb_mmu *m = bare_abm(B_SPEC, kv, 6);
+	for (int k = 0; k < 2; k++) {
+		put(m, 0, 1, 600);
+		put(m, 1, 1, 600);
+	}
+	fire(m);
+	print_message("satfrac after 2 x 600 B on two queues: n = %g\n", sb_abm_n(m, 1));
+	assert_true(fabs(sb_abm_n(m, 1) - 1.2) < 1e-12);
+	take(m, 0, 1, 600);
+	take(m, 0, 1, 600);
+	fire(m);
+	assert_true(fabs(sb_abm_n(m, 1) - 1.2) < 1e-12); /* stale until the queue's next arrival */
+	put(m, 0, 1, 600); /* pre-arrival length 0: this queue's share drops to 0 */
+	put(m, 2, 1, 600);
+	put(m, 2, 1, 600); /* a third queue at 600 */
+	fire(m);
+	assert_true(fabs(sb_abm_n(m, 1) - 1.2) < 1e-12); /* 0 + 0.6 + 0.6 */
+	sb_mmu_free(m);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* 9. Static reserve: each port keeps R outside the shared pool; the shared part of N
  *    congested queues settles at ω·B_s/(1+Nω) with B_s = B − ports·R.                        */
@@ -751,6 +832,8 @@ int main(void)
 		cmocka_unit_test(test_eq9_arithmetic),
 		cmocka_unit_test(test_thresh90_count),
 		cmocka_unit_test(test_gamma_idle_rules),
+		cmocka_unit_test(test_gamma_mixed_port_rates),
+		cmocka_unit_test(test_satfrac_pre_arrival),
 		cmocka_unit_test(test_steady_state_example_a),
 		cmocka_unit_test(test_isolation_minimum_guarantee),
 		cmocka_unit_test(test_no_monopoly),

@@ -229,6 +229,54 @@ static void test_dsh_port_pause_insurance(void **state)
 	sb_mmu_free(m);
 }
 
+/* δ_p, the port-level resume hysteresis X_pon = X_poff − δ_p (docs/schemes/dsh.md §1). As above
+ * (N_q = 1, X_poff = T), the port pauses and its insurance drains first; with δ_p = 30,000 B the
+ * port RESUME then waits for the departure that takes P_s below T − δ_p, several packets after
+ * the one that takes it below T (where δ_p = 0 resumes), and not a packet earlier. */
+static void test_dsh_port_resume_hysteresis(void **state)
+{
+	(void)state;
+	const uint64_t buffer = 2000000, bs = buffer - SMALL_BP - SMALL_BI, delta_p = 30000;
+	static const char *const sets[] = { "nq_port_multiplier", "1", "delta_p_bytes", "30000", NULL };
+	struct sb_mmu *m = direct("dsh", 4, buffer, sets);
+	int k_port = 0;
+	for (int k = 1; !k_port; k++) {
+		uint64_t w = 1500 * k > 3072 ? (uint64_t)(1500 * k - 3072) : 0;
+		if (w > (bs - w) / 16)
+			k_port = k;
+	}
+	for (int k = 0; k < k_port + 4; k++) /* the last four land in insurance */
+		assert_int_equal(arrive(m, 2, 0, 3, 1500, true), SB_ADMIT);
+	struct sb_dsh_port_view p;
+	sb_dsh_port(m, 2, &p);
+	assert_true(p.paused);
+	assert_int_equal(p.insurance, 6000);
+	/* first departure after which P_s < X_poff (δ_p = 0), and after which P_s < X_poff − δ_p */
+	int d_plain = 0, d_hyst = 0;
+	for (int d = 1; d <= k_port && !d_hyst; d++) {
+		uint64_t w = 1500 * (k_port - d) > 3072 ? (uint64_t)(1500 * (k_port - d) - 3072) : 0;
+		if (!d_plain && (w == 0 || w < (bs - w) / 16))
+			d_plain = d;
+		if (w == 0 || w + delta_p < (bs - w) / 16)
+			d_hyst = d;
+	}
+	assert_true(d_hyst > d_plain + 10); /* 30,000 B of hysteresis: about 19 packets */
+	for (int d = 0; d < 4; d++)
+		depart(m, 2, 0, 3, 1500, true); /* insurance first (U10) */
+	int resumed_at = 0;
+	for (int d = 1; d <= k_port && !resumed_at; d++) {
+		size_t before = nframes;
+		depart(m, 2, 0, 3, 1500, true);
+		for (size_t f = before; f < nframes; f++)
+			if (frames[f].port_level && !frames[f].pause)
+				resumed_at = d;
+	}
+	printf("  port RESUME after departure %d: X_poff reached at %d, X_pon = X_poff - %llu at %d\n", resumed_at,
+	       d_plain, (unsigned long long)delta_p, d_hyst);
+	assert_int_equal(resumed_at, d_hyst);
+	sb_mmu_free(m);
+}
+
 /* U5: with T < η, X_qoff is negative. A queue inside its private buffer stays ON; its first
  * byte in shared pauses it; back to ω_s = 0 resumes it (X_qon < 0 could never be undershot). */
 static void test_dsh_negative_xqoff(void **state)
@@ -520,37 +568,18 @@ static void test_lossy_dt(void **state)
  * an 8:1 DCTCP incast plus background on a shallow 10 Gb/s switch. */
 /* ------------------------------- the theorems (§3.3) ------------------------------- */
 
-/* Theorems 1 (DSH) and 2 (SIH): N queues congested at their threshold, M new queues bursting
- * at R times their drain rate μ; the longest burst without PAUSE, with the corrected case
- * boundary R* = 1 + (1 + αN)/(αM) (004-dsh.md U23). Tomahawk: B = 16 MiB, N_p = 32, N_q = 7,
- * η = 56,840, α = 1/16, μ = 100 Gb/s, B_p = 0. */
-struct theorem {
-	double r_star, t_max_us, s_max;
-	int regime; /* 1: R <= R*, 2: R > R* */
-};
-
-static struct theorem burst_theorem(bool dsh, double n, double m, double r)
-{
-	const double b = 16777216, eta = ETA_100G, alpha = 1.0 / 16, mu = 12.5e9;
-	double bs = dsh ? b - 32 * eta : b - 7 * 32 * eta;
-	double num = alpha * bs - (dsh ? eta : 0);
-	struct theorem t = { 1 + (1 + alpha * n) / (alpha * m), 0, 0, 0 };
-	double secs;
-	if (r <= t.r_star) {
-		t.regime = 1;
-		secs = num / (mu * (1 + alpha * (n + m)) * (r - 1));
-	} else {
-		t.regime = 2;
-		secs = num / (mu * (1 + alpha * n) * ((1 + alpha * m) * (r - 1) - alpha * n));
-	}
-	t.t_max_us = secs * 1e6;
-	t.s_max = m * r * mu * secs;
-	return t;
-}
-
+/* Theorems 1 (DSH) and 2 (SIH), as sb_dsh_burst_absorption() computes them from a started MMU:
+ * the spec's test vectors (004-dsh.md §3.3) on the paper's switch — 32 ports at 100 Gb/s, 2 µs,
+ * 1500-byte frames (η = 56,840 B), 16 MiB, α = 1/16, no private buffer (the theorems' B_p = 0),
+ * so B_s = B − 32η (DSH) and B − 7·32η (SIH) — with the corrected case boundary
+ * R* = 1 + (1 + αN)/(αM) (U23; the paper's printed (1 − αN)/(αM) + 1 picks the wrong branch for
+ * the second vector). The simulated switch is held to the same formula in
+ * tests/test_dsh_scenarios.c (test_burst_absorption_measured). */
 static void test_theorem_vectors(void **state)
 {
 	(void)state;
+	static const char *const no_private[] = { "private_bytes", "0", NULL };
+	struct sb_mmu *dsh = direct("dsh", 32, MIB16, no_private), *sih = direct("sih", 32, MIB16, no_private);
 	static const struct {
 		double n, m, r, r_star, dsh_us, dsh_bytes, sih_us, sih_bytes;
 		int regime;
@@ -561,17 +590,25 @@ static void test_theorem_vectors(void **state)
 		{ 4, 4, 4, 6, 15.610, 3121977, 4.495, 898901, 1 },
 	};
 	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
-		struct theorem d = burst_theorem(true, v[k].n, v[k].m, v[k].r);
-		struct theorem s = burst_theorem(false, v[k].n, v[k].m, v[k].r);
+		struct sb_dsh_burst d, s;
+		assert_int_equal(sb_dsh_burst_absorption(dsh, 3, v[k].n, v[k].m, v[k].r, 100e9, &d), 0);
+		assert_int_equal(sb_dsh_burst_absorption(sih, 3, v[k].n, v[k].m, v[k].r, 100e9, &s), 0);
 		printf("  N=%g M=%g R=%g: R* %.3f, DSH %.3f us %.0f B, SIH %.3f us %.0f B (x%.2f)\n", v[k].n, v[k].m,
-		       v[k].r, d.r_star, d.t_max_us, d.s_max, s.t_max_us, s.s_max, d.s_max / s.s_max);
+		       v[k].r, d.r_star, d.t_max * 1e6, d.s_max, s.t_max * 1e6, s.s_max, d.s_max / s.s_max);
 		assert_float_equal(d.r_star, v[k].r_star, 1e-9);
 		assert_int_equal(d.regime, v[k].regime);
-		assert_float_equal(d.t_max_us, v[k].dsh_us, 0.0005);
-		assert_float_equal(s.t_max_us, v[k].sih_us, 0.0005);
+		assert_int_equal(s.regime, v[k].regime);
+		assert_float_equal(d.t_max * 1e6, v[k].dsh_us, 0.0005);
+		assert_float_equal(s.t_max * 1e6, v[k].sih_us, 0.0005);
 		assert_float_equal(d.s_max, v[k].dsh_bytes, 0.5);
 		assert_float_equal(s.s_max, v[k].sih_bytes, 0.5);
 	}
+	/* outside the model: no burst, or arrivals no faster than departures */
+	struct sb_dsh_burst x;
+	assert_int_equal(sb_dsh_burst_absorption(dsh, 3, 0, 0, 2, 100e9, &x), -1);
+	assert_int_equal(sb_dsh_burst_absorption(dsh, 3, 0, 1, 1, 100e9, &x), -1);
+	sb_mmu_free(dsh);
+	sb_mmu_free(sih);
 }
 
 int main(void)
@@ -579,6 +616,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dsh_queue_pause_resume),
 		cmocka_unit_test(test_dsh_port_pause_insurance),
+		cmocka_unit_test(test_dsh_port_resume_hysteresis),
 		cmocka_unit_test(test_dsh_negative_xqoff),
 		cmocka_unit_test(test_sih_matches_reference),
 		cmocka_unit_test(test_dsh_random_drains_clean),

@@ -130,22 +130,26 @@ static void test_edt_derived_parameters(void **state)
 }
 
 /* The two threshold forms with the machine off: "dt" admits while q + L <= α(B − Q) (one queue
- * stops at 333 packets = 499,500 B), "paper" while q < α(B − Q) (334 packets, 501,000 B). */
+ * stops at 333 packets = 499,500 B), "paper" while q < α(B − Q) (334 packets, 501,000 B). At the
+ * exact boundary, B = 4500: the second packet ends exactly on T = 4500 − 1500 = 3000 and "dt"
+ * admits it (q + L = T), as "paper" does (q = 1500 < T); the third is refused by both. */
 static void test_edt_threshold_forms(void **state)
 {
 	(void)state;
 	const char *forms[2] = { "dt", "paper" };
 	const int expect[2] = { 333, 334 };
 	for (int k = 0; k < 2; k++) {
-		struct sb_mmu *m =
-			direct_mmu(1000000, true, (const char *const[]){ "enable", "false", "threshold_test", forms[k], NULL });
-		int n = 0;
-		while (enq(m, 0) == SB_ADMIT)
-			n++;
-		assert_int_equal(n, expect[k]);
-		assert_int_equal(m->drops[SB_DROP_THRESHOLD], 1);
-		assert_int_equal(sb_edt_stats(m)->entered, 0);
-		sb_mmu_free(m);
+		for (int exact = 0; exact < 2; exact++) {
+			struct sb_mmu *m = direct_mmu(exact ? 4500 : 1000000, true,
+						      (const char *const[]){ "enable", "false", "threshold_test", forms[k], NULL });
+			int n = 0;
+			while (enq(m, 0) == SB_ADMIT)
+				n++;
+			assert_int_equal(n, exact ? 2 : expect[k]);
+			assert_int_equal(m->drops[SB_DROP_THRESHOLD], 1);
+			assert_int_equal(sb_edt_stats(m)->entered, 0);
+			sb_mmu_free(m);
+		}
 	}
 }
 

@@ -514,6 +514,22 @@ static void test_selector_round_robin(void **state)
 	       (unsigned long long)e->m->q_egr[sb_mmu_qi(5, 1)], (unsigned long long)e->m->q_egr[sb_mmu_qi(6, 1)],
 	       (unsigned long long)(e->m->buffer - e->m->used));
 	emb_free(e);
+
+	/* A packet costs whole tokens, rounded up: with 300-byte tokens (one per 60 ns at 40 G) a
+	 * 1000-byte packet takes ceil(1000/300) = 4, so once the bucket is spent grants come 240 ns
+	 * apart (3 tokens, 180 ns, would let expulsion read faster than the spare bandwidth). */
+	const char *cells300[] = { "alpha", "1", "token_cell_bytes", "300", NULL };
+	e = emb_new(cells300);
+	emb_offer(e, 4, 30);
+	emb_offer(e, 5, 30);
+	emb_offer(e, 6, 40);
+	emb_run_timers(e);
+	assert_true(e->nvictims >= 6);
+	for (int i = 4; i < e->nvictims; i++) {
+		sb_time gap = e->victim_at[i] - e->victim_at[i - 1];
+		assert_true(gap >= 239 * SB_NS && gap <= 241 * SB_NS);
+	}
+	emb_free(e);
 }
 
 static void test_selector_longest_and_options(void **state)

@@ -207,7 +207,81 @@ static void test_abm_measurements(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* 3. Bad configurations: a clear message naming the key.                                    */
+/* 3. The MMU alone: the egress lossy threshold at its exact boundary, and policy = abm's n_p. */
+
+static void no_timer(void *ctx, struct sb_mmu *m, sb_time at, unsigned id)
+{
+	(void)ctx, (void)m, (void)at, (void)id;
+}
+
+/* 4 ports at 25 Gb/s, no headroom (b_ing = B), a lossy egress pool of 100,000 B. */
+static struct sb_mmu *bare_sonic(const char *const *kv)
+{
+	static const uint64_t rates[4] = { 25000000000ULL, 25000000000ULL, 25000000000ULL, 25000000000ULL };
+	struct sb_mmu_config cfg = { .nports = 4, .buffer_bytes = 1000000, .port_rate_bps = rates };
+	struct sb_mmu_env env = { .arm_timer = no_timer };
+	struct sb_mmu *m = sb_mmu_new(sb_bm_find("sonic"), &cfg, &env);
+	m->check_invariants = true;
+	struct sb_error err;
+	const char *const base[] = { "headroom", "bytes", "lossy_pool_bytes", "100000", NULL };
+	for (const char *const *k = base; *k; k += 2)
+		assert_int_equal(sb_mmu_set_param(m, k[0], k[1], &err), 0);
+	tl_mmu_start(m, kv);
+	return m;
+}
+
+static enum sb_drop_cause lossy(struct sb_mmu *m, uint16_t port, uint32_t bytes)
+{
+	struct sb_mmu_pkt p = { .in_port = 3, .out_port = port, .prio = 1, .bytes = bytes };
+	return sb_mmu_admit(m, &p);
+}
+
+/* Eq. (1) for the egress lossy view, Γ = α°·(b° − egress lossy occupancy), with the packet
+ * inside it (q + L ≤ Γ, pre-arrival counters): α° = 0.5, b° = 100,000. A queue at 30,000 B has
+ * Γ = 35,000: a 5,000-byte packet ends exactly on it and is admitted; at 35,000 B, Γ = 32,500
+ * and even one byte is refused; at 30,000 a 5,001-byte packet would end beyond Γ. */
+static void test_egress_lossy_boundary(void **state)
+{
+	(void)state;
+	const char *const kv[] = { "alpha_lossy_egress", "0.5", NULL };
+	struct sb_mmu *m = bare_sonic(kv);
+	for (int k = 0; k < 30; k++)
+		assert_int_equal(lossy(m, 0, 1000), SB_ADMIT);
+	assert_int_equal(lossy(m, 0, 5001), SB_DROP_THRESHOLD);
+	assert_int_equal(lossy(m, 0, 5000), SB_ADMIT);
+	assert_int_equal(lossy(m, 0, 1), SB_DROP_THRESHOLD);
+	assert_int_equal(m->q_egr[sb_mmu_qi(0, 1)], 35000);
+	sb_mmu_free(m);
+}
+
+/* policy = abm (spec §2.7): Γ = α·(b° − used)·μ/n_p with n_p = max(1, Σ min(1, q/sat)) over the
+ * view's queues of the priority, each share refreshed when its threshold is evaluated. With
+ * sat = 1000 B, a second queue holding 1000 B makes n_1 = 2 for the egress view, and the first
+ * queue (μ = 1 before any measurement) then admits only while q + 1000 ≤ (b° − q − 1000)/2, up
+ * to 33,000 B instead of DT's 49,000 B. */
+static void test_abm_policy_np(void **state)
+{
+	(void)state;
+	const char *const kv[] = { "policy", "abm", "sat_bytes", "1000", NULL };
+	struct sb_mmu *m = bare_sonic(kv);
+	assert_int_equal(lossy(m, 1, 1000), SB_ADMIT);
+	assert_int_equal(lossy(m, 1, 1000), SB_ADMIT); /* evaluated at q = 1000: a full share */
+	assert_int_equal(lossy(m, 0, 1000), SB_ADMIT);
+	int n = 1;
+	while (lossy(m, 0, 1000) == SB_ADMIT)
+		n++;
+	uint64_t want = 0;
+	while (want + 1000 <= (100000 - want - 2000) / 2)
+		want += 1000;
+	print_message("abm policy, n_p = %g: queue stops at %d000 B (theory %llu)\n", sb_sonic_abm_n(m, true, 1), n,
+		      (unsigned long long)want);
+	assert_true(sb_sonic_abm_n(m, true, 1) == 2.0);
+	assert_int_equal(m->q_egr[sb_mmu_qi(0, 1)], want);
+	sb_mmu_free(m);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* 4. Bad configurations: a clear message naming the key.                                    */
 
 static void expect_build_error(const char *fmt, const char *extra, const char *want)
 {
@@ -243,6 +317,8 @@ int main(void)
 		cmocka_unit_test(test_fluid_other_alphas),
 		cmocka_unit_test(test_fluid_abm_policy),
 		cmocka_unit_test(test_abm_measurements),
+		cmocka_unit_test(test_egress_lossy_boundary),
+		cmocka_unit_test(test_abm_policy_np),
 		cmocka_unit_test(test_bad_configurations),
 	};
 	return cmocka_run_group_tests_name("sonic", tests, NULL, NULL);

@@ -32,7 +32,8 @@ static void test_ecn_step_and_red(void **state)
 	struct sb_ecn_cfg red = { .kmin = 100000, .kmax = 400000, .pmax_q32 = (uint32_t)(0.2 * 4294967295.0),
 				  .mode = SB_ECN_RED };
 	assert_false(sb_ecn_decide(&red, 100000, &rng));
-	assert_true(sb_ecn_decide(&red, 400001, &rng));
+	for (int i = 0; i < 100; i++) /* above kmax every packet is marked, not 20 % of them */
+		assert_true(sb_ecn_decide(&red, 400001 + 1000 * (uint64_t)i, &rng));
 	const double at[] = { 130000, 250000, 370000 };
 	for (int k = 0; k < 3; k++) {
 		int marks = 0, n = 400000;
@@ -274,6 +275,10 @@ static void test_headroom_formulas(void **state)
 	assert_int_equal(sb_headroom_dsh(1500, 40000000000ULL, 1500 * SB_NS), 21840);
 	assert_int_equal(sb_headroom_dsh(1500, 400000000000ULL, 2 * SB_US), 206840);
 	assert_int_equal(sb_headroom_dsh(1500, 25000000000ULL, 2 * SB_US), 19340);
+	/* the bytes a link holds are rounded up, so that the guarantee holds: 25 Gb/s × 1.5 µs is
+	 * 4687.5 B, counted as 4688 */
+	assert_int_equal(sb_headroom_dsh(1500, 25000000000ULL, 1500 * SB_NS), 2 * (4688 + 1500) + 3840);
+	assert_int_equal(sb_headroom_reverie(1048, 25000000000ULL, 1500 * SB_NS), 2 * 1048 + 3860 + 2 * 4688);
 }
 
 /* A host NIC with a buffer limit drops what does not fit (the simulator's NIC does not push

@@ -587,6 +587,30 @@ void sb_dsh_port(const struct sb_mmu *m, uint16_t port, struct sb_dsh_port_view 
 	*out = (struct sb_dsh_port_view){ p->shared, p->insurance, p->paused };
 }
 
+int sb_dsh_burst_absorption(const struct sb_mmu *m, uint16_t port, double n_congested, double m_bursty, double r,
+			    double mu_bps, struct sb_dsh_burst *out)
+{
+	const struct dsh_state *s = state_of(m);
+	*out = (struct sb_dsh_burst){ 0 };
+	if (!s || !s->q || port >= m->nports || !(m_bursty > 0) || !(n_congested >= 0) || !(r > 1) || !(mu_bps > 0))
+		return -1;
+	double unit = m->cell_bytes ? (double)m->cell_bytes : 1.0;
+	double a = s->alpha, n = n_congested, mb = m_bursty, mu = mu_bps / 8.0; /* bytes/s */
+	double num = a * (double)s->shared_cap * unit - (s->dsh ? (double)s->eta[port] * unit : 0.0);
+	double t;
+	out->r_star = 1 + (1 + a * n) / (a * mb);
+	if (r <= out->r_star) {
+		out->regime = 1;
+		t = num / (mu * (1 + a * (n + mb)) * (r - 1));
+	} else {
+		out->regime = 2; /* the denominator exceeds μ·R > 0 here */
+		t = num / (mu * (1 + a * n) * ((1 + a * mb) * (r - 1) - a * n));
+	}
+	out->t_max = t > 0 ? t : 0;
+	out->s_max = mb * r * mu * out->t_max;
+	return 0;
+}
+
 int sb_dsh_check(const struct sb_mmu *m, struct sb_error *err)
 {
 	const struct dsh_state *s = state_of(m);

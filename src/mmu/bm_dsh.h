@@ -69,6 +69,30 @@ int64_t sb_dsh_xqoff(const struct sb_mmu *m, uint16_t port);
 uint64_t sb_dsh_xpoff(const struct sb_mmu *m);
 void sb_dsh_queue(const struct sb_mmu *m, uint16_t port, uint8_t prio, struct sb_dsh_queue_view *out);
 void sb_dsh_port(const struct sb_mmu *m, uint16_t port, struct sb_dsh_port_view *out);
+/* The burst-absorption theorems of the paper (§IV-C, Theorem 1 for DSH, Theorem 2 for SIH, after
+ * Choudhury and Hahne): N queues congested since long ago sit at their pause threshold when M
+ * empty queues start a burst at R > 1 times their drain rate μ (bits/s), i.e. each grows at
+ * (R − 1)·μ. Every queue then pauses its upstream once its shared part reaches X_qoff = T − η
+ * (DSH; SIH: T) with T = α·(B_s − shared), so a burst shorter than t_max pauses no one:
+ *
+ *   R ≤ R*:  t_max = (α·B_s − η) / (μ·(1 + α(N + M))·(R − 1))
+ *   R > R*:  t_max = (α·B_s − η) / (μ·(1 + αN)·((1 + αM)(R − 1) − αN))
+ *
+ * with R* = 1 + (1 + αN)/(αM) (the paper prints (1 − αN)/(αM) + 1; only R* makes the two
+ * branches meet, docs/schemes/dsh.md §6), η = 0 for SIH, and the largest burst absorbed
+ * S_max = M·R·μ·t_max. α, B_s and η (of ingress port `port`) are this MMU's. The model has no
+ * private buffer (φ = 0, switch.<scheme>.private_bytes = 0) and no hysteresis. */
+struct sb_dsh_burst {
+	double r_star;           /* case boundary R* */
+	int regime;              /* 1: R ≤ R* (the N queues follow the threshold down); 2: R > R* */
+	double t_max;            /* seconds; 0 when α·B_s ≤ η (DSH pauses a burst at once) */
+	double s_max;            /* bytes */
+};
+/* 0, or -1 if `m` is not a started dsh/sih MMU or the inputs are outside the model (M > 0, N ≥ 0,
+ * R > 1, μ > 0). */
+int sb_dsh_burst_absorption(const struct sb_mmu *m, uint16_t port, double n_congested, double m_bursty, double r,
+			    double mu_bps, struct sb_dsh_burst *out);
+
 /* Check the scheme's own invariants (shared_used ≤ B_s, headroom ≤ η, the sums agree with
  * the per-queue counters and with the core's occupancy): 0, or -1 with a description. The
  * scheme runs it itself after every packet when mmu->check_invariants is set. */

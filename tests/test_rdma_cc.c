@@ -1,0 +1,373 @@
+/*
+ * test_rdma_cc.c — the update rules of the RDMA congestion controls, driven by hand with chosen
+ * feedback and checked to the bit per second against the papers' equations: DCQCN's cut,
+ * α EWMA, rate-decrease interval and the fast-recovery / additive / hyper increase stages
+ * (src/transport/cc_dcqcn.c); HPCC's utilisation, its EWMA and window law (cc_hpcc.c);
+ * PowerTCP's power and rate update (cc_powertcp.c). TIMELY's rule is in tests/test_timely.c.
+ *
+ * The network tests (tests/test_rdma.c) show what the controls achieve together — fairness,
+ * utilisation, recovery — and pass for many wrong variants of a rule. Here each control runs on
+ * a queue pair that never sends: the test sets the clock, hands the control CNPs, ACKs and INT
+ * records exactly as the engine would (qp->cc->on_cnp, qp->cc->on_ack), and compares the rate
+ * it sets with the paper's formula evaluated step by step in the test.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "net/telemetry.h"
+#include "sim/sim.h"
+#include "testlib.h"
+#include "transport/rdma.h"
+#include "transport/transport.h"
+
+#define LINE 25e9 /* the NIC's rate, bits/s */
+
+/* A 2-host, 25 Gb/s network that is built but never run, and one queue pair of `transport`
+ * driven by hand: the clock is sim.eq.now, set by the test. `sets`: rdma.* keys and values,
+ * NULL-terminated. */
+struct bench {
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	struct sb_flow *f;
+	struct sb_rdma_qp *qp;
+};
+
+static void bench_open(struct bench *b, const char *transport, const struct sb_rdma_cc_ops *cc,
+		       const char *const *sets, sb_time base_rtt)
+{
+	tl_single_switch(&b->sc, 2, LINE / 1e9, 64u << 20);
+	for (; sets && *sets; sets += 2) {
+		struct sb_error err = { "" };
+		const struct sb_param *p = sb_param_find(sb_rdma_param_table, sets[0]);
+		assert_non_null(p);
+		if (sb_param_set_text(p, &b->sc.rdma, sets[1], &err))
+			fail_msg("rdma.%s = %s: %s", sets[0], sets[1], err.msg);
+	}
+	tl_build(&b->sim, &b->sc);
+	b->f = sb_flow_create(&b->sim, 0, 1, 0, SB_SEC, sb_transport_find(transport));
+	b->qp = sb_rdma_qp_of(b->f);
+	memset(b->qp, 0, sizeof(*b->qp));
+	b->qp->cc = cc;
+	b->qp->mtu = 1000;
+	b->qp->line_bps = (uint64_t)LINE;
+	b->qp->rate_bps = (uint64_t)LINE;
+	b->qp->base_rtt = base_rtt;
+	b->qp->rto_at = SB_TIME_NEVER;
+	cc->init(&b->sim, b->f, b->qp);
+}
+
+static void bench_close(struct bench *b)
+{
+	sb_sim_free(&b->sim);
+	sb_scenario_free(&b->sc);
+}
+
+static void at(struct bench *b, sb_time t)
+{
+	assert_true(t >= b->sim.eq.now);
+	b->sim.eq.now = t;
+}
+
+/* The rate the NIC was given (whole bits per second) against the model's. */
+static void expect_rate(const struct bench *b, double want, const char *what)
+{
+	double got = (double)b->qp->rate_bps;
+	print_message("  %-44s %14.1f b/s, model %14.1f\n", what, got, want);
+	if (fabs(got - want) > 1.0)
+		fail_msg("%s: rate %.1f b/s, the rule gives %.1f", what, got, want);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* DCQCN (Zhu et al., SIGCOMM 2015, §3; the Mellanox model of the HPCC-lineage
+ * artifacts, docs/transports.md). Times are µs after the first CNP at t0; CNPs come in the
+ * middle of α intervals and rate checks come well inside timer periods, so each test runs
+ * unchanged with rdma.dcqcn_first_cut = check (the first cut at the first rate-decrease check,
+ * 4 µs later) and = cnp (at the CNP): the α intervals here are longer than the decrease
+ * interval, so both first cuts find α = 1 (a halving); both start the α clock at the first CNP
+ * with no CNP counted yet, and the increase timer at the cut. */
+
+static const sb_time T0 = 100 * SB_US;
+
+static sb_time us(double x) { return (sb_time)((double)T0 + x * (double)SB_US); } /* x may be < 0 */
+
+static void dcqcn_cnp(struct bench *b, double at_us)
+{
+	at(b, us(at_us));
+	b->qp->cc->on_cnp(&b->sim, b->f, b->qp);
+}
+
+/* What the NIC would send at: an ACK brings the control's lazy clocks up to date. */
+static void dcqcn_check(struct bench *b, double at_us, double want, const char *what)
+{
+	at(b, us(at_us));
+	struct sb_rdma_feedback fb = { 0 };
+	b->qp->cc->on_ack(&b->sim, b->f, b->qp, &fb);
+	expect_rate(b, want, what);
+}
+
+/* Cut and α. g = 1/16, α interval 20 µs, no increase within the test (timer 10 ms).
+ *   t0      first CNP: α = 1, R = L(1 − 1/2) = L/2
+ *   +110    5 quiet α intervals: α = (15/16)^5; the cut gives R (1 − α/2)
+ *   +130    the interval ending at +120 saw a CNP: α ← (15/16) α + 1/16; R (1 − α/2)
+ *   +310    +140 saw one too, then 8 quiet intervals (evaluated at once here, as the
+ *           control catches up lazily): α ← ((15/16) α + 1/16) (15/16)^8; R (1 − α/2) */
+static void dcqcn_cut_and_alpha_mode(const char *first_cut)
+{
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "10000", NULL };
+	struct bench b;
+	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
+	const double g = 0.0625;
+	double r = LINE, alpha = 1;
+	dcqcn_check(&b, -50, r, "before any CNP: line rate");
+	dcqcn_cnp(&b, 0);
+	if (!strcmp(first_cut, "check"))
+		dcqcn_check(&b, 3, r, "first CNP, before the first check: no cut yet");
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 5, r, "first CNP: alpha = 1, a halving");
+	dcqcn_check(&b, 105, r, "quiet: alpha decays, the rate stays");
+	dcqcn_cnp(&b, 110);
+	alpha = pow(1 - g, 5);
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 115, r, "after 5 quiet intervals: R (1 - a/2)");
+	dcqcn_cnp(&b, 130);
+	alpha = (1 - g) * alpha + g;
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 135, r, "a CNP in the last interval: a <- (1-g)a + g");
+	dcqcn_cnp(&b, 310);
+	alpha = ((1 - g) * alpha + g) * pow(1 - g, 8);
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 315, r, "then 8 quiet intervals at once");
+	bench_close(&b);
+}
+
+/* The rate-decrease interval: however many CNPs arrive, the rate is cut at most once per
+ * 4 µs check. 12 CNPs one µs apart span three checks, or four depending on where the clock's
+ * ticks fall: 3 or 4 halvings (α stays 1: its first tick is 1 ms away), never 12. */
+static void dcqcn_decrease_interval_mode(const char *first_cut)
+{
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_alpha_interval_us", "1000",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "10000", NULL };
+	struct bench b;
+	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
+	dcqcn_cnp(&b, 0);
+	dcqcn_check(&b, 5, LINE / 2, "first CNP");
+	for (int j = 0; j < 12; j++)
+		dcqcn_cnp(&b, 30.5 + j);
+	at(&b, us(50));
+	struct sb_rdma_feedback fb = { 0 };
+	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	double got = (double)b.qp->rate_bps;
+	int cuts = (int)lround(log2(LINE / 2 / got));
+	print_message("  12 CNPs over 12 us: %d cuts, rate %.0f b/s\n", cuts, got);
+	assert_in_range(cuts, 3, 4);
+	assert_true(fabs(got - LINE / 2 / pow(2, cuts)) <= 1.0);
+	bench_close(&b);
+}
+
+/* Increase. F = 2, R_AI = 1 Gb/s, R_HAI = 3 Gb/s, timer 100 µs, g = 1/16, α interval 20 µs, no
+ * byte counter (every event is a timer event: F fast-recovery events, one additive, then hyper
+ * increases). Each event first moves the target R_T (by R_AI or R_HAI, not at all in fast
+ * recovery, never beyond line rate) and then halves the gap: R ← (R_T + R)/2.
+ *   t0     first CNP: R = L/2, R_T stays L (no increase since a cut: target not clamped)
+ *   +100   one fast-recovery event: R = (L + L/2)/2
+ *   +170   CNP: after an increase the cut clamps R_T = R, then R (1 − α/2), α = (15/16)^8
+ *   +270…  events 1, 2 fast recovery; 3 additive; 4, 5, 6 hyper (R_T reaches L at the 5th)
+ *   +830, +850  two CNPs, two cuts, no increase between them: the first clamps R_T to the rate
+ *          it finds, the second leaves R_T alone (artifact CLAMP_TARGET_RATE = 0)
+ *   +950   a fast-recovery event halves the gap to that R_T. */
+static void dcqcn_increase_stages_mode(const char *first_cut)
+{
+	const char *const sets[] = { "dcqcn_first_cut", first_cut, "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
+				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "100",
+				     "dcqcn_fast_recovery", "2", "dcqcn_ai_mbps", "1000", "dcqcn_hai_mbps", "3000",
+				     "dcqcn_byte_counter_bytes", "0", "dcqcn_clamp_target", "false", NULL };
+	struct bench b;
+	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
+	const double g = 0.0625, ai = 1e9, hai = 3e9;
+	double r = LINE, rt = LINE, alpha = 1;
+	dcqcn_cnp(&b, 0);
+	r /= 2;
+	dcqcn_check(&b, 50, r, "first cut; no increase before the timer");
+	r = (rt + r) / 2;
+	dcqcn_check(&b, 150, r, "one fast-recovery event: (R_T + R)/2");
+	dcqcn_cnp(&b, 170);
+	alpha = pow(1 - g, 8);
+	rt = r;
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 220, r, "cut after an increase: R_T = R, R (1 - a/2)");
+	static const char *const stage[] = { "fast recovery 1", "fast recovery 2", "additive (R_T + R_AI)",
+					     "hyper 1 (R_T + R_HAI)", "hyper 2, R_T capped at line rate", "hyper 3" };
+	for (int j = 1; j <= 6; j++) {
+		if (j == 3)
+			rt += ai;
+		else if (j > 3)
+			rt = fmin(rt + hai, LINE);
+		r = (rt + r) / 2;
+		dcqcn_check(&b, 170 + 100 * j + 50, r, stage[j - 1]);
+	}
+	/* α: +g at the tick after the CNP at +170, then 32 quiet intervals to +830 */
+	alpha = ((1 - g) * alpha + g) * pow(1 - g, 32);
+	dcqcn_cnp(&b, 830);
+	rt = r;
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 835, r, "cut after increases: R_T clamped to R");
+	alpha = (1 - g) * alpha + g;
+	dcqcn_cnp(&b, 850);
+	r *= 1 - alpha / 2;
+	dcqcn_check(&b, 855, r, "second cut without an increase between");
+	r = (rt + r) / 2;
+	dcqcn_check(&b, 1000, r, "fast recovery towards the first cut's R_T");
+	bench_close(&b);
+}
+
+/* Each DCQCN test with the first cut at the first rate-decrease check (the default, the NICs'
+ * and the artifacts' way) and at the first CNP. */
+#define BOTH_FIRST_CUTS(name)                                                                         \
+	static void test_##name(void **state)                                                         \
+	{                                                                                             \
+		(void)state;                                                                          \
+		print_message("rdma.dcqcn_first_cut = check\n");                                      \
+		name##_mode("check");                                                                 \
+		print_message("rdma.dcqcn_first_cut = cnp\n");                                        \
+		name##_mode("cnp");                                                                   \
+	}
+BOTH_FIRST_CUTS(dcqcn_cut_and_alpha)
+BOTH_FIRST_CUTS(dcqcn_decrease_interval)
+BOTH_FIRST_CUTS(dcqcn_increase_stages)
+
+/* ------------------------------------------------------------------------------------------ */
+/* HPCC (Li et al., SIGCOMM 2019, Algorithm 1), one hop at 25 Gb/s, base RTT T = 10 µs, so the
+ * line-rate window is W_max = 31,250 B. Each sample is an ACK whose INT says the hop sent
+ * `tx` bytes over `dt` and holds `q` bytes, against the previous ACK:
+ *     u = min(q, q_prev)·8/(B·T) + tx·8/(dt·B),   U ← (1 − τ/T) U + (τ/T) u,  τ = min(dt, T)
+ *     U ≥ η or incStage ≥ maxStage:  W = Wc/(U/η) + W_AI, incStage = 0
+ *     otherwise:                     W = Wc + W_AI,       incStage + 1
+ * W within [min rate·T, W_max]; the QP sends at W/T. The QP never sends, so every ACK passes
+ * the last update's snd_nxt and updates Wc ← W (one ACK per RTT, as FAST_REACT's reference).
+ * η = 0.95, maxStage = 2, W_AI = 100 Mb/s × T = 125 B. The samples: a hop at line rate with a
+ * standing queue of 0.2 BDP (u = 1.2) until U passes η and the window shrinks, then a hop at
+ * 40 % without queue (u = 0.4): two additive steps, then multiplicative ones. */
+static void test_hpcc_window_law(void **state)
+{
+	(void)state;
+	static const char *const sets[] = { "hpcc_eta", "0.95", "hpcc_mi_thresh", "2", "hpcc_ai_mbps", "100", NULL };
+	struct bench b;
+	const sb_time T = 10 * SB_US;
+	bench_open(&b, "hpcc", &sb_rdma_cc_hpcc, sets, T);
+	const double Tsec = 10e-6, B = LINE, eta = 0.95, w_ai = 100e6 * Tsec / 8, w_max = B * Tsec / 8;
+	static struct sb_int_rec rec;
+	rec = (struct sb_int_rec){ .nhops = 1 };
+	rec.hop[0] = (struct sb_int_hop){ .ts = 100 * SB_US, .tx_bytes = 0, .rate_bps = (uint64_t)B, .qlen = 6250 };
+	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
+	at(&b, 100 * SB_US);
+	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb); /* the first INT is only remembered */
+	expect_rate(&b, B, "first ACK: nothing to compare with");
+	static const struct { double dt_us, tx, q; } s[] = {
+		{ 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 },
+		{ 20, 25000, 0 }, { 4, 5000, 0 }, { 4, 5000, 0 }, { 4, 5000, 0 }, { 10, 12500, 0 },
+	};
+	double U = 0, wc = w_max, q_prev = 6250, w_least = w_max;
+	int stage = 0;
+	for (size_t k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
+		double u = fmin(s[k].q, q_prev) * 8 / (B * Tsec) + s[k].tx * 8 / (s[k].dt_us * 1e-6 * B);
+		double tau = fmin(s[k].dt_us * 1e-6, Tsec);
+		U = (1 - tau / Tsec) * U + tau / Tsec * u;
+		double w;
+		if (U >= eta || stage >= 2) {
+			w = wc / (U / eta) + w_ai;
+			stage = 0;
+		} else {
+			w = wc + w_ai;
+			stage++;
+		}
+		w = fmin(fmax(w, b.sc.rdma.min_rate_mbps * 1e6 * Tsec / 8), w_max);
+		wc = w;
+		w_least = fmin(w_least, w);
+		q_prev = s[k].q;
+		rec.hop[0].ts += (sb_time)(s[k].dt_us * SB_US);
+		rec.hop[0].tx_bytes += (uint64_t)s[k].tx;
+		rec.hop[0].qlen = (uint32_t)s[k].q;
+		fb.ack++;
+		at(&b, rec.hop[0].ts + T / 2);
+		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		char what[64];
+		snprintf(what, sizeof what, "sample %zu: u %.3f, U %.4f, W %.1f B", k + 1, u, U, w);
+		expect_rate(&b, w * 8 / Tsec, what);
+		assert_int_equal(b.qp->window, (uint64_t)(w + 0.5));
+	}
+	assert_true(w_least < 0.7 * w_max); /* the law did act: the window shrank, then recovered */
+	assert_true(wc == w_max);
+	bench_close(&b);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* PowerTCP (Addanki et al., NSDI 2022, Algorithm 1 with the rate form of cc_powertcp.c), one hop
+ * at 25 Gb/s, base RTT τ = 10 µs. Each ACK's INT against the previous one gives
+ *     λ = Δq·8/Δt + Δtx·8/Δt (at least B/2),   Γ' = λ·(q·8 + B·τ)/(B²·τ)
+ *     Γ ← (Γ(τ − Δt) + Γ'·Δt)/τ,                R ← γ (R_ref/(Γ/η) + β) + (1 − γ) R
+ * with R_ref the rate at the last update (every ACK here), γ = 0.9, β = 150 Mb/s, η = 0.95;
+ * Γ starts at 1. Samples: a growing queue (λ above B), a standing one, then a draining link. */
+static void test_powertcp_rate_law(void **state)
+{
+	(void)state;
+	static const char *const sets[] = { "powertcp_gamma", "0.9", "powertcp_beta_mbps", "150", "powertcp_eta", "0.95",
+					    NULL };
+	struct bench b;
+	const sb_time T = 10 * SB_US;
+	bench_open(&b, "powertcp", &sb_rdma_cc_powertcp, sets, T);
+	const double tau = 10e-6, B = LINE, gamma = 0.9, beta = 150e6, eta = 0.95;
+	static struct sb_int_rec rec;
+	rec = (struct sb_int_rec){ .nhops = 1 };
+	rec.hop[0] = (struct sb_int_hop){ .ts = 100 * SB_US, .tx_bytes = 0, .rate_bps = (uint64_t)B, .qlen = 0 };
+	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
+	at(&b, 100 * SB_US);
+	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	static const struct { double dt_us, tx, q; } s[] = {
+		{ 2, 6250, 5000 }, { 2, 6250, 10000 }, { 5, 15625, 10000 }, { 5, 15625, 10000 },
+		{ 5, 15625, 4000 }, { 20, 20000, 0 }, { 5, 5000, 0 },
+	};
+	double power = 1, r = B, q_prev = 0;
+	for (size_t k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
+		double dt = s[k].dt_us * 1e-6;
+		double lambda = fmax((s[k].q - q_prev) * 8 / dt + s[k].tx * 8 / dt, B / 2);
+		double sample = lambda * (s[k].q * 8 + B * tau) / (B * B * tau);
+		double d = fmin(dt, tau);
+		power = (power * (tau - d) + sample * d) / tau;
+		double ref = r;
+		r = gamma * (ref / (power / eta) + beta) + (1 - gamma) * r;
+		r = fmin(fmax(r, b.sc.rdma.min_rate_mbps * 1e6), B);
+		r = floor(r + 0.5); /* the NIC's whole bits per second are the next reference */
+		q_prev = s[k].q;
+		rec.hop[0].ts += (sb_time)(s[k].dt_us * SB_US);
+		rec.hop[0].tx_bytes += (uint64_t)s[k].tx;
+		rec.hop[0].qlen = (uint32_t)s[k].q;
+		fb.ack++;
+		at(&b, rec.hop[0].ts + T / 2);
+		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		char what[64];
+		snprintf(what, sizeof what, "sample %zu: power %.4f (sample %.4f)", k + 1, power, sample);
+		expect_rate(&b, r, what);
+		assert_int_equal(b.qp->window, (uint64_t)(r * tau / 8 + 0.5));
+	}
+	bench_close(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dcqcn_cut_and_alpha),
+		cmocka_unit_test(test_dcqcn_decrease_interval),
+		cmocka_unit_test(test_dcqcn_increase_stages),
+		cmocka_unit_test(test_hpcc_window_law),
+		cmocka_unit_test(test_powertcp_rate_law),
+	};
+	return cmocka_run_group_tests_name("rdma_cc", tests, NULL, NULL);
+}

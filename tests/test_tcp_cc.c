@@ -1,0 +1,216 @@
+/*
+ * test_tcp_cc.c — the TCP congestion controls' own rules (src/transport/cc_newreno.c,
+ * cc_cubic.c, cc_dctcp.c), each control driven by hand through sb_tcp_init() and its ops, with
+ * no network: NewReno's ssthresh (RFC 5681 Eq. 4), CUBIC's multiplicative decrease, fast
+ * convergence and TCP-friendly region (RFC 8312 §4.2, 4.5, 4.6), DCTCP's α and its cut
+ * (RFC 8257 §3.3–3.4). The engine (fast recovery, RTO, SACK…) is tests/test_tcp.c's.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sim/sim.h"
+#include "testlib.h"
+#include "transport/tcp.h"
+
+/* A control on a flow that is not part of any network; the clock is sim.eq.now. */
+struct bench {
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	struct sb_flow f;
+	struct sb_tcp *tcp;
+};
+
+static void bench_open(struct bench *b, const struct sb_tcp_cc_ops *cc)
+{
+	sb_scenario_defaults(&b->sc);
+	memset(&b->sim, 0, sizeof b->sim);
+	b->sim.sc = &b->sc;
+	memset(&b->f, 0, sizeof b->f);
+	b->sim.eq.now = 1 * SB_SEC;
+	sb_tcp_init(&b->sim, &b->f, cc);
+	b->tcp = sb_tcp_of(&b->f);
+}
+
+static void bench_close(struct bench *b) { sb_scenario_free(&b->sc); }
+
+/* `segs` segments in flight from snd_una = `una` segments. */
+static void in_flight(struct sb_tcp *tcp, uint64_t una, uint64_t segs)
+{
+	tcp->snd_una = una * tcp->mss;
+	tcp->snd_nxt = tcp->snd_max = (una + segs) * tcp->mss;
+}
+
+/* RFC 5681 Eq. (4): ssthresh = max(FlightSize / 2, 2 SMSS), whatever cwnd is. */
+static void test_newreno_ssthresh(void **state)
+{
+	(void)state;
+	struct bench b;
+	bench_open(&b, &sb_cc_newreno);
+	struct sb_tcp *tcp = b.tcp;
+	tcp->cwnd = 100 * (uint64_t)tcp->mss;
+	in_flight(tcp, 7, 40);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 20 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, true), 20 * (uint64_t)tcp->mss);
+	in_flight(tcp, 7, 3);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 2 * (uint64_t)tcp->mss);
+	bench_close(&b);
+}
+
+/* CUBIC, ACK-clocked by hand: one ACK per segment, a window of them per RTT, until time `until`
+ * after the current epoch began (s). Returns cwnd in segments. */
+static double cubic_ack_until(struct bench *b, sb_time rtt, sb_time from, double until)
+{
+	struct sb_tcp *tcp = b->tcp;
+	while (sb_time_to_sec(b->sim.eq.now - from) < until) {
+		double cwnd_seg = (double)tcp->cwnd / tcp->mss;
+		b->sim.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		tcp->snd_una += tcp->mss;
+		tcp->snd_nxt += tcp->mss;
+		tcp->snd_max = tcp->snd_nxt;
+		tcp->cc->on_ack(&b->sim, &b->f, tcp, tcp->mss);
+	}
+	return (double)tcp->cwnd / tcp->mss;
+}
+
+/* A loss at cwnd W: ssthresh and the new cwnd are β·W (RFC 8312 §4.5, β = 0.7). */
+static double cubic_loss(struct bench *b, double w_segs)
+{
+	struct sb_tcp *tcp = b->tcp;
+	tcp->cwnd = (uint64_t)(w_segs * tcp->mss);
+	in_flight(tcp, tcp->snd_una / tcp->mss, (uint64_t)w_segs);
+	tcp->ssthresh = tcp->cc->ssthresh(&b->sim, &b->f, tcp, false);
+	tcp->cwnd = tcp->ssthresh;
+	return (double)tcp->cwnd / tcp->mss;
+}
+
+/* Fast convergence (RFC 8312 §4.6). A loss at 1000 segments, then one at 800 < 1000: the flow
+ * is giving up bandwidth, so it remembers W_max = 800·(1 + β)/2 = 680 instead of 800 and grows
+ * back along W(t) = C(t − K)^3 + 680 from cwnd = 0.7·800 = 560, K = ((680 − 560)/C)^(1/3) =
+ * 6.69 s (C = 0.4). RTT 100 ms: the cubic curve, not the TCP-friendly line, rules. cwnd chases
+ * W(t + RTT), so it lies between W(t) and W(t + RTT) (±1 %). */
+static void test_cubic_decrease_and_fast_convergence(void **state)
+{
+	(void)state;
+	struct bench b;
+	bench_open(&b, &sb_cc_cubic);
+	struct sb_tcp *tcp = b.tcp;
+	const double C = b.sc.tcp.cubic_c, beta = b.sc.tcp.cubic_beta;
+	const sb_time rtt = 100 * SB_MS;
+	tcp->srtt = rtt;
+	assert_true(fabs(cubic_loss(&b, 1000) - beta * 1000) < 1);
+	sb_time epoch = b.sim.eq.now;
+	double w = cubic_ack_until(&b, rtt, epoch, 20.0); /* well past K: beyond the old W_max */
+	assert_true(w > 1000);
+	double cw = cubic_loss(&b, 800);
+	assert_true(fabs(cw - beta * 800) < 1);
+	const double w_max = 800 * (1 + beta) / 2, K = cbrt((w_max - cw) / C);
+	epoch = b.sim.eq.now;
+	const double checks[] = { 1.0, 3.0, K, 9.0 };
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+		double got = cubic_ack_until(&b, rtt, epoch, checks[i]);
+		double t = sb_time_to_sec(b.sim.eq.now - epoch);
+		double lo = C * pow(t - K, 3) + w_max, hi = C * pow(t + sb_time_to_sec(rtt) - K, 3) + w_max;
+		print_message("cubic after fast convergence: t = %.2f s (K = %.2f s): cwnd %.1f, W(t) %.1f, W(t+RTT) %.1f\n",
+			      t, K, got, lo, hi);
+		assert_true(got >= 0.99 * lo && got <= 1.01 * hi);
+	}
+	bench_close(&b);
+}
+
+/* The TCP-friendly region (RFC 8312 §4.2): with a short RTT standard TCP would grow faster than
+ * the cubic curve, and CUBIC follows W_est(t) = W_epoch + 3(1 − β)/(1 + β)·t/RTT, 0.529 segments
+ * per RTT for β = 0.7 — Reno's average rate at the same β. From W_max = 20 (cwnd 14), RTT
+ * 100 µs, after 10 ms: 14 + 52.9 segments, where the cubic curve has hardly moved. The region
+ * is chosen by comparing W_est with the cubic curve W(t) < W_max: from the first ACK on (1 ms:
+ * 19.3 segments), not only once W_est passes W_max. */
+static void test_cubic_tcp_friendly(void **state)
+{
+	(void)state;
+	struct bench b;
+	bench_open(&b, &sb_cc_cubic);
+	const double beta = b.sc.tcp.cubic_beta;
+	const sb_time rtt = 100 * SB_US;
+	b.tcp->srtt = rtt;
+	double w0 = cubic_loss(&b, 20);
+	sb_time epoch = b.sim.eq.now;
+	for (double t = 0.001; t <= 0.0101; t += 0.003) {
+		double got = cubic_ack_until(&b, rtt, epoch, t);
+		double ts = sb_time_to_sec(b.sim.eq.now - epoch);
+		double want = w0 + 3 * (1 - beta) / (1 + beta) * ts / sb_time_to_sec(rtt);
+		print_message("cubic TCP-friendly: t = %.1f ms: cwnd %.2f, W_est %.2f\n", ts * 1e3, got, want);
+		assert_true(fabs(got - want) < 0.5);
+	}
+	bench_close(&b);
+}
+
+/* DCTCP (RFC 8257 §3.3–3.4), with the control's ECN hook fed ACKs by hand. The sender keeps
+ * 20 segments in flight. The model, from the RFC: bytes acknowledged and bytes acknowledged
+ * with ECE add up over an observation window; when SND.UNA passes Window_End,
+ * α ← (1 − g) α + g·M/A and Window_End ← SND.NXT; on an ECE, at most once per window of data
+ * (until SND.UNA reaches the SND.MAX of the last cut), cwnd ← cwnd (1 − α/2), at least 2 MSS.
+ * α starts at 1 (§3.3), g = 1/16. The marks come in runs of different density, so α rises and
+ * falls; the cwnd after every ACK is compared with the model's. */
+static void test_dctcp_alpha_and_cut(void **state)
+{
+	(void)state;
+	struct bench b;
+	bench_open(&b, &sb_cc_dctcp);
+	struct sb_tcp *tcp = b.tcp;
+	const double g = b.sc.tcp.dctcp_g;
+	const uint64_t mss = tcp->mss;
+	/* the model's state; Window_End starts at the initial cwnd (nothing sent yet) */
+	double alpha = 1, acked = 0, marked = 0;
+	uint64_t wend = tcp->cwnd, cwr_end = 0, cwnd = 20 * mss;
+	tcp->cwnd = cwnd;
+	in_flight(tcp, 0, 20);
+	int cuts = 0;
+	double alpha_lo = 1;
+	for (int k = 1; k <= 1200; k++) {
+		/* ECE density per block of 100 ACKs: 0, 1/2, 0, 1/10, 1, 0, 1/4, ... */
+		static const int every[] = { 0, 2, 0, 10, 1, 0, 4, 0, 3, 0, 1, 0 };
+		int e = every[((k - 1) / 100) % 12];
+		bool ece = e && k % e == 0;
+		tcp->snd_una += mss;
+		tcp->snd_nxt = tcp->snd_max = tcp->snd_una + 20 * mss;
+		tcp->cc->on_ecn(&b.sim, &b.f, tcp, mss, ece);
+		acked += (double)mss;
+		marked += ece ? (double)mss : 0;
+		if (tcp->snd_una > wend) {
+			alpha = (1 - g) * alpha + g * marked / acked;
+			acked = marked = 0;
+			wend = tcp->snd_nxt;
+		}
+		if (ece && tcp->snd_una >= cwr_end) {
+			cwnd = (uint64_t)((double)cwnd * (1 - alpha / 2));
+			if (cwnd < 2 * mss)
+				cwnd = 2 * mss;
+			cwr_end = tcp->snd_max;
+			cuts++;
+		}
+		alpha_lo = fmin(alpha_lo, alpha);
+		if (tcp->cwnd != cwnd)
+			fail_msg("ACK %d (ECE %d): cwnd %llu, RFC 8257 gives %llu (alpha %.5f)", k, ece,
+				 (unsigned long long)tcp->cwnd, (unsigned long long)cwnd, alpha);
+		tcp->cwnd = cwnd = 20 * mss; /* the sender's window is held at 20 segments */
+	}
+	print_message("dctcp: %d cuts over 1200 ACKs, alpha from 1 down to %.4f, ends at %.4f\n", cuts, alpha_lo, alpha);
+	assert_true(cuts >= 20 && alpha_lo < 0.3);
+	bench_close(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_newreno_ssthresh),
+		cmocka_unit_test(test_cubic_decrease_and_fast_convergence),
+		cmocka_unit_test(test_cubic_tcp_friendly),
+		cmocka_unit_test(test_dctcp_alpha_and_cut),
+	};
+	return cmocka_run_group_tests_name("tcp_cc", tests, NULL, NULL);
+}
