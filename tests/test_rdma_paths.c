@@ -153,6 +153,49 @@ static void test_cnp_in_ack_or_packet(void **state)
 	}
 }
 
+/* The notification point's interval holds for CNPs carried by ACKs too: with
+ * rdma.dcqcn_cnp_interval_us = 20 the sender sees exactly as many flagged ACKs as the receivers
+ * counted CNPs, far fewer than CE-marked packets arrived. The flow's ops are wrapped to count. */
+static struct sb_transport_ops counting_ops;
+static const struct sb_transport_ops *inner_ops;
+static uint64_t flagged_acks;
+
+static void counting_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	if (pkt->type == SB_PKT_ACK && (pkt->flags & SB_PF_ECE))
+		flagged_acks++;
+	inner_ops->on_ack(sim, f, pkt);
+}
+
+static void test_cnp_in_ack_respects_interval(void **state)
+{
+	(void)state;
+	const char *sets[] = { "rdma.cnp=ack", "rdma.dcqcn_cnp_interval_us=20" };
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	scenario(&sc, 3, true, sets, 2);
+	tl_build(&sim, &sc);
+	inner_ops = sb_transport_find("dcqcn");
+	counting_ops = *inner_ops;
+	counting_ops.on_ack = counting_on_ack;
+	flagged_acks = 0;
+	struct sb_flow *f[2] = { rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
+				 rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
+	f[0]->ops = f[1]->ops = &counting_ops;
+	tl_run_and_check(&sim);
+	assert_true(f[0]->completed && f[1]->completed);
+	/* every flow lasts well over 20 µs, so at most one CNP per 20 µs per flow */
+	sb_time span = (f[0]->finish > f[1]->finish ? f[0]->finish : f[1]->finish) - 10 * SB_US;
+	uint64_t cap = 2 * (span / (20 * SB_US) + 1);
+	print_message("interval 20 us: %llu CNPs counted, %llu flagged ACKs at the senders (at most %llu)\n",
+		      (unsigned long long)sim.stats.rdma_cnps, (unsigned long long)flagged_acks,
+		      (unsigned long long)cap);
+	assert_true(sim.stats.rdma_cnps > 0);
+	assert_int_equal(flagged_acks, sim.stats.rdma_cnps);
+	assert_true(flagged_acks <= cap);
+	tl_check_and_free(&sim, &sc);
+}
+
 /* One CNP, crafted, at t0 = 50 µs to a flow alone at line rate (no ECN, so no other CNP). With
  * dcqcn_first_cut = cnp the rate halves at once (α = 1). With = check it holds until the first
  * decrease check, 4 µs later, which cuts with the α that four ticks of the 1 µs α clock without
@@ -228,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_ack_path_charges_the_buffer),
 		cmocka_unit_test(test_ack_path_paused_at_the_nic),
 		cmocka_unit_test(test_cnp_in_ack_or_packet),
+		cmocka_unit_test(test_cnp_in_ack_respects_interval),
 		cmocka_unit_test(test_dcqcn_first_cut_timing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
