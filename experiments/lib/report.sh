@@ -6,18 +6,20 @@
 # functions), the prose from a template (REPORT.md.in) filled by experiments/lib/fill.awk.
 #
 #   run_meta DIR "COMMAND" T0   after a run: DIR/meta.tsv records the command, the commit
-#                               (git rev-parse --short HEAD, "+changes" if the simulator or the
-#                               experiment differed from it) and the seconds since T0 (date +%s)
+#                               (git rev-parse --short HEAD, "+changes" if src/, the Makefile,
+#                               experiments/lib/ or the experiment's folder $EXP differed from
+#                               it) and the seconds since T0 (date +%s)
 #   fill_report OUT TEMPLATE VALUES...
 #                               fills TEMPLATE with the values files (each "PREFIX=FILE", or
 #                               "cite:PREFIX=FILE" to keep a citation column) into OUT; on any
 #                               unfilled key OUT is left as it was and the call fails
 
 # The commit the outputs were made at. The inputs of a run are the simulator and the
-# experiments: a change there not yet committed is flagged.
+# experiment (its folder, $EXP, and experiments/lib): a change there not yet committed is
+# flagged. The experiment's outputs kept in its folder (REPORT.md, the plots) do not count.
 run_commit() {
 	c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-	if [ -n "$(git status --porcelain --untracked-files=no -- src Makefile experiments \
+	if [ -n "$(git status --porcelain --untracked-files=no -- src Makefile experiments/lib "${EXP:-experiments}" \
 		':(exclude)experiments/*/REPORT.md' ':(exclude)experiments/*/*.png' 2>/dev/null)" ]; then
 		c="$c+changes"
 	fi
