@@ -60,7 +60,7 @@ awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s
 
 fill_report $EXP/REPORT.md $EXP/REPORT.md.in m11.=$D/meta.tsv m12.=$D/fig12/meta.tsv m13.=$D/fig13/meta.tsv \
 	m14.=$F14/meta.tsv m14h.="$( [ -s $F14H/meta.tsv ] && echo $F14H/meta.tsv || echo /dev/null)" \
-	mv.="$( [ -s $D/fig12-cap300/meta.tsv ] && echo $D/fig12-cap300/meta.tsv || echo /dev/null)" \
+	mv.="$( [ -s $D/variants/meta.tsv ] && echo $D/variants/meta.tsv || echo /dev/null)" \
 	cite:paper.=$EXP/paper.tsv =$V/fig11.tsv =$V/fig12.tsv =$V/fig13.tsv =$V/fig14.tsv =$V/moved.tsv \
 	=$V/files.tsv =$V/warnings.tsv
 cp $D/fig11.png $EXP/fig11.png

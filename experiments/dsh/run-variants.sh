@@ -62,7 +62,6 @@ case " $ONLY " in *" fig12 "*)
 		sed -n 's/.*"first_deadlock_us": \([0-9.]*\|null\).*/\1/p' "$C/s$s/summary.json" |
 			awk -v s="$s" '{ if ($1 == "null") print s ",0,"; else printf "%s,1,%.3f\n", s, $1 / 1000 }'
 	done >> "$C/onsets.csv"
-	run_meta "$C" "sh $EXP/run-variants.sh" "$T0"
 esac
 
 case " $ONLY " in *" fig14 "*)
@@ -73,4 +72,6 @@ case " $ONLY " in *" fig14 "*)
 esac
 
 echo "variants: done in $(( $(date +%s) - T0 )) s" >&2
+mkdir -p $D/variants
+run_meta $D/variants "$( [ "$ONLY" = "fig11 fig12 fig14" ] || printf 'ONLY="%s" ' "$ONLY")sh $EXP/run-variants.sh" "$T0"
 sh $EXP/report.sh

@@ -56,9 +56,9 @@ END {
 	# the main run's DCQCN SIH seeds that reached the cap, run again for 300 ms
 	if (nc) {
 		m = 0; late = ""
-		for (i = 1; i <= nc; i++) if (CD[i]) { m++; b[m] = CO[i] + 0; if (CO[i] + 0 < 100) late = late (late == "" ? "" : ", ") "seed " CS[i] " at " fix(CO[i], 2) " ms" }
+		for (i = 1; i <= nc; i++) if (CD[i]) { m++; b[m] = CO[i] + 0; if (CO[i] + 0 < 100) late = late (late == "" ? "seed " : ", ") CS[i] " (" fix(CO[i], 2) " ms)" }
 		put("cap.n", nc); put("cap.dead", m); put("cap.all", m == nc ? "all " nc : m " of " nc)
-		put("cap.onsets", m ? minmax(b, m, 1, "ms") : "–"); put("cap.late", late)
+		put("cap.onsets", m ? minmax(b, m, 1, "ms") : "–"); put("cap.late", late); put("cap.alldead", m == nc)
 		check(nc == NA[ks], "the 300 ms reruns are not the main run's " NA[ks] " DCQCN SIH runs without deadlock: rerun run-variants.sh")
 	}
 	# variants (run-variants.sh): one row each, cells "k of n (onsets)"

@@ -28,11 +28,12 @@ END {
 		put(k ".before", fix(V[k, 4], 1)); put(k ".min", fix(V[k, 5], 1)); put(k ".mean", fix(V[k, 6], 1))
 		put(k ".pauses", V[k, 7]); put(k ".paused", fix(V[k, 8], 1)); put(k ".first", fix(V[k, 9], 1))
 		put(k ".done", fix(V[k, 10], 1)); put(k ".zero", 20 * zeros(c "_" s)); put(k ".zerobins", zeros(c "_" s))
-		put(k ".peak", fix(peak(c "_" s), 0)); put(k ".f1", fix(V[k, 21], 1)); put(k ".f1wire", fix(V[k, 21] * 1500 / 1452, 1))
+		put(k ".peak", fix(peak(c "_" s), 1)); put(k ".f1", fix(V[k, 21], 1)); put(k ".f1wire", fix(V[k, 21] * 1500 / 1452, 1))
 		put(k ".cnps", num(V[k, 23], 0)); put(k ".leaf0", num(V[k, 22], 0))
 		put(k ".inflight", num(V[k, 21] * 1500 / 1452 * 1e3 * RTT_US / 8 / 1000, 0))
 		put(k ".peakq", num(V[k, 13], 0)); put(k ".ws", num(V[k, 14], 0)); put(k ".T", num(V[k, 15], 0))
-		put(k ".margin", mg(V[k, 16])); put(k ".held", fix(V[k, 17], 1)); put(k ".burstq", num(V[k, 18], 0))
+		put(k ".margin", mg(V[k, 16])); put(k ".gap", num(V[k, 16] < 0 ? -V[k, 16] : V[k, 16], 0))
+		put(k ".held", fix(V[k, 17], 1)); put(k ".burstq", num(V[k, 18], 0)); put(k ".shared", fix(V[k, 19] / 1e6, 1))
 		put(k ".minT", num(V[k, 20], 0))
 		drops += V[k, 12]; if (V[k, 11] != 24) notdone++
 		done_lo = (done_lo == "" || V[k, 10] < done_lo) ? V[k, 10] : done_lo; if (V[k, 10] > done_hi) done_hi = V[k, 10]
@@ -45,7 +46,8 @@ END {
 	# SIH and DSH identical under the window-based transports; no PAUSE there
 	for (i = 3; i <= 12; i++) { if (V["hpcc.sih", i] != V["hpcc.dsh", i]) allsame = 0; if (V["powertcp.sih", i] != V["powertcp.dsh", i]) allsame = 0 }
 	check(allsame, "HPCC or PowerTCP: SIH and DSH differ in the figure's numbers")
-	check(V["hpcc.sih", 7] == 0 && V["powertcp.sih", 7] == 0, "HPCC or PowerTCP: SIH pauses the spine")
+	check(V["hpcc.sih", 7] == 0 && V["powertcp.sih", 7] == 0 && V["hpcc.sih", 22] == 0 && V["powertcp.sih", 22] == 0,
+		"HPCC or PowerTCP: under SIH, S1 pauses the spine or S0 its hosts")
 	check(V["rdma.sih", 5] == 0 && V["dcqcn.sih", 5] == 0, "no CC or DCQCN: F0 no longer stops under SIH")
 	check(V["rdma.dsh", 5] > 0.8 * V["rdma.dsh", 4], "no CC: F0 under DSH falls below 80 % of its rate")
 	check(V["dcqcn.dsh", 5] >= V["dcqcn.dsh", 4] - 1 && V["dcqcn.dsh", 7] == 0, "DCQCN: F0 under DSH falls below its rate before the burst, or S1 pauses the spine")
@@ -55,6 +57,11 @@ END {
 	put("minT.sih", num(m / 1000, 0))
 	check(V["hpcc.sih", 16] > 0 && V["powertcp.sih", 16] > 0, "HPCC or PowerTCP: the probe's margin under SIH is no longer positive")
 	put("hpcc.margin.frames", fix(V["hpcc.sih", 16] / 1500, 1))
+	# a window-limited F1: its backlog at S1 is what it has in flight, rate x base RTT
+	for (i = 1; i <= 2; i++) {
+		c = i == 1 ? "hpcc.sih" : "powertcp.sih"; f = V[c, 21] * 1500 / 1452 * 1e3 * RTT_US / 8; q = V[c, 13]
+		check(f > 0.9 * q && f < 1.1 * q, c ": F1's rate x base RTT (" int(f) " B) is no longer within 10 % of the peak queue (" q " B)")
+	}
 	# DCQCN under DSH before the burst: troughs of F0 (below 10 Gb/s after being above 30)
 	col = "dcqcn_dsh"; hi = 0; nz = 0
 	for (i = 1; i <= nt; i++) {
