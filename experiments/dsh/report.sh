@@ -42,7 +42,8 @@ awk -v prefix=f12. -f $VAL -f $EXP/values-fig12.awk v=main $D/fig12/fig12.csv \
 	$(for n in seeds101 long rdma ports0 hdrm60k ecnflat; do opt v=$n $D/fig12-$n/fig12.csv; done) \
 	$(opt v=cap300 $D/fig12-cap300/onsets.csv) > $V/fig12.tsv
 awk -v prefix=f13. -f $VAL -f $EXP/values-fig13.awk what=csv $D/fig13/fig13.csv what=f0 $D/fig13/f0.csv \
-	what=phase $D/fig13/phase.csv what=pphase $D/fig13/probe_phase.csv what=pmtu $D/fig13/probe_mtu.csv > $V/fig13.tsv
+	what=phase $D/fig13/phase.csv what=pphase $D/fig13/probe_phase.csv what=pmtu $D/fig13/probe_mtu.csv \
+	$(opt what=oldfb $D/fig13/oldfeedback.csv) what=prev $EXP/previous.tsv > $V/fig13.tsv
 awk -f $VAL -f $EXP/values-fig14.awk what=paper $EXP/paper.tsv what= m=f14 $F14/fig14.csv m=f14d $F14/diagnostics.csv \
 	$(opt m=f14h $F14H/fig14.csv m=f14hd $F14H/diagnostics.csv m=sp $F14SP/fig14.csv) > $V/fig14.tsv
 awk -v prefix=moved. -v only=dcqcn -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv \

@@ -10,7 +10,8 @@
 # not rewrite REPORT.md).
 # Besides the figure, three checks that REPORT.md discusses: DCQCN with the burst at 2.0 and
 # 2.2 ms (phase.csv), the probe with the burst at 2.5..3.1 ms under HPCC and PowerTCP
-# (probe_phase.csv), and the probe with 1500 payload bytes per frame (probe_mtu.csv).
+# (probe_phase.csv), the probe with 1500 payload bytes per frame (probe_mtu.csv), and DCQCN with
+# the RDMA feedback settings of the earlier runs (oldfeedback.csv).
 # Results: out/experiments/dsh/fig13/{results.md,fig13.csv,f0.csv,fig13.png,meta.tsv,...}; raw
 # runs in <that directory>/<cc>/{sih,dsh}/ (throughput.csv: h26 = F0's receiver R0, h27 = R1).
 # Then report.sh rewrites experiments/dsh/REPORT.md. See README.md.
@@ -172,6 +173,19 @@ for cc in $CCS; do
 	build/fig13-probe "$EXP/fig13.cfg" 2.7 switch.scheme=sih rdma.mtu=1500 \
 		workloads.0.transport=$cc workloads.1.transport=$cc workloads.2.transport=$cc |
 		sed 's/[a-zA-Z_]*=//g' | awk -v c=$cc '{ printf "%s,%s,%s\n", c, $4, $5 }' >> "$OUT/probe_mtu.csv"
+done
+
+# DCQCN with the feedback settings of the runs before rdma.cnp and rdma.dcqcn_first_cut existed
+# (a CNP packet, the first cut at once): REPORT.md's "What moved" compares it with previous.tsv
+echo "scheme,f0_min_gbps,f0_mean_gbps,pauses_leaf1_to_spine,paused_us,cnps" > "$OUT/oldfeedback.csv"
+build/sharebuf compare "$EXP/fig13.cfg" --schemes sih,dsh --jobs 2 --quiet --out "$OUT/oldfeedback" \
+	--set workloads.0.transport=dcqcn --set workloads.1.transport=dcqcn --set workloads.2.transport=dcqcn \
+	--set rdma.cnp=packet --set rdma.dcqcn_first_cut=cnp >/dev/null
+end=$(awk -F, 'NR > 1 && $1 == "dcqcn" { printf "%d", $3 * 1e6; exit }' "$CSV")
+for s in sih dsh; do
+	d="$OUT/oldfeedback/$s"
+	echo "$s $(f0 "$d" $BURST_NS "$end") $(pauses "$d") $(sed -n 's/.*"cnps": \([0-9]*\).*/\1/p' "$d/summary.json" | head -1)" |
+		awk '{ printf "%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $7 }' >> "$OUT/oldfeedback.csv"
 done
 
 cat "$OUT/results.md"

@@ -1,6 +1,7 @@
 # values-fig13.awk: the Fig. 13 numbers of experiments/dsh/REPORT.md, from run-fig13.sh's
 # outputs. Run by report.sh after experiments/lib/values.awk with -v prefix=f13. and the inputs
 #   what=csv fig13.csv what=f0 f0.csv what=phase phase.csv what=pphase probe_phase.csv what=pmtu probe_mtu.csv
+#   what=oldfb oldfeedback.csv what=prev previous.tsv
 # fig13.csv: cc,scheme,window_end_ms,f0_before_gbps,f0_min_gbps,f0_mean_gbps,pauses_leaf1_to_spine,
 #   paused_us,first_pause_us,burst_done_us,burst_flows_done,lossless_drops,peak_q,peak_ws,T_at_peak,
 #   min_margin,probe_paused_us,peak_burst_q,peak_shared,min_T,f1_before_gbps,leaf0_pauses_before,cnps
@@ -15,6 +16,8 @@ what == "f0" { nt++; TT[nt] = $1 + 0; for (c in COL) F0[c, nt] = $(COL[c]) + 0; 
 what == "phase" { k = $1 "." $2; PH[k, 1] = $3; PH[k, 2] = $4; PH[k, 3] = $5; PH[k, 4] = $6; next }
 what == "pphase" { n = ++NPP[$1]; PPM[$1, n] = $3 + 0; PPP[$1] += $4; next }
 what == "pmtu" { PM[$1] = $2 + 0; PMP[$1] = $3 + 0; next }
+what == "oldfb" { OF[$1, 1] = $2; OF[$1, 2] = $3; OF[$1, 3] = $5; OF[$1, 4] = $6; nof++; next }
+what == "prev" { split($0, f, "\t"); PREV[f[1]] = f[2]; next }
 function name(c) { return c == "rdma" ? "no CC" : c == "dcqcn" ? "DCQCN" : c == "hpcc" ? "HPCC" : c == "powertcp" ? "PowerTCP" : c }
 # F0 = 0 in the burst window: how many 20 us bins, and F0's largest value there
 function zeros(col,   i, n) { for (i = 1; i <= nt; i++) if (TT[i] > 2.8 + 1e-9 && TT[i] <= WEND + 1e-9 && F0[col, i] == 0) n++; return n + 0 }
@@ -59,8 +62,8 @@ END {
 	put("hpcc.margin.frames", fix(V["hpcc.sih", 16] / 1500, 1))
 	# a window-limited F1: its backlog at S1 is what it has in flight, rate x base RTT
 	for (i = 1; i <= 2; i++) {
-		c = i == 1 ? "hpcc.sih" : "powertcp.sih"; f = V[c, 21] * 1500 / 1452 * 1e3 * RTT_US / 8; q = V[c, 13]
-		check(f > 0.9 * q && f < 1.1 * q, c ": F1's rate x base RTT (" int(f) " B) is no longer within 10 % of the peak queue (" q " B)")
+		c = i == 1 ? "hpcc.sih" : "powertcp.sih"; fl = V[c, 21] * 1500 / 1452 * 1e3 * RTT_US / 8; q = V[c, 13]
+		check(fl > 0.9 * q && fl < 1.1 * q, c ": F1's rate x base RTT (" int(fl) " B) is no longer within 10 % of the peak queue (" q " B)")
 	}
 	# DCQCN under DSH before the burst: troughs of F0 (below 10 Gb/s after being above 30)
 	col = "dcqcn_dsh"; hi = 0; nz = 0
@@ -92,5 +95,17 @@ END {
 	put("pmtu.hpcc", num(PM["hpcc"] / 1000, 0)); put("pmtu.powertcp", num(PM["powertcp"] / 1000, 0))
 	check(PMP["rdma"] > 0 && PMP["dcqcn"] > 0 && PMP["hpcc"] == 0 && PMP["powertcp"] == 0,
 		"with 1500 payload bytes, it is no longer no CC and DCQCN that pause under SIH, and only they")
+	# DCQCN with the earlier feedback settings against the earlier report's numbers
+	if (nof) {
+		same = 1
+		for (j = 1; j <= 2; j++) {
+			s = j == 1 ? "sih" : "dsh"
+			put("oldfb." s, fix(OF[s, 1], 1) " / " fix(OF[s, 2], 1) " Gb/s, " fix(OF[s, 3], 1) " µs")
+			if (fix(OF[s, 1], 1) != PREV["f13.dcqcn." s ".min"] || fix(OF[s, 2], 1) != PREV["f13.dcqcn." s ".mean"] || fix(OF[s, 3], 1) != PREV["f13.dcqcn." s ".paused"]) same = 0
+			put("oldfb.prev." s, PREV["f13.dcqcn." s ".min"] " / " PREV["f13.dcqcn." s ".mean"] " Gb/s, " PREV["f13.dcqcn." s ".paused"] " µs")
+		}
+		put("oldfb.same", same ? "the same numbers" : "**other numbers**")
+		check(same, "Fig. 13, DCQCN with the earlier feedback settings no longer gives the earlier report's numbers: something else moved too")
+	}
 	done()
 }

@@ -27,7 +27,9 @@ run_commit() {
 }
 
 run_meta() { # dir command t0
-	printf 'command\t%s\ncommit\t%s\nseconds\t%s\n' "$2" "$(run_commit)" "$(( $(date +%s) - $3 ))" > "$1/meta.tsv"
+	_s=$(( $(date +%s) - $3 ))
+	[ "$_s" -gt 0 ] || _s="< 1"
+	printf 'command\t%s\ncommit\t%s\nseconds\t%s\n' "$2" "$(run_commit)" "$_s" > "$1/meta.tsv"
 }
 
 fill_report() { # out template prefix=file...
