@@ -12,12 +12,14 @@
 # Environment overrides: RUNS=100 (seeds per series; default 100, as the paper), SEED0=1 (first
 # seed), CCS="dcqcn" (subset; rdma = no congestion control), JOBS=2 (runs at a time),
 # DURATION_MS=100 (the cap), OUT=out/else, EXTRA="--set switch.sih.ports=0" (more sharebuf options,
-# for the sensitivity runs of REPORT.md), PLOT_ONLY=1 (re-extract the tables and the plot from
-# existing runs).
+# for the sensitivity runs of run-variants.sh), PLOT_ONLY=1 (re-extract the tables and the plot
+# from existing runs), NOREPORT=1 (do not rewrite REPORT.md).
 # Results: out/experiments/dsh/fig12/{results.md,fig12.csv,fig12.png}; raw runs in
-# <that directory>/<cc>/<scheme>/s<seed>/ (summary.json, deadlocks.csv, pfc.csv, ...). See README.md.
+# <that directory>/<cc>/<scheme>/s<seed>/ (summary.json, deadlocks.csv, pfc.csv, ...). Then
+# report.sh rewrites experiments/dsh/REPORT.md. See README.md.
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/dsh
 [ $# -eq 0 ] || { echo "usage: sh $EXP/run-fig12.sh (settings through the environment, see the header)" >&2; exit 2; }
 OUT=${OUT:-out/experiments/dsh/fig12}
@@ -169,3 +171,5 @@ title() { case $1 in dcqcn) echo "DCQCN" ;; powertcp) echo "PowerTCP" ;; rdma) e
 
 cat "$OUT/results.md"
 echo "plot: $OUT/fig12.png (total $(( $(date +%s) - start )) s)" >&2
+[ -n "${PLOT_ONLY:-}" ] || run_meta "$OUT" "sh $EXP/run-fig12.sh" "$start"
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

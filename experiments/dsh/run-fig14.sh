@@ -10,12 +10,15 @@
 # SPINES x LINKS = 16 for full bisection) ARRIVALS_MS=10 DRAIN_MS=10 JOBS=2 OUT=out/elsewhere
 # EXTRA="--set switch.buffer_bytes=12582912" (extra sharebuf options, e.g. a buffer sweep).
 # CLASSES=harness uses fig14-harness.cfg: background and fan-in both spread over classes 1..7, as
-# the DSH harness draws them, instead of the spec's fan-in in class 1 and background in 2..7.
+# the DSH harness draws them, instead of fan-in in class 1 and background in 2..7 (the paper's text).
 # PLOT_ONLY=1 skips the simulations and re-extracts the tables and the plot from existing outputs.
-# Results: out/experiments/dsh-fig14/{fig14.csv,results.md,diagnostics.md,fig14.png}; raw runs in
-# <that directory>/<cc>/bg<load>/{sih,dsh}/. See README.md.
+# NOREPORT=1: do not rewrite REPORT.md.
+# Results: out/experiments/dsh-fig14/{fig14.csv,results.md,diagnostics.md,fig14.png,meta.tsv};
+# raw runs in <that directory>/<cc>/bg<load>/{sih,dsh}/. Then report.sh rewrites
+# experiments/dsh/REPORT.md. See README.md.
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/dsh
 [ $# -eq 0 ] || { echo "usage: sh $EXP/run-fig14.sh (settings through the environment, see the header)" >&2; exit 2; }
 OUT=${OUT:-out/experiments/dsh-fig14}
@@ -31,7 +34,7 @@ JOBS=${JOBS:-2}
 TOTAL=0.9            # total offered load per host (the paper's)
 FAN_BYTES=1048576    # one fan-in event: 16 x 65,536 B
 case ${CLASSES:=spec} in
-spec) CFG=$EXP/fig14.cfg NBG=6 NFAN=1 ;;            # background 2..7, fan-in class 1 (spec U20)
+spec) CFG=$EXP/fig14.cfg NBG=6 NFAN=1 ;;            # background 2..7, fan-in class 1 (the paper's text, §V-B)
 harness) CFG=$EXP/fig14-harness.cfg NBG=7 NFAN=7 ;; # both over classes 1..7
 *) echo "run-fig14.sh: CLASSES must be spec or harness, got \"$CLASSES\"" >&2; exit 2 ;;
 esac
@@ -154,19 +157,24 @@ nicpause() { # run dir -> "fan-in_ms background_ms" paused at the hosts' NICs
 }
 cnps() { sed -n 's/.*"cnps": \([0-9]*\).*/\1/p' "$1/summary.json" | head -1; }
 DIAG="$OUT/diagnostics.md"
+echo "cc,bg_load,r_lt100k,n_lt100k,r_100k_1m,n_100k_1m,r_1m_5m,n_1m_5m,r_ge5m,n_ge5m,sih_cnps,dsh_cnps,sih_nic_fanin_ms,dsh_nic_fanin_ms,sih_nic_bg_ms,dsh_nic_bg_ms" > "$OUT/diagnostics.csv"
+for cc in $CCS; do
+	for bg in $LOADS; do
+		d="$OUT/$cc/bg$bg"
+		echo "$cc $bg $(bins "$d") $(cnps "$d/sih") $(cnps "$d/dsh") $(nicpause "$d/sih") $(nicpause "$d/dsh")" |
+			awk '{ gsub(/[()]/, ""); printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%.1f,%.1f,%.1f,%.1f\n",
+				$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $16 }'
+	done
+done >> "$OUT/diagnostics.csv"
 {
 	echo "| transport | bg load | bg mean DSH/SIH by size (flows): < 100 KB | 100 KB-1 MB | 1-5 MB | >= 5 MB | CNPs SIH / DSH | NIC fan-in class paused, ms SIH / DSH | NIC background classes paused, ms SIH / DSH |"
 	echo "|---|---|---|---|---|---|---|---|---|"
-	for cc in $CCS; do
-		for bg in $LOADS; do
-			d="$OUT/$cc/bg$bg"
-			echo "$cc $bg $(bins "$d") $(cnps "$d/sih") $(cnps "$d/dsh") $(nicpause "$d/sih") $(nicpause "$d/dsh")" |
-				awk '{ printf "| %s | %s | %s %s | %s %s | %s %s | %s %s | %d / %d | %.1f / %.1f | %.1f / %.1f |\n",
-					$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $15, $14, $16 }'
-		done
-	done
+	awk -F, 'NR > 1 { printf "| %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %d / %d | %.1f / %.1f | %.1f / %.1f |\n",
+		$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 }' "$OUT/diagnostics.csv"
 } > "$DIAG"
 
+# the paper's best points (paper.tsv: "-31.1 %" -> 0.689)
+paper() { awk -F'\t' -v k="$1" '$1 == k { v = $2; sub(/^−/, "-", v); sub(/ %$/, "", v); printf "%.3f", 1 + v / 100 }' $EXP/paper.tsv; }
 gnuplot <<EOF
 set terminal pngcairo size 1100,520 font "Sans,10"
 set datafile separator ","
@@ -182,17 +190,30 @@ set title "background (web search) flows"
 plot 1 with lines dt 2 lc rgb "gray" notitle, \
      "$CSV" using (strcol(1) eq "powertcp" ? \$2 : 1/0):4 with linespoints pt 7 lw 2 lc rgb "#d62728" title "PowerTCP", \
      "" using (strcol(1) eq "dcqcn" ? \$2 : 1/0):4 with linespoints pt 5 lw 2 lc rgb "#1f77b4" title "DCQCN", \
-     0.689 with lines dt 3 lw 1.5 lc rgb "#d62728" title "paper: PowerTCP, best point (-31.1 %)", \
-     0.899 with lines dt 3 lw 1.5 lc rgb "#1f77b4" title "paper: DCQCN, best point (-10.1 %)"
+     $(paper f14.powertcp.bg) with lines dt 3 lw 1.5 lc rgb "#d62728" title "paper: PowerTCP, best point", \
+     $(paper f14.dcqcn.bg) with lines dt 3 lw 1.5 lc rgb "#1f77b4" title "paper: DCQCN, best point"
 set title "fan-in (16 x 64 KiB) flows"
 plot 1 with lines dt 2 lc rgb "gray" notitle, \
      "$CSV" using (strcol(1) eq "powertcp" ? \$2 : 1/0):6 with linespoints pt 7 lw 2 lc rgb "#d62728" title "PowerTCP", \
      "" using (strcol(1) eq "dcqcn" ? \$2 : 1/0):6 with linespoints pt 5 lw 2 lc rgb "#1f77b4" title "DCQCN", \
-     0.423 with lines dt 3 lw 1.5 lc rgb "#d62728" title "paper: PowerTCP, best point (-57.7 %)", \
-     0.567 with lines dt 3 lw 1.5 lc rgb "#1f77b4" title "paper: DCQCN, best point (-43.3 %)"
+     $(paper f14.powertcp.fan) with lines dt 3 lw 1.5 lc rgb "#d62728" title "paper: PowerTCP, best point", \
+     $(paper f14.dcqcn.fan) with lines dt 3 lw 1.5 lc rgb "#1f77b4" title "paper: DCQCN, best point"
 unset multiplot
 EOF
 
+# the tables: results.md, and each table alone for REPORT.md
+{
+	echo "| transport | bg load | fan-in load | bg mean | bg p99 | fan-in mean | fan-in p99 | bg mean SIH / DSH (us) | fan-in mean SIH / DSH (us) | flows bg / fan-in |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.1f / %.1f | %.1f / %.1f | %d / %d |\n",
+		$1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $14, $12, $17 }' "$CSV"
+} > "$OUT/table-fct.md"
+{
+	echo "| transport | bg load | PAUSE frames | port-level | paused (ms) | lossless drops | completed / started |"
+	echo "|---|---|---|---|---|---|---|"
+	awk -F, 'NR > 1 { printf "| %s | %s | %d / %d | %d / %d | %.1f / %.1f | %d / %d | %d / %d of %d |\n",
+		$1, $2, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28 }' "$CSV"
+} > "$OUT/table-pfc.md"
 {
 	echo "# DSH Fig. 14 (reduced): measured results"
 	echo
@@ -201,18 +222,12 @@ EOF
 	echo
 	echo "FCT over the flows completed under both schemes. Ratio = DSH / SIH (< 1: DSH better)."
 	echo
-	echo "| transport | bg load | fan-in load | bg mean | bg p99 | fan-in mean | fan-in p99 | bg mean SIH / DSH (us) | fan-in mean SIH / DSH (us) | flows bg / fan-in |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
-	awk -F, 'NR > 1 { printf "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.1f / %.1f | %.1f / %.1f | %d / %d |\n",
-		$1, $2, $3, $4, $5, $6, $7, $8, $9, $13, $14, $12, $17 }' "$CSV"
+	cat "$OUT/table-fct.md"
 	echo
 	echo "PFC and losses (SIH / DSH): queue-level PAUSE frames, port-level PAUSE frames, total paused time"
 	echo "of upstream (port, class) pairs, lossless drops, flows completed of started."
 	echo
-	echo "| transport | bg load | PAUSE frames | port-level | paused (ms) | lossless drops | completed / started |"
-	echo "|---|---|---|---|---|---|---|"
-	awk -F, 'NR > 1 { printf "| %s | %s | %d / %d | %d / %d | %.1f / %.1f | %d / %d | %d / %d of %d |\n",
-		$1, $2, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28 }' "$CSV"
+	cat "$OUT/table-pfc.md"
 	echo
 	echo "Diagnostics (see REPORT.md): background mean FCT ratio per flow size, DCQCN CNPs, and the time"
 	echo "sender NICs had the fan-in class and the background classes paused (sum over hosts)."
@@ -222,3 +237,5 @@ EOF
 
 cat "$OUT/results.md"
 echo "plot: $OUT/fig14.png (total $(( $(date +%s) - start )) s)" >&2
+[ -n "${PLOT_ONLY:-}" ] || run_meta "$OUT" "$( [ "$CLASSES" = harness ] && printf 'CLASSES=harness ')sh $EXP/run-fig14.sh" "$start"
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

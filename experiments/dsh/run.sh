@@ -8,11 +8,15 @@
 # The burst sweeps 0..100 % in 10 % steps; then each scheme's knee (largest burst without any
 # PAUSE at a fan-in sender) is refined by bisection to 0.5 % of the buffer.
 # Metric: total pause duration of the 16 fan-in senders (pfc_paused.csv, rows h2..h17).
-# Results go to out/experiments/dsh/ (results.md, fig11.csv, fig11.png). See README.md.
+# Results go to out/experiments/dsh/ (results.md, fig11.csv, fig11.png, meta.tsv); then
+# report.sh rewrites experiments/dsh/REPORT.md from every DSH figure's outputs. See README.md.
+# Environment (run-variants.sh): START_MS (0.5, the burst's start), OUT, NOREPORT=1.
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/dsh
-OUT=out/experiments/dsh
+OUT=${OUT:-out/experiments/dsh}
+START_MS=${START_MS:-0.5}
 SB=build/sharebuf
 B=16777216          # buffer (bytes)
 PAYLOAD=1452        # payload bytes of every 1500-byte frame (tcp.mss; header 48 B)
@@ -20,7 +24,7 @@ PAYLOAD=1452        # payload bytes of every 1500-byte frame (tcp.mss; header 48
 make -s
 sh tools/install-deps.sh gnuplot-nox
 # only this script's files: other figures keep their outputs below $OUT (fig13/, ...)
-rm -rf "$OUT"/x[0-9]* "$OUT/knee" "$OUT/knees.txt" "$OUT/fig11.csv" "$OUT/results.md" "$OUT/fig11.png"
+rm -rf "$OUT"/x[0-9]* "$OUT/knee" "$OUT/knees.txt" "$OUT/fig11.csv" "$OUT/results.md" "$OUT/fig11.png" "$OUT/meta.tsv"
 mkdir -p "$OUT"
 T0=$(date +%s)
 
@@ -30,7 +34,7 @@ T0=$(date +%s)
 run_point() { # permille outdir
 	size=$(awk -v p="$1" -v b=$B -v pl=$PAYLOAD 'BEGIN { s = int(p / 1000 * b / 16 * pl / 1500 + 0.5); print s ? s : 1 }')
 	$SB compare "$EXP/fig11.cfg" --schemes sih,dsh --jobs 2 --quiet --out "$2" \
-		--set workloads.1.size_bytes="$size" >/dev/null
+		--set workloads.1.size_bytes="$size" --set workloads.1.start_ms="$START_MS" >/dev/null
 }
 
 # Per scheme: "fanin_paused_us senders_paused bg_paused_us pause_frames port_pause_frames drops done"
@@ -99,7 +103,7 @@ EOF
 {
 	echo "# DSH Fig. 11: measured results"
 	echo
-	echo "Run: \`sh $EXP/run.sh\`, $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - T0 )) s."
+	echo "Run: \`sh $EXP/run.sh\` (burst at $START_MS ms), $(date -u '+%Y-%m-%d %H:%M UTC'), $(( $(date +%s) - T0 )) s."
 	echo
 	echo "Burst = % of the 16 MiB buffer in bytes on the wire, split over 16 senders (1500-byte frames)."
 	echo "Pause = total time the 16 fan-in senders were paused (sum over pfc_paused.csv rows h2..h17)."
@@ -114,7 +118,7 @@ EOF
 	echo
 	echo "## Knee: largest burst without any PAUSE at a fan-in sender (bisection to 0.5 %)"
 	echo
-	echo "| scheme | no PAUSE up to | first PAUSE at | paper | fluid model (004-dsh.md §3.4) |"
+	echo "| scheme | no PAUSE up to | first PAUSE at | paper | fluid model (README.md) |"
 	echo "|---|---|---|---|---|"
 	awk '{ printf "| %s | %.1f %% | %.1f %% | %s | %s |\n", toupper($1), $2 / 10, $3 / 10,
 		($1 == "sih" ? "~10 %" : "40 %"), ($1 == "sih" ? "9.8-10.0 %" : "39.0-40.0 %") }' "$OUT/knees.txt"
@@ -124,3 +128,5 @@ EOF
 
 cat "$OUT/results.md"
 echo "plot: $OUT/fig11.png" >&2
+run_meta "$OUT" "sh $EXP/run.sh" "$T0"
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

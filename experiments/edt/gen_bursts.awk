@@ -1,5 +1,5 @@
-# gen_bursts.awk: the lognormal ON/OFF micro-bursts of the EDT paper's §5.2.1 (spec 002-edt.md
-# §4.3, §6 item 20) as a sharebuf flow list.
+# gen_bursts.awk: the lognormal ON/OFF micro-bursts of the EDT paper's §5.2.1 (Fig. 17)
+# as a sharebuf flow list.
 #
 #   awk -v seed=1 -v end_ms=10000 -v list=bursts.txt -f gen_bursts.awk > bursts.csv
 #

@@ -1,12 +1,15 @@
 #!/bin/sh
 # EDT (Shan, Jiang, Ren, TPDS'17): micro-burst absorption against burst length, DT vs EDT.
 #
-#   sh experiments/edt/run.sh           # the paper's scale for Figs 12/14/17b/18: about 30 s on 2 cores
+#   sh experiments/edt/run.sh           # the paper's scale for Figs 12/14/17b/18: about 15 s on 2 cores
 #   sh experiments/edt/run.sh --full    # Fig. 14 in 0.25 ms steps; Figs 17b/18 over 60 s x 3 seeds
 #
-# Results go to out/experiments/edt/ (results.md, *.csv, *.png). See experiments/edt/README.md.
+# Results go to out/experiments/edt/ (--full: out/experiments/edt-full/): results.md, *.csv,
+# *.png, meta.tsv. Then report.sh writes experiments/edt/REPORT.md from them (and from a --full
+# run's, if there is one) and copies the plots beside it. See experiments/edt/README.md.
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/edt
 OUT=out/experiments/edt
 SB=build/sharebuf
@@ -19,17 +22,19 @@ case "${1:-}" in
 esac
 
 if [ "$FULL" = 1 ]; then
+	OUT=out/experiments/edt-full
 	STEP=0.25        # Fig. 14 burst-duration step (ms)
-	ONOFF_S=60       # simulated seconds of ON/OFF traffic per seed (spec §6 item 20: 60 s for smooth curves)
+	ONOFF_S=60       # simulated seconds of ON/OFF traffic per seed (60 s for smoother curves)
 	SEEDS="1 2 3"
 else
-	STEP=0.5         # the spec's grid (§6 item 18): 1-12 ms in 0.5 ms steps
-	ONOFF_S=20       # the paper's length (spec §5.3: 20 s, ~5,400 bursts)
+	STEP=0.5         # 1-12 ms in 0.5 ms steps
+	ONOFF_S=20       # the paper's length (§5.2.1: 20 s, ~5,400 bursts)
 	SEEDS="1"
 fi
 
 make -s
 sh tools/install-deps.sh gnuplot-nox
+rm -rf "$OUT"
 mkdir -p "$OUT"
 T0=$(date +%s)
 
@@ -93,12 +98,12 @@ for seed in $SEEDS; do
 		$SB compare "$EXP/onoff.cfg" --schemes "$schemes" --jobs 2 --quiet --out "$dir/$v" "$@"
 		for s in $(echo "$schemes" | tr , ' '); do
 			name=$s; [ "$v" != base ] && name="edt_$v"
-			# burst: port start_ns dur_ms packets srcA srcB -> "name seed dur_ms lossless"
+			# burst: port start_ns dur_ms packets srcA srcB -> "name seed dur_ms lossless port start_ns"
 			awk -F, -v name="$name" -v seed="$seed" '
 				FNR == 1 && NR == 1 { next }
 				FNR == NR { if ($7 == "file") done[$2 "," sprintf("%.0f", $9)] = 1; next }
 				{ split($0, b, " "); ok = (b[5] "," b[2] in done) && (b[6] "," b[2] in done)
-				  print name, seed, b[3], ok }' \
+				  print name, seed, b[3], ok, b[1], b[2] }' \
 				"$dir/$v/$s/flows.csv" "$dir/bursts.txt" >> "$ON/per_burst.txt"
 			bl=$(sed -n 's/.*"lossless": \([0-9]*\).*/\1/p' "$dir/$v/$s/summary.json" | head -1)
 			echo "$name $seed $bl" >> "$ON/burst_drops.txt"
@@ -163,17 +168,10 @@ plot "$OUT/fig12_edt.dat" using 1:2 with lines lw 2 lc rgb "#d62728" title "burs
 unset multiplot
 EOF
 
-# The spec's reference-model numbers for Fig. 17b (002-edt.md §5.3), bins [0,1)..[6,7).
-cat > "$OUT/fig17b_ref.dat" <<'EOF'
-# bin,dt_ref,edt_ref
-0,1.00,1.00
-1,0.98,0.99
-2,0.77,0.93
-3,0.28,0.76
-4,0.00,0.45
-5,0.00,0.34
-6,0.00,0.23
-EOF
+# The reference model's values for Fig. 17b (refmodel.tsv), bins [0,1)..[6,7).
+awk -F'\t' '$1 ~ /^f17\.(dt|edt)\.[0-9]$/ { split($1, k, "."); v[k[3], k[2]] = $2; if (k[3] > n) n = k[3] }
+	END { print "# bin,dt_ref,edt_ref"; for (b = 0; b <= n; b++) printf "%d,%s,%s\n", b, v[b, "dt"], v[b, "edt"] }' \
+	"$EXP/refmodel.tsv" > "$OUT/fig17b_ref.dat"
 $GP <<EOF
 set terminal pngcairo size 900,560 font "Sans,11"
 set datafile separator ","
@@ -190,8 +188,8 @@ set arrow from 0, 0.85 to 5, 0.85 nohead lw 3 lc rgb "#ff7f0e"
 set label "paper: EDT > 85 % lossless below 5 ms" at 0.2, 0.82 tc rgb "#ff7f0e"
 plot "$OUT/fig17b.csv" every ::1 using (\$1+0.5):3 with linespoints pt 7 ps 1.1 lw 2 lc rgb "#1f77b4" title "DT, sharebuf", \
      "" every ::1 using (\$1+0.5):5 with linespoints pt 5 ps 1.1 lw 2 lc rgb "#d62728" title "EDT, sharebuf", \
-     "$OUT/fig17b_ref.dat" using (\$1+0.5):2 with points pt 6 ps 1.6 lw 2 lc rgb "#1f77b4" title "DT, spec's reference model", \
-     "$OUT/fig17b_ref.dat" using (\$1+0.5):3 with points pt 4 ps 1.6 lw 2 lc rgb "#d62728" title "EDT, spec's reference model"
+     "$OUT/fig17b_ref.dat" using (\$1+0.5):2 with points pt 6 ps 1.6 lw 2 lc rgb "#1f77b4" title "DT, reference model", \
+     "$OUT/fig17b_ref.dat" using (\$1+0.5):3 with points pt 4 ps 1.6 lw 2 lc rgb "#d62728" title "EDT, reference model"
 EOF
 
 $GP <<EOF
@@ -247,3 +245,5 @@ EOF
 
 cat "$OUT/results.md"
 echo "plots: $OUT/fig14.png $OUT/fig12.png $OUT/fig17b.png $OUT/fig18.png" >&2
+run_meta "$OUT" "sh $EXP/run.sh$( [ "$FULL" = 1 ] && echo " --full")" "$T0"
+sh $EXP/report.sh

@@ -1,0 +1,54 @@
+# report.sh: shell functions for the experiments' scripts (POSIX sh), sourced from the
+# repository's root:  . experiments/lib/report.sh
+#
+# Every REPORT.md under experiments/ is written by a script from the run's outputs: the
+# figures' numbers by an awk program per figure (experiments/lib/values.awk has the shared
+# functions), the prose from a template (REPORT.md.in) filled by experiments/lib/fill.awk.
+#
+#   run_meta DIR "COMMAND" T0   after a run: DIR/meta.tsv records the command, the commit
+#                               (git rev-parse --short HEAD, "+changes" if src/, the Makefile,
+#                               experiments/lib/ or the experiment's folder $EXP differed from
+#                               it) and the seconds since T0 (date +%s)
+#   fill_report OUT TEMPLATE VALUES...
+#                               fills TEMPLATE with the values files (each "PREFIX=FILE", or
+#                               "cite:PREFIX=FILE" to keep a citation column) into OUT; on any
+#                               unfilled key OUT is left as it was and the call fails
+
+# The commit the outputs were made at. The inputs of a run are the simulator and the
+# experiment (its folder, $EXP, and experiments/lib): a change there not yet committed is
+# flagged. The experiment's outputs kept in its folder (REPORT.md, the plots) do not count.
+run_commit() {
+	c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [ -n "$(git status --porcelain --untracked-files=no -- src Makefile experiments/lib "${EXP:-experiments}" \
+		':(exclude)experiments/*/REPORT.md' ':(exclude)experiments/*/*.png' 2>/dev/null)" ]; then
+		c="$c+changes"
+	fi
+	echo "$c"
+}
+
+run_meta() { # dir command t0
+	_s=$(( $(date +%s) - $3 ))
+	[ "$_s" -gt 0 ] || _s="< 1"
+	printf 'command\t%s\ncommit\t%s\nseconds\t%s\n' "$2" "$(run_commit)" "$_s" > "$1/meta.tsv"
+}
+
+fill_report() { # out template prefix=file...
+	_out=$1 _tmpl=$2
+	shift 2
+	_args=""
+	for _v in "$@"; do
+		case $_v in
+		cite:*=*) _p=${_v#cite:}; _args="$_args cite=1 pfx=${_p%%=*} ${_p#*=}" ;;
+		*=*) _args="$_args cite=0 pfx=${_v%%=*} ${_v#*=}" ;;
+		*) echo "fill_report: $_v is not PREFIX=FILE" >&2; return 2 ;;
+		esac
+	done
+	# shellcheck disable=SC2086  # a list of awk arguments
+	if awk -f experiments/lib/fill.awk $_args tmpl=1 "$_tmpl" > "$_out.tmp"; then
+		mv "$_out.tmp" "$_out"
+	else
+		rm -f "$_out.tmp"
+		echo "fill_report: $_out not written (see above)" >&2
+		return 1
+	fi
+}
