@@ -4,7 +4,9 @@
  * The simulator holds both ends of a connection in one struct (sender state at the source,
  * receiver state at the destination) because nothing is gained by splitting them in a
  * simulation. Transport-specific state lives in the inline `tx` area (no allocation per flow
- * beyond the flow table's chunk). Connections are modelled as already open: no handshake.
+ * beyond the flow table's chunk). Its 1 KB is TCP's need: the sender's SACK scoreboard
+ * (transport/tcp.h) is most of it; RDMA and CBR use a fraction. A TCP connection may open
+ * with a handshake (tcp.handshake); the other transports start open.
  */
 #ifndef SB_FLOW_H
 #define SB_FLOW_H
@@ -63,7 +65,7 @@ struct sb_flow {
 	uint64_t pkts_sent, pkts_retx, timeouts;
 
 	/* transport-private state (TCP, CBR, RDMA…) */
-	_Alignas(8) unsigned char tx[256];
+	_Alignas(8) unsigned char tx[1024];
 };
 
 #endif
