@@ -1,0 +1,198 @@
+/*
+ * tcp_rx.c — the TCP receiver: reassembly, ACKs with their SACK report, delayed ACKs, the
+ * CE echo, and the answer to a SYN.
+ *
+ * ACKs. Each pure ACK carries the cumulative ACK (rcv_nxt), echoes the send time of the
+ * segment it acknowledges (the timestamp option, RFC 7323: with delayed ACKs the first
+ * unacknowledged segment's, so the RTT includes the delay), whether that segment was a
+ * retransmission (the sender applies Karn's rule to its RTO samples), and ECE.
+ *
+ * SACK (RFC 2018). The ACK of an out-of-order segment reports that segment, as the first SACK
+ * block must (§4: "the first SACK block MUST specify the contiguous block of data containing
+ * the segment which triggered this ACK"); it is coded in the packet as the segment's offset
+ * above the cumulative ACK in MSS (struct sb_packet's `sack`, 16 bits: flights beyond 65535
+ * segments are not reported). A real ACK repeats up to three more, older blocks (3 with
+ * timestamps); they only matter when ACKs are lost, and here they cannot be: pure ACKs travel
+ * in the control queues, never dropped and FIFO per flow, and every segment stored out of
+ * order is reported by its own ACK (out-of-order data is acknowledged at once, below). The
+ * union of reported segments at the sender is therefore exactly what the repeated blocks
+ * would give. A segment beyond the receiver's SB_OOO_RANGES ranges is discarded and not
+ * reported.
+ *
+ * Delayed ACKs (tcp.delack_count > 1; RFC 5681 §4.2, RFC 1122 4.2.3.2): an ACK for every
+ * delack_count segments, or delack_timeout_us after the first unacknowledged one, and at once
+ * for out-of-order data, for a segment that fills all or part of a hole, for a duplicate,
+ * and for the flow's last byte (the sender's FIN, which is acknowledged at once). ECN
+ * (RFC 8257 §3.2): the receiver keeps the CE state of the last segment; when it changes with
+ * an ACK pending, the pending segments are acknowledged at once with the old ECE, so every
+ * ACK covers segments of one CE state and DCTCP's marked fraction stays exact. Without
+ * delayed ACKs that is the per-segment echo DCTCP needs (not RFC 3168's "ECE until CWR").
+ */
+#include "transport/tcp_engine.h"
+
+#include <string.h>
+#include "net/packet.h"
+#include "sim/sim.h"
+
+/* Record [seq, end) above rcv_nxt. The ranges are sorted, disjoint and never touch. Returns
+ * false when keeping it would need more than SB_OOO_RANGES ranges (the segment is dropped and
+ * the sender will retransmit it). */
+static bool ooo_insert(struct sb_ooo *o, uint64_t seq, uint64_t end)
+{
+	unsigned i = 0;
+	while (i < o->n && o->end[i] < seq)
+		i++;
+	if (i < o->n && o->start[i] <= end) {
+		/* overlaps or touches range i: widen it, then swallow the ranges it now reaches */
+		if (seq < o->start[i])
+			o->start[i] = seq;
+		if (end > o->end[i])
+			o->end[i] = end;
+		unsigned j = i + 1;
+		while (j < o->n && o->start[j] <= o->end[i]) {
+			if (o->end[j] > o->end[i])
+				o->end[i] = o->end[j];
+			j++;
+		}
+		unsigned gone = j - (i + 1);
+		if (gone) {
+			memmove(&o->start[i + 1], &o->start[j], (o->n - j) * sizeof o->start[0]);
+			memmove(&o->end[i + 1], &o->end[j], (o->n - j) * sizeof o->end[0]);
+			o->n = (uint8_t)(o->n - gone);
+		}
+		return true;
+	}
+	if (o->n == SB_OOO_RANGES)
+		return false;
+	memmove(&o->start[i + 1], &o->start[i], (o->n - i) * sizeof o->start[0]);
+	memmove(&o->end[i + 1], &o->end[i], (o->n - i) * sizeof o->end[0]);
+	o->start[i] = seq;
+	o->end[i] = end;
+	o->n++;
+	return true;
+}
+
+/* rcv_nxt advanced: absorb the out-of-order ranges it now reaches. */
+static void ooo_advance(struct sb_flow *f)
+{
+	struct sb_ooo *o = &f->ooo;
+	unsigned k = 0;
+	while (k < o->n && o->start[k] <= f->rcv_nxt) {
+		if (o->end[k] > f->rcv_nxt)
+			f->rcv_nxt = o->end[k];
+		k++;
+	}
+	if (k) {
+		memmove(&o->start[0], &o->start[k], (o->n - k) * sizeof o->start[0]);
+		memmove(&o->end[0], &o->end[k], (o->n - k) * sizeof o->end[0]);
+		o->n = (uint8_t)(o->n - k);
+	}
+}
+
+/* A pure control packet from the receiver to the sender. */
+static struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq)
+{
+	struct sb_packet *a = sb_packet_new(sim);
+	a->type = type;
+	a->seq = seq;
+	a->size = (uint32_t)sim->sc->tcp.ack_bytes;
+	a->flow = f->id;
+	a->src = f->dst;
+	a->dst = f->src;
+	a->hash = f->hash;
+	a->prio = f->prio;
+	a->flags = f->lossless ? SB_PF_LOSSLESS : 0;
+	return a;
+}
+
+/* Acknowledge rcv_nxt (or `ack`), echoing `t_sent`, with ECE per the CE state. */
+static void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx, bool ece,
+		     uint16_t sack)
+{
+	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
+	struct sb_packet *a = reply(sim, f, SB_PKT_ACK, ack);
+	a->t_sent = t_sent;
+	a->sack = sack;
+	if (ece)
+		a->flags |= SB_PF_ECE;
+	if (retx)
+		a->flags |= SB_PF_RETX;
+	rx->unacked = 0;
+	sb_host_send(sim, a);
+}
+
+void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	const struct sb_tcp_params *tp = &sim->sc->tcp;
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	struct sb_tcp_rx *rx = &tcp->rx;
+	uint64_t seq = pkt->seq, end = seq + pkt->payload;
+	uint64_t before = f->rcv_nxt;
+	bool had_holes = f->ooo.n != 0, stored = false;
+	bool ce = pkt->flags & SB_PF_CE;
+	bool retx = pkt->flags & SB_PF_RETX;
+
+	/* RFC 8257 §3.2: a change of CE state first acknowledges what is pending, with the old
+	 * state, so that no ACK mixes marked and unmarked segments. */
+	if (ce != rx->ce && rx->unacked)
+		send_ack(sim, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+	rx->ce = ce;
+
+	if (end > f->rcv_nxt) {
+		if (seq <= f->rcv_nxt) {
+			f->rcv_nxt = end;
+			if (f->ooo.n)
+				ooo_advance(f);
+			f->bytes_received = f->rcv_nxt;
+		} else {
+			stored = ooo_insert(&f->ooo, seq, end);
+		}
+	}
+	bool complete = f->size && f->rcv_nxt >= f->size;
+
+	if (!rx->unacked) {
+		rx->echo_t_sent = pkt->t_sent;
+		rx->echo_retx = retx;
+	}
+	rx->unacked++;
+	bool in_order = f->rcv_nxt > before && !had_holes;
+	if (tp->delack_count > 1 && in_order && !complete && rx->unacked < tp->delack_count) {
+		/* delay: the timer runs from the first unacknowledged segment */
+		if (rx->unacked == 1) {
+			rx->delack_at = sb_now(sim) + sb_time_from_us(tp->delack_timeout_us);
+			tcp_timers(sim, f, tcp);
+		}
+	} else {
+		uint16_t sack = 0;
+		if (stored) {
+			/* a segment above rcv_nxt: report it (segments start at multiples of the MSS) */
+			uint64_t k = (seq - f->rcv_nxt) / (uint64_t)tp->mss;
+			sack = k <= UINT16_MAX ? (uint16_t)k : 0;
+		}
+		/* a delayed-ACK deadline still armed just finds nothing pending */
+		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
+	}
+
+	if (complete && !f->done)
+		sb_flow_received(sim, f);
+}
+
+void tcp_rx_on_timer(struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
+	if (rx->unacked)
+		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+}
+
+void tcp_rx_on_syn(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	if (pkt->seq != 0)
+		return; /* the handshake's ACK: nothing to do, data follows */
+	/* a SYN, or its retransmission: (re)send the SYN-ACK, echoing the SYN's send time */
+	sb_tcp_of(f)->rx.syn_seen = true;
+	struct sb_packet *a = reply(sim, f, SB_PKT_SYN, 1);
+	a->t_sent = pkt->t_sent;
+	if (pkt->flags & SB_PF_RETX)
+		a->flags |= SB_PF_RETX;
+	sb_host_send(sim, a);
+}
