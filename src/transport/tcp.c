@@ -22,14 +22,6 @@
 #include "sim/sim.h"
 #include "transport/tcp_engine.h"
 
-void tcp_cap(struct sb_tcp *tcp)
-{
-	if (tcp->cwnd < tcp->mss)
-		tcp->cwnd = tcp->mss;
-	if (tcp->max_cwnd && tcp->cwnd > tcp->max_cwnd)
-		tcp->cwnd = tcp->max_cwnd;
-}
-
 uint64_t sb_first_rtt_budget(const struct sb_sim *sim, const struct sb_flow *f)
 {
 	const struct sb_tcp_params *p = &sim->sc->tcp;
@@ -74,42 +66,6 @@ uint64_t sb_tcp_half_flight(const struct sb_tcp *tcp)
 
 /* --- timers --- */
 
-void tcp_timers(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
-{
-	sb_time at = tcp->rto_at;
-	if (tcp->tlp_at < at)
-		at = tcp->tlp_at;
-	if (tcp->reo_at < at)
-		at = tcp->reo_at;
-	if (tcp->rx.unacked && tcp->rx.delack_at < at)
-		at = tcp->rx.delack_at;
-	if (f->timer_at != at)
-		sb_flow_arm_timer(sim, f, at);
-}
-
-void tcp_restart_rto(struct sb_sim *sim, struct sb_tcp *tcp)
-{
-	tcp->rto_at = tcp->snd_una >= tcp->snd_max ? SB_TIME_NEVER : sb_now(sim) + tcp->rto;
-}
-
-/* RFC 6298 (2.2), (2.3) with α = 1/8, β = 1/4 as shifts; G = tcp.clock_granularity_ns. */
-void tcp_rtt_sample(struct sb_tcp *tcp, sb_time r)
-{
-	if (!tcp->srtt) {
-		tcp->srtt = r ? r : 1;
-		tcp->rttvar = r / 2;
-	} else {
-		sb_time err = tcp->srtt > r ? tcp->srtt - r : r - tcp->srtt;
-		tcp->rttvar = (3 * tcp->rttvar + err) >> 2;
-		tcp->srtt = (7 * tcp->srtt + r) >> 3;
-	}
-	sb_time var = 4 * tcp->rttvar;
-	sb_time rto = tcp->srtt + (var > tcp->granularity ? var : tcp->granularity);
-	if (rto < tcp->min_rto)
-		rto = tcp->min_rto;
-	tcp->rto = rto < TCP_MAX_RTO ? rto : TCP_MAX_RTO;
-}
-
 /* --- sender --- */
 
 uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
@@ -132,7 +88,7 @@ void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	uint64_t seq = tcp->snd_nxt;
 	uint32_t len = tcp_seg_len(f, tcp, seq);
 	if (sim->sc->tcp.sack && seq == tcp->snd_max)
-		tcp_board_sent(tcp, seq, seq + len, sb_now(sim));
+		tcp_board_sent(tcp, seq, sb_now(sim));
 	tcp_send_segment(sim, f, tcp, seq);
 	tcp->snd_nxt = seq + len;
 }
@@ -312,17 +268,17 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 		if (tcp->snd_nxt < ack)
 			tcp->snd_nxt = ack; /* go-back-N: the receiver already had these bytes */
 		/* Karn: the receiver flags ACKs of retransmitted segments. */
-		if (!(pkt->flags & SB_PF_RETX)) {
-			sb_time sample = sb_now(sim) - pkt->t_sent;
+		bool retx = pkt->flags & SB_PF_RETX;
+		sb_time sample = sb_now(sim) - pkt->t_sent;
+		if (!retx)
 			tcp_rtt_sample(tcp, sample);
-			if (!tcp->in_recovery && tcp->cwnd < tcp->ssthresh)
-				tcp_hystart_on_ack(tcp, ack, sample, sb_now(sim));
-		}
 		tcp->dupacks = 0;
 		if (tcp->cc->on_ecn)
 			tcp->cc->on_ecn(sim, f, tcp, acked, ece);
 		else if (ece)
 			tcp_ecn_halve(sim, f, tcp);
+		if (!retx && !tcp->in_recovery && tcp->cwnd < tcp->ssthresh)
+			tcp_hystart_on_ack(tcp, ack, sample, sb_now(sim));
 
 		if (tcp->in_recovery) {
 			if (ack >= tcp->recover) {
@@ -333,7 +289,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp->cwnd = w < tcp->ssthresh ? w : tcp->ssthresh;
 				tcp_cap(tcp);
 				tcp->in_recovery = false;
-				tcp_restart_rto(sim, tcp);
+				tcp_restart_rto(sb_now(sim), tcp);
 			} else {
 				/* Partial ACK: retransmit the next hole, deflate by the acked amount and
 				 * add back one MSS (RFC 6582 step 4). */
@@ -344,13 +300,13 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp_cap(tcp);
 				if (!tcp->partial_seen) {
 					tcp->partial_seen = true;
-					tcp_restart_rto(sim, tcp);
+					tcp_restart_rto(sb_now(sim), tcp);
 				}
 			}
 		} else {
 			tcp->cc->on_ack(sim, f, tcp, acked);
 			tcp_cap(tcp);
-			tcp_restart_rto(sim, tcp);
+			tcp_restart_rto(sb_now(sim), tcp);
 		}
 	} else if (ack == tcp->snd_una && tcp->snd_una < tcp->snd_max) {
 		if (tcp->in_recovery) {
@@ -392,6 +348,60 @@ static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 
 /* --- dispatch --- */
 
+/* The ACK of almost every packet: new data acknowledged in the open state with no hole known
+ * (nothing SACKed, lost or probed; in NewReno mode no go-back-N under way). It does exactly
+ * what tcp_sack_on_ack() and newreno_on_ack() do then, without the steps that cannot apply:
+ * no loss to detect, no recovery to pace, only new data to send. Returns false for any other
+ * ACK. */
+static bool ack_open(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, const struct sb_packet *pkt,
+		     bool sack)
+{
+	uint64_t ack = pkt->seq;
+	if (ack <= tcp->snd_una || ack > tcp->snd_max || tcp->in_recovery)
+		return false;
+	if (sack ? (pkt->sack || tcp->board.sacked || tcp->board.lost || tcp->board.extra || tcp->tlp_end)
+		 : tcp->snd_nxt != tcp->snd_max)
+		return false;
+	sb_time now = sb_now(sim);
+	uint64_t acked = ack - tcp->snd_una;
+	bool retx = pkt->flags & SB_PF_RETX;
+	if (sack)
+		tcp_board_acked(tcp, ack);
+	tcp->snd_una = ack;
+	tcp->backoff = 0;
+	tcp->dupacks = 0;
+	sb_time sample = now - pkt->t_sent;
+	if (!retx)
+		tcp_rtt_sample(tcp, sample); /* Karn */
+	if (sack) {
+		if (!tcp->min_rtt || sample < tcp->min_rtt)
+			tcp->min_rtt = sample;
+		tcp_rack_delivered(tcp, pkt->t_sent, ack, retx, now);
+		tcp->reo_at = SB_TIME_NEVER;
+	}
+	if (tcp->cc->on_ecn)
+		tcp->cc->on_ecn(sim, f, tcp, acked, pkt->flags & SB_PF_ECE);
+	else if (pkt->flags & SB_PF_ECE)
+		tcp_ecn_halve(sim, f, tcp);
+	if (!retx && tcp->cwnd < tcp->ssthresh)
+		tcp_hystart_on_ack(tcp, ack, sample, now);
+	tcp->cc->on_ack(sim, f, tcp, acked);
+	tcp_cap(tcp);
+	tcp_restart_rto(now, tcp);
+	/* pipe is the flight here; a segment goes out while any window is left */
+	uint64_t limit = tcp_limit(f);
+	bool sent = false;
+	while (tcp->snd_nxt < limit && tcp->snd_max - tcp->snd_una < tcp->cwnd) {
+		tcp_send_new(sim, f, tcp);
+		sent = true;
+	}
+	if (sent && tcp->rto_at == SB_TIME_NEVER)
+		tcp->rto_at = now + tcp->rto;
+	if (sack)
+		tcp_tlp_arm(sim, f, tcp);
+	return true;
+}
+
 void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 {
 	struct sb_tcp *tcp = sb_tcp_of(f);
@@ -404,10 +414,13 @@ void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 	}
 	if (f->completed || tcp->syn_sent)
 		return;
-	if (sim->sc->tcp.sack)
-		tcp_sack_on_ack(sim, f, tcp, pkt);
-	else
-		newreno_on_ack(sim, f, tcp, pkt);
+	bool sack = sim->sc->tcp.sack;
+	if (!ack_open(sim, f, tcp, pkt, sack)) {
+		if (sack)
+			tcp_sack_on_ack(sim, f, tcp, pkt);
+		else
+			newreno_on_ack(sim, f, tcp, pkt);
+	}
 	tcp_timers(sim, f, tcp);
 }
 

@@ -165,28 +165,18 @@ void tcp_board_reset(struct sb_tcp *tcp)
 	memset(&tcp->board, 0, sizeof tcp->board);
 }
 
-void tcp_board_sent(struct sb_tcp *tcp, uint64_t seq, uint64_t end, sb_time now)
+void tcp_board_sent_slow(struct sb_tcp *tcp, uint64_t seq, sb_time now)
 {
 	struct sb_tcp_board *b = bd(tcp);
-	(void)end;
-	if (b->n) {
-		unsigned last = tcp_board_ix(b, b->n - 1u);
-		if (b->state[last] == RUN_OUT && b->run[last].xmit == now)
-			return; /* same burst: the last run grows with snd_max */
-		if (b->n == SB_TCP_RUNS && b->state[last] == RUN_OUT) {
-			b->run[last].xmit = now; /* full: the last run takes the later time */
-			return;
-		}
-		if (b->n == SB_TCP_RUNS)
-			compact(tcp);
-	}
+	if (b->n == SB_TCP_RUNS)
+		compact(tcp);
 	unsigned k = tcp_board_ix(b, b->n);
 	b->run[k] = (struct sb_tcp_run){ .start = seq, .xmit = now };
 	b->state[k] = RUN_OUT;
 	b->n++;
 }
 
-void tcp_board_acked(struct sb_tcp *tcp, uint64_t una)
+void tcp_board_acked_slow(struct sb_tcp *tcp, uint64_t una)
 {
 	struct sb_tcp_board *b = bd(tcp);
 	while (b->n) {

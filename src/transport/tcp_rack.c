@@ -28,27 +28,6 @@
 /* RFC 8985 §6.2 step 4: reo_wnd = min_RTT / 4 by default. */
 #define RACK_REO_WND_DIVISOR 4
 
-/* RFC 8985 §6.2 step 2: RACK_sent_after(t1, seq1, t2, seq2). */
-static inline bool sent_after(sb_time t1, uint64_t end1, sb_time t2, uint64_t end2)
-{
-	return t1 > t2 || (t1 == t2 && end1 > end2);
-}
-
-void tcp_rack_delivered(struct sb_tcp *tcp, sb_time xmit, uint64_t end, bool retx, sb_time now)
-{
-	struct sb_tcp_rack *r = &tcp->rack;
-	/* step 3: an original delivered below the highest delivered byte arrived out of order */
-	if (!retx && end < r->fack)
-		r->reordering_seen = true;
-	if (end > r->fack)
-		r->fack = end;
-	if (sent_after(xmit, end, r->xmit, r->end)) {
-		r->xmit = xmit;
-		r->end = end;
-		r->rtt = now - xmit;
-	}
-}
-
 /* §6.2 step 4 without DSACK: no window once DupThresh segments are SACKed or in recovery,
  * unless reordering was seen; else min_RTT / 4, at most SRTT. */
 static sb_time reo_wnd(const struct sb_tcp *tcp)
@@ -75,7 +54,7 @@ uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now)
 			continue;
 		sb_time xmit = tcp_board_xmit(tcp, i);
 		uint64_t end = tcp_board_end(tcp, i);
-		if (!sent_after(r->xmit, r->end, xmit, end))
+		if (!tcp_rack_sent_after(r->xmit, r->end, xmit, end))
 			continue;
 		sb_time due = xmit + r->rtt + wnd;
 		if (due <= now) {
@@ -92,30 +71,6 @@ uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now)
 }
 
 /* --- Tail Loss Probe --- */
-
-void tcp_tlp_arm(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
-{
-	const struct sb_tcp_params *p = &sim->sc->tcp;
-	/* §7.2: not in recovery, not with SACKed data (RACK's timer covers that), one probe per
-	 * episode, and only with data in flight. */
-	if (!p->tlp || !p->sack || tcp->in_recovery || tcp->board.sacked || tcp->tlp_end ||
-	    tcp->snd_una >= tcp->snd_max || tcp->syn_sent) {
-		tcp->tlp_at = SB_TIME_NEVER;
-		return;
-	}
-	sb_time pto;
-	if (tcp->srtt) {
-		pto = 2 * tcp->srtt;
-		/* WCDelAckT: a lone segment may wait for the receiver's delayed-ACK timer */
-		if (p->delack_count > 1 && tcp->snd_max - tcp->snd_una <= tcp->mss)
-			pto += sb_time_from_us(p->delack_timeout_us);
-	} else {
-		pto = SB_SEC; /* no RTT sample yet: 1 s, then capped by the RTO below */
-	}
-	sb_time at = sb_now(sim) + pto;
-	tcp->tlp_at = at < tcp->rto_at ? at : tcp->rto_at;
-	(void)f;
-}
 
 void tcp_tlp_fire(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {

@@ -90,7 +90,7 @@ static void ooo_advance(struct sb_flow *f)
 }
 
 /* A pure control packet from the receiver to the sender. */
-static struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq)
+static inline struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq)
 {
 	struct sb_packet *a = sb_packet_new(sim);
 	a->type = type;
@@ -105,11 +105,11 @@ static struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint
 	return a;
 }
 
-/* Acknowledge rcv_nxt (or `ack`), echoing `t_sent`, with ECE per the CE state. */
-static void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx, bool ece,
-		     uint16_t sack)
+/* Acknowledge `ack`, echoing `t_sent` (and whether that segment was a retransmission), with
+ * ECE and the SACK report. */
+static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx,
+			    bool ece, uint16_t sack)
 {
-	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
 	struct sb_packet *a = reply(sim, f, SB_PKT_ACK, ack);
 	a->t_sent = t_sent;
 	a->sack = sack;
@@ -117,63 +117,77 @@ static void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_tim
 		a->flags |= SB_PF_ECE;
 	if (retx)
 		a->flags |= SB_PF_RETX;
-	rx->unacked = 0;
+	sb_tcp_of(f)->rx.unacked = 0;
 	sb_host_send(sim, a);
 }
 
-void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+/* Take the segment into rcv_nxt or the out-of-order ranges; returns its SACK report. */
+static inline uint16_t take(const struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
+{
+	if (end <= f->rcv_nxt)
+		return 0; /* a duplicate */
+	if (seq <= f->rcv_nxt) {
+		f->rcv_nxt = end;
+		if (f->ooo.n)
+			ooo_advance(f);
+		f->bytes_received = f->rcv_nxt;
+		return 0;
+	}
+	if (!ooo_insert(&f->ooo, seq, end))
+		return 0;
+	/* a segment above rcv_nxt: report it (segments start at multiples of the MSS) */
+	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)sim->sc->tcp.mss;
+	return k <= UINT16_MAX ? (uint16_t)k : 0;
+}
+
+/* With delayed ACKs: RFC 5681 §4.2's immediate cases and RFC 8257 §3.2's CE state. */
+static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 {
 	const struct sb_tcp_params *tp = &sim->sc->tcp;
 	struct sb_tcp *tcp = sb_tcp_of(f);
 	struct sb_tcp_rx *rx = &tcp->rx;
-	uint64_t seq = pkt->seq, end = seq + pkt->payload;
 	uint64_t before = f->rcv_nxt;
-	bool had_holes = f->ooo.n != 0, stored = false;
+	bool had_holes = f->ooo.n != 0;
 	bool ce = pkt->flags & SB_PF_CE;
-	bool retx = pkt->flags & SB_PF_RETX;
 
-	/* RFC 8257 §3.2: a change of CE state first acknowledges what is pending, with the old
-	 * state, so that no ACK mixes marked and unmarked segments. */
+	/* A change of CE state first acknowledges what is pending, with the old state, so that
+	 * no ACK mixes marked and unmarked segments. */
 	if (ce != rx->ce && rx->unacked)
 		send_ack(sim, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
 	rx->ce = ce;
 
-	if (end > f->rcv_nxt) {
-		if (seq <= f->rcv_nxt) {
-			f->rcv_nxt = end;
-			if (f->ooo.n)
-				ooo_advance(f);
-			f->bytes_received = f->rcv_nxt;
-		} else {
-			stored = ooo_insert(&f->ooo, seq, end);
-		}
-	}
+	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
 	bool complete = f->size && f->rcv_nxt >= f->size;
-
 	if (!rx->unacked) {
 		rx->echo_t_sent = pkt->t_sent;
-		rx->echo_retx = retx;
+		rx->echo_retx = pkt->flags & SB_PF_RETX;
 	}
 	rx->unacked++;
 	bool in_order = f->rcv_nxt > before && !had_holes;
-	if (tp->delack_count > 1 && in_order && !complete && rx->unacked < tp->delack_count) {
+	if (in_order && !complete && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
 			rx->delack_at = sb_now(sim) + sb_time_from_us(tp->delack_timeout_us);
 			tcp_timers(sim, f, tcp);
 		}
 	} else {
-		uint16_t sack = 0;
-		if (stored) {
-			/* a segment above rcv_nxt: report it (segments start at multiples of the MSS) */
-			uint64_t k = (seq - f->rcv_nxt) / (uint64_t)tp->mss;
-			sack = k <= UINT16_MAX ? (uint16_t)k : 0;
-		}
 		/* a delayed-ACK deadline still armed just finds nothing pending */
 		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
 	}
-
 	if (complete && !f->done)
+		sb_flow_received(sim, f);
+}
+
+void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	if (sim->sc->tcp.delack_count > 1) {
+		on_data_delayed(sim, f, pkt);
+		return;
+	}
+	/* an ACK per segment, echoing its own timestamp, retransmission flag and CE */
+	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
+	send_ack(sim, f, f->rcv_nxt, pkt->t_sent, pkt->flags & SB_PF_RETX, pkt->flags & SB_PF_CE, sack);
+	if (f->size && !f->done && f->rcv_nxt >= f->size)
 		sb_flow_received(sim, f);
 }
 

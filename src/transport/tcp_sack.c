@@ -227,7 +227,7 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 		tcp_cap(tcp);
 	}
 	if (advanced)
-		tcp_restart_rto(sim, tcp);
+		tcp_restart_rto(sb_now(sim), tcp);
 	tcp_sack_transmit(sim, f, tcp);
 	if (advanced || tcp->tlp_at != SB_TIME_NEVER)
 		tcp_tlp_arm(sim, f, tcp);
