@@ -324,6 +324,46 @@ static void test_rack_lost_retransmission(void **state)
 	assert_int_equal(d.timeouts, 1);
 }
 
+/* --- RACK's reordering window: one segment behind a loss is enough --- */
+
+static void test_rack_reo_wnd_timer(void **state)
+{
+	(void)state;
+	static struct th_tap tap;
+	struct sb_scenario sc;
+	th_scenario(&sc, 2, 10, 10);
+	struct sb_sim sim;
+	build(&sim, &sc);
+	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+	f->init_window = 20 * SEG;
+	th_tap_attach(&tap, &sim, f->id);
+	th_lose(&tap, 18 * SEG, 1);
+	sb_sim_run(&sim);
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	assert_true(f->completed);
+	assert_int_equal(f->timeouts, 0);
+	assert_int_equal(tcp->stats.tlp_probes, 0);
+	assert_int_equal(f->pkts_retx, 1);
+	/* Segment 19, sent in the same burst, is SACKed: fewer than DupThresh segments, not in
+	 * recovery, so RACK waits reo_wnd = min_RTT / 4 (RFC 8985 §6.2) and then marks 18 lost. */
+	sb_time sack_sent = 0;
+	for (uint32_t i = 0; i < tap.nev && !sack_sent; i++)
+		if (tap.ev[i].type == SB_PKT_ACK && tap.ev[i].sack)
+			sack_sent = tap.ev[i].t;
+	sb_time sack_arrival = sack_sent + th_one_way(&sim, 1, 0, (uint32_t)sc.tcp.ack_bytes);
+	sb_time rexmit = th_sent_at(&tap, 18 * SEG, 2);
+	print_message("rack: segment 18 retransmitted %.3f us after the SACK of 19, min RTT / 4 = %.3f us\n",
+		      sb_time_to_us(rexmit - sack_arrival), sb_time_to_us(tcp->min_rtt / 4));
+	assert_int_equal(rexmit - sack_arrival, tcp->min_rtt / 4);
+	tl_check_and_free(&sim, &sc);
+
+	/* DupThresh alone never marks it (one SACK), and TLP stays off with SACKed data */
+	const uint32_t lose[] = { 18 };
+	const char *const dupthresh[] = { "rack", "false" };
+	struct run r = one_flow("cubic", dupthresh, 2, 20, 20, lose, 1, NULL, 0, &tap);
+	assert_int_equal(r.timeouts, 1);
+}
+
 /* --- TLP turns a tail loss into a fast recovery --- */
 
 static void test_tlp_tail_loss(void **state)
@@ -413,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_prr_proportional),
 		cmocka_unit_test(test_rto_resends_only_holes),
 		cmocka_unit_test(test_rack_lost_retransmission),
+		cmocka_unit_test(test_rack_reo_wnd_timer),
 		cmocka_unit_test(test_tlp_tail_loss),
 		cmocka_unit_test(test_tlp_pto_rules),
 	};
