@@ -35,7 +35,8 @@ static uint32_t acks_for(uint32_t segs, int count, int lose, uint32_t *with_sack
 	sc.tcp.delack_count = count;
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find("newreno"));
+	struct sb_flow *f =
+		sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find("newreno"));
 	f->init_window = (uint64_t)segs * SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	if (lose >= 0)

@@ -53,7 +53,8 @@ static struct run one_flow(const char *transport, const char *const *sets, size_
 	}
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find(transport));
+	struct sb_flow *f =
+		sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find(transport));
 	f->init_window = (uint64_t)win * SEG;
 	th_tap_attach(tap, &sim, f->id);
 	for (size_t i = 0; i < nlose; i++)
@@ -144,7 +145,8 @@ static void scripted_start(struct scripted *s, const char *recovery, const char 
 {
 	th_scenario(&s->sc, 2, 10, 10);
 	struct sb_error err = { { 0 } };
-	assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "recovery"), &s->sc.tcp, recovery, &err), 0);
+	const struct sb_param *p = sb_param_find(sb_tcp_param_table, "recovery");
+	assert_int_equal(sb_param_set_text(p, &s->sc.tcp, recovery, &err), 0);
 	assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "rack"), &s->sc.tcp, rack, &err), 0);
 	s->sc.tcp.tlp = false;
 	build(&s->sim, &s->sc);

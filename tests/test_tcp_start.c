@@ -228,7 +228,8 @@ static void test_hystart_pp_exits_on_rtt_rise(void **state)
 		struct sb_scenario sc;
 		th_scenario(&sc, 2, 10, 10);
 		struct sb_error err = { { 0 } };
-		assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "hystart"), &sc.tcp, modes[m], &err), 0);
+		const struct sb_param *key = sb_param_find(sb_tcp_param_table, "hystart");
+		assert_int_equal(sb_param_set_text(key, &sc.tcp, modes[m], &err), 0);
 		struct sb_sim sim;
 		build(&sim, &sc);
 		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 2000 * SEG, 10 * SB_US, sb_transport_find("cubic"));

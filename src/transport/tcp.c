@@ -129,6 +129,7 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 	tcp->max_cwnd = p->max_cwnd_bytes > 0 ? (uint64_t)p->max_cwnd_bytes : 0;
 	tcp->cwnd = f->init_window ? f->init_window : (uint64_t)p->init_cwnd_pkts * tcp->mss;
 	tcp->ssthresh = UINT64_MAX;
+	tcp->limit = tcp_limit(f);
 	tcp_cap(tcp);
 	tcp->min_rto = sb_time_from_us(p->min_rto_us);
 	tcp->granularity = (sb_time)(p->clock_granularity_ns * 1e3 + 0.5);

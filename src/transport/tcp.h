@@ -2,7 +2,7 @@
  * tcp.h — one TCP engine with pluggable congestion control.
  *
  * The engine does everything that is the same for every window-based TCP: byte sequence
- * numbers, segmentation, the receiver (cumulative ACK, out-of-order ranges, SACK report,
+ * numbers, segmentation, the receiver (cumulative ACK, out-of-order segments, SACK report,
  * delayed ACKs, ECN echo), the optional SYN handshake, loss detection and recovery, the
  * retransmission timer (RFC 6298) and the ECN reaction of RFC 3168 for controls that have no
  * ECN hook. A congestion control (struct sb_tcp_cc_ops) only decides how cwnd grows on new
@@ -13,10 +13,11 @@
  *
  * Loss recovery has two modes, chosen by tcp.sack:
  *   - SACK (default): the receiver reports the segment that triggered each ACK (RFC 2018);
- *     the sender keeps a scoreboard of runs (tcp_sack.c), detects losses with RACK
- *     (RFC 8985, tcp_rack.c) or, without RACK, RFC 6675's DupThresh rule, retransmits only
- *     the holes (RFC 6675 NextSeg) with PRR (RFC 6937) or RFC 6675's pipe rule setting the
- *     pace, probes tail losses with TLP, and after a timeout retransmits the holes only.
+ *     the sender keeps a scoreboard (tcp_board.c: SACK bits and send runs), detects losses
+ *     with RACK (RFC 8985, tcp_rack.c) or, without RACK, RFC 6675's DupThresh rule,
+ *     retransmits only the holes (RFC 6675 NextSeg) with PRR (RFC 6937) or RFC 6675's pipe
+ *     rule setting the pace, probes tail losses with TLP, and after a timeout retransmits the
+ *     holes only.
  *   - no SACK: NewReno (RFC 6582) fast recovery, one hole per RTT, go-back-N after a timeout.
  * Slow start can end early with HyStart++ (RFC 9406) or ns-3's classic HyStart
  * (tcp_hystart.c). The receiver side is tcp_rx.c.
@@ -42,8 +43,9 @@ struct sb_tcp;
 /* RFC 5681 / RFC 6675 DupThresh: three duplicate ACKs, or that many segments SACKed above. */
 #define SB_TCP_DUPTHRESH 3
 
-/* Runs of the SACK scoreboard (tcp_sack.h explains what happens when a flight needs more). */
+/* The scoreboard (tcp_board.c): runs of send state, and the SACKed segments. */
 #define SB_TCP_RUNS 32
+#define SB_TCP_SACK_SEGS 8192 /* segments above snd_una that can be marked SACKed */
 
 struct sb_tcp_cc_ops {
 	const char *name;
@@ -64,20 +66,24 @@ struct sb_tcp_cc_ops {
 		       bool ece);
 };
 
-/* One run of the scoreboard: bytes [start, next run's start) share a state and a send time. */
+/* One run of the scoreboard: bytes [start, next run's start) share a send state and time. */
 struct sb_tcp_run {
 	uint64_t start;
 	sb_time xmit;  /* when these bytes were last sent (never earlier than the truth) */
 };
 
-/* The sender's view of [snd_una, snd_max), SACK mode only (tcp_sack.h). */
+/* The sender's view of [snd_una, snd_max), SACK mode only (tcp_board.c). What the receiver
+ * holds is one bit per segment; how each byte was last sent is a run. A segment's state is
+ * SACKed if its bit is set, else its run's. */
 struct sb_tcp_board {
 	uint64_t sacked;  /* bytes SACKed */
-	uint64_t lost;    /* bytes marked lost and not retransmitted since */
-	uint64_t extra;   /* bytes retransmitted while not marked lost: both copies may be in flight */
+	uint64_t lost;    /* unSACKed bytes marked lost and not retransmitted since */
+	uint64_t extra;   /* unSACKed bytes retransmitted while not marked lost (both copies may fly) */
+	uint32_t base;    /* ring position in `sack` of the segment at snd_una (any when sacked = 0) */
 	uint8_t head, n;  /* ring of n runs from run[head], in sequence order */
 	uint8_t state[SB_TCP_RUNS];
 	struct sb_tcp_run run[SB_TCP_RUNS];
+	uint64_t sack[SB_TCP_SACK_SEGS / 64];
 };
 
 /* RACK (RFC 8985 §6): the most recently sent segment known to be delivered. */
@@ -131,6 +137,7 @@ struct sb_tcp {
 	uint64_t ca_bytes;     /* bytes acked since the last additive increase (RFC 3465) */
 	uint64_t cwr_end;      /* no new ECN reduction before snd_una passes this */
 	uint64_t first_rtt_end;/* bytes below this are tagged SB_PF_FIRST_RTT */
+	uint64_t limit;        /* the flow's size, UINT64_MAX when unbounded */
 	uint64_t max_cwnd;     /* 0 = no cap */
 	sb_time srtt, rttvar;  /* 0 srtt = no sample yet */
 	sb_time rto, min_rto, granularity;

@@ -19,14 +19,14 @@ struct sb_packet;
 /* RFC 6298 (2.5): an upper bound of at least 60 s. */
 #define TCP_MAX_RTO (60 * SB_SEC)
 
-/* States of a scoreboard run. "In flight" for pipe (RFC 6675 SetPipe) is 1 for OUT and RETX,
- * 2 for OUT_RETX (the original may still arrive too), 0 for LOST and SACKED. */
+/* States of a scoreboard run, for its unSACKed segments (a SACKed one is delivered whatever its
+ * run says). "In flight" for pipe (RFC 6675 SetPipe) is 1 for OUT and RETX, 2 for OUT_RETX
+ * (the original may still arrive too), 0 for LOST. */
 enum tcp_run_state {
 	RUN_OUT,      /* sent once, not known lost */
 	RUN_OUT_RETX, /* retransmitted before being marked lost (RFC 6675 rule 3/4, TLP probe) */
 	RUN_RETX,     /* marked lost, then retransmitted */
 	RUN_LOST,     /* marked lost, waiting for its retransmission */
-	RUN_SACKED,   /* the receiver has it */
 };
 
 enum sb_tcp_hystart_mode { SB_HYSTART_OFF, SB_HYSTART_PP, SB_HYSTART_CLASSIC };
@@ -121,15 +121,16 @@ void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
  * control; the caller sets cwnd. */
 void tcp_congestion_event(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
 
-/* --- tcp_board.c: the scoreboard, [snd_una, snd_max) as runs ---
+/* --- tcp_board.c: the scoreboard, [snd_una, snd_max) as SACK bits and send runs ---
  * Invariants: runs are in sequence order and cover [snd_una, snd_max) exactly; run
- * boundaries are segment boundaries; neighbouring runs differ (state, or send time for the
- * states where it matters); board.sacked/lost/extra are the byte sums of their states. */
+ * boundaries are segment boundaries; after tidy(), neighbouring runs differ (state, or send
+ * time for the states where it matters); board.sacked is the SACKed bytes, board.lost and
+ * board.extra the unSACKed bytes of LOST and OUT_RETX runs; sacked = 0 iff no bit is set. */
 void tcp_board_reset(struct sb_tcp *tcp);
 void tcp_board_sent_slow(struct sb_tcp *tcp, uint64_t seq, sb_time now);
 void tcp_board_acked_slow(struct sb_tcp *tcp, uint64_t una);
-/* The receiver holds [seq, end), whose send time the ACK echoes (`echo`, `echo_retx`).
- * Returns the bytes newly SACKed (0 also when the board had no room, see tcp_board.c). */
+/* The receiver holds the segment [seq, end), whose send time the ACK echoes (`echo`,
+ * `echo_retx`). Returns the bytes newly SACKed (0 beyond SB_TCP_SACK_SEGS, see tcp_board.c). */
 uint64_t tcp_board_sack(struct sb_tcp *tcp, uint64_t seq, uint64_t end, sb_time echo, bool echo_retx,
 			sb_time now);
 /* [seq, end) was retransmitted at `now`: LOST becomes RETX, OUT becomes OUT_RETX. */
@@ -139,13 +140,18 @@ void tcp_board_retransmitted(struct sb_tcp *tcp, uint64_t seq, uint64_t end, sb_
 uint64_t tcp_board_mark_dupthresh(struct sb_tcp *tcp);
 /* After a timeout (RFC 6675 §5.1): every unSACKed byte is lost. */
 void tcp_board_mark_all_lost(struct sb_tcp *tcp);
-/* Run i (0 = lowest) is lost; neighbours are merged by tcp_board_tidy(). */
-void tcp_board_set_lost(struct sb_tcp *tcp, unsigned i);
+/* Run i (0 = lowest) is lost; returns its unSACKed bytes newly lost. Neighbours are merged by
+ * tcp_board_tidy(). */
+uint64_t tcp_board_set_lost(struct sb_tcp *tcp, unsigned i);
 void tcp_board_tidy(struct sb_tcp *tcp);
+/* A run boundary at seq (a segment boundary), room permitting. */
+void tcp_board_cut(struct sb_tcp *tcp, uint64_t seq);
 /* Highest SACKed byte + 1, 0 when nothing is SACKed. */
 uint64_t tcp_board_high_sacked(const struct sb_tcp *tcp);
-/* Lowest run in `state` (and ending at or below `below`), or -1. */
-int tcp_board_find(const struct sb_tcp *tcp, uint8_t state, uint64_t below);
+/* The lowest unSACKed segment of a run in `state` that starts below `below`, or UINT64_MAX. */
+uint64_t tcp_board_first_unsacked(const struct sb_tcp *tcp, uint8_t state, uint64_t below);
+/* The highest unSACKed segment, or UINT64_MAX. */
+uint64_t tcp_board_last_unsacked(const struct sb_tcp *tcp);
 
 static inline unsigned tcp_board_ix(const struct sb_tcp_board *b, unsigned i)
 {
@@ -188,6 +194,10 @@ static inline void tcp_board_sent(struct sb_tcp *tcp, uint64_t seq, sb_time now)
 static inline void tcp_board_acked(struct sb_tcp *tcp, uint64_t una)
 {
 	struct sb_tcp_board *b = &tcp->board;
+	if (b->sacked) {
+		tcp_board_acked_slow(tcp, una); /* SACK bits to drop too */
+		return;
+	}
 	while (b->n > 1 && b->state[b->head] == RUN_OUT && tcp_board_start(tcp, 1) <= una) {
 		b->head = (uint8_t)tcp_board_ix(b, 1);
 		b->n--;

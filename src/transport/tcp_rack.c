@@ -48,24 +48,24 @@ uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now)
 	}
 	sb_time wnd = reo_wnd(tcp), timeout = 0;
 	uint64_t newly = 0;
+	/* Runs sent at RACK's instant went first only below RACK's segment (§6.2's tie-break on
+	 * end_seq, segment by segment): cut them there, so that a run is all before or all not.
+	 * SACKs do not cut runs, so one burst is often one run holding RACK's segment too. */
+	tcp_board_cut(tcp, r->end);
 	for (unsigned i = 0; i < tcp->board.n; i++) {
-		uint8_t s = tcp_board_state(tcp, i);
-		if (s == RUN_SACKED || s == RUN_LOST)
+		if (tcp_board_state(tcp, i) == RUN_LOST)
 			continue;
 		sb_time xmit = tcp_board_xmit(tcp, i);
-		uint64_t end = tcp_board_end(tcp, i);
-		if (!tcp_rack_sent_after(r->xmit, r->end, xmit, end))
-			continue;
+		if (xmit > r->xmit || (xmit == r->xmit && tcp_board_start(tcp, i) >= r->end))
+			continue; /* sent after RACK's segment */
 		sb_time due = xmit + r->rtt + wnd;
 		if (due <= now) {
-			newly += end - tcp_board_start(tcp, i);
-			tcp_board_set_lost(tcp, i);
+			newly += tcp_board_set_lost(tcp, i); /* its SACKed segments stay delivered */
 		} else if (due - now > timeout) {
 			timeout = due - now;
 		}
 	}
-	if (newly)
-		tcp_board_tidy(tcp);
+	tcp_board_tidy(tcp); /* also undoes the cut where it was not needed */
 	tcp->reo_at = timeout ? now + timeout : SB_TIME_NEVER;
 	return newly;
 }

@@ -16,8 +16,11 @@
  * in the control queues, never dropped and FIFO per flow, and every segment stored out of
  * order is reported by its own ACK (out-of-order data is acknowledged at once, below). The
  * union of reported segments at the sender is therefore exactly what the repeated blocks
- * would give. A segment beyond the receiver's SB_OOO_RANGES ranges is discarded and not
- * reported.
+ * would give.
+ *
+ * Out-of-order segments are held in a bitmap (struct sb_ooo), one bit per segment up to
+ * SB_OOO_SEGS segments above rcv_nxt: any number of holes, O(1) per segment. A segment beyond
+ * is discarded and not reported, as a receive window would refuse it.
  *
  * Delayed ACKs (tcp.delack_count > 1; RFC 5681 §4.2, RFC 1122 4.2.3.2): an ACK for every
  * delack_count segments, or delack_timeout_us after the first unacknowledged one, and at once
@@ -34,58 +37,27 @@
 #include "net/packet.h"
 #include "sim/sim.h"
 
-/* Record [seq, end) above rcv_nxt. The ranges are sorted, disjoint and never touch. Returns
- * false when keeping it would need more than SB_OOO_RANGES ranges (the segment is dropped and
- * the sender will retransmit it). */
-static bool ooo_insert(struct sb_ooo *o, uint64_t seq, uint64_t end)
+static inline uint64_t *slot(struct sb_ooo *o, uint64_t k, uint64_t *bit)
 {
-	unsigned i = 0;
-	while (i < o->n && o->end[i] < seq)
-		i++;
-	if (i < o->n && o->start[i] <= end) {
-		/* overlaps or touches range i: widen it, then swallow the ranges it now reaches */
-		if (seq < o->start[i])
-			o->start[i] = seq;
-		if (end > o->end[i])
-			o->end[i] = end;
-		unsigned j = i + 1;
-		while (j < o->n && o->start[j] <= o->end[i]) {
-			if (o->end[j] > o->end[i])
-				o->end[i] = o->end[j];
-			j++;
-		}
-		unsigned gone = j - (i + 1);
-		if (gone) {
-			memmove(&o->start[i + 1], &o->start[j], (o->n - j) * sizeof o->start[0]);
-			memmove(&o->end[i + 1], &o->end[j], (o->n - j) * sizeof o->end[0]);
-			o->n = (uint8_t)(o->n - gone);
-		}
-		return true;
-	}
-	if (o->n == SB_OOO_RANGES)
-		return false;
-	memmove(&o->start[i + 1], &o->start[i], (o->n - i) * sizeof o->start[0]);
-	memmove(&o->end[i + 1], &o->end[i], (o->n - i) * sizeof o->end[0]);
-	o->start[i] = seq;
-	o->end[i] = end;
-	o->n++;
-	return true;
+	uint32_t p = (uint32_t)((o->base + k) & (SB_OOO_SEGS - 1));
+	*bit = 1ull << (p & 63);
+	return &o->bits[p >> 6];
 }
 
-/* rcv_nxt advanced: absorb the out-of-order ranges it now reaches. */
-static void ooo_advance(struct sb_flow *f)
+/* The segment at rcv_nxt arrived (rcv_nxt is past it): take in the held segments it joins. */
+static void absorb(const struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_ooo *o = &f->ooo;
-	unsigned k = 0;
-	while (k < o->n && o->start[k] <= f->rcv_nxt) {
-		if (o->end[k] > f->rcv_nxt)
-			f->rcv_nxt = o->end[k];
-		k++;
-	}
-	if (k) {
-		memmove(&o->start[0], &o->start[k], (o->n - k) * sizeof o->start[0]);
-		memmove(&o->end[0], &o->end[k], (o->n - k) * sizeof o->end[0]);
-		o->n = (uint8_t)(o->n - k);
+	const uint64_t mss = (uint64_t)sim->sc->tcp.mss;
+	const uint64_t limit = f->size ? f->size : UINT64_MAX;
+	o->base = (o->base + 1) & (SB_OOO_SEGS - 1);
+	uint64_t bit, *w;
+	while (o->n && (*(w = slot(o, 0, &bit)) & bit)) {
+		*w &= ~bit;
+		o->n--;
+		uint64_t left = limit - f->rcv_nxt;
+		f->rcv_nxt += left < mss ? left : mss;
+		o->base = (o->base + 1) & (SB_OOO_SEGS - 1);
 	}
 }
 
@@ -121,22 +93,30 @@ static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack,
 	sb_host_send(sim, a);
 }
 
-/* Take the segment into rcv_nxt or the out-of-order ranges; returns its SACK report. */
+/* Take the segment into rcv_nxt or the held segments; returns its SACK report. */
 static inline uint16_t take(const struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
 {
 	if (end <= f->rcv_nxt)
 		return 0; /* a duplicate */
+	struct sb_ooo *o = &f->ooo;
 	if (seq <= f->rcv_nxt) {
 		f->rcv_nxt = end;
-		if (f->ooo.n)
-			ooo_advance(f);
+		if (o->n)
+			absorb(sim, f);
 		f->bytes_received = f->rcv_nxt;
 		return 0;
 	}
-	if (!ooo_insert(&f->ooo, seq, end))
-		return 0;
-	/* a segment above rcv_nxt: report it (segments start at multiples of the MSS) */
+	/* above rcv_nxt (segments start at multiples of the MSS): hold it and report it */
 	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)sim->sc->tcp.mss;
+	if (k >= SB_OOO_SEGS)
+		return 0; /* beyond the receive window: discarded, the sender will send it again */
+	if (!o->n)
+		o->base = 0; /* nothing held: any origin will do */
+	uint64_t bit, *w = slot(o, k, &bit);
+	if (!(*w & bit)) {
+		*w |= bit;
+		o->n++;
+	}
 	return k <= UINT16_MAX ? (uint16_t)k : 0;
 }
 

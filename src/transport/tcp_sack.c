@@ -29,10 +29,9 @@
 #include "net/packet.h"
 #include "sim/sim.h"
 
-/* Retransmit the first segment of run i. */
-static void retransmit_run(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, unsigned i)
+/* Retransmit the segment at seq. */
+static void retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
 {
-	uint64_t seq = tcp_board_start(tcp, i);
 	uint32_t len = tcp_send_segment(sim, f, tcp, seq);
 	tcp_board_retransmitted(tcp, seq, seq + len, sb_now(sim));
 	tcp->prr_out += len;
@@ -42,9 +41,9 @@ static void retransmit_run(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	const struct sb_tcp_params *p = &sim->sc->tcp;
-	int i = tcp->in_recovery ? tcp_board_find(tcp, RUN_LOST, UINT64_MAX) : -1;
-	if (i >= 0) {
-		retransmit_run(sim, f, tcp, (unsigned)i); /* rule 1 */
+	uint64_t seq = tcp->in_recovery ? tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX) : UINT64_MAX;
+	if (seq != UINT64_MAX) {
+		retransmit(sim, f, tcp, seq); /* rule 1 */
 		return true;
 	}
 	if (tcp->snd_nxt < tcp_limit(f)) {
@@ -56,23 +55,16 @@ static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	}
 	if (!tcp->in_recovery || tcp->in_loss || p->rack)
 		return false;
-	uint64_t high = tcp_board_high_sacked(tcp);
-	i = tcp_board_find(tcp, RUN_OUT, high);
-	if (i >= 0) {
-		retransmit_run(sim, f, tcp, (unsigned)i); /* rule 3 */
+	seq = tcp_board_first_unsacked(tcp, RUN_OUT, tcp_board_high_sacked(tcp));
+	if (seq != UINT64_MAX) {
+		retransmit(sim, f, tcp, seq); /* rule 3 */
 		return true;
 	}
 	if (tcp->rescue_rxt < tcp->snd_una || !tcp->rescue_rxt) {
 		/* rule 4: the highest unSACKed segment, once per recovery */
-		for (int k = (int)tcp->board.n - 1; k >= 0; k--) {
-			uint8_t s = tcp_board_state(tcp, (unsigned)k);
-			if (s == RUN_SACKED)
-				continue;
-			uint64_t last = tcp_board_end(tcp, (unsigned)k) - 1;
-			uint64_t seq = last - last % tcp->mss;
-			uint32_t len = tcp_send_segment(sim, f, tcp, seq);
-			tcp_board_retransmitted(tcp, seq, seq + len, sb_now(sim));
-			tcp->prr_out += len;
+		seq = tcp_board_last_unsacked(tcp);
+		if (seq != UINT64_MAX) {
+			retransmit(sim, f, tcp, seq);
 			tcp->rescue_rxt = tcp->recover;
 			return true;
 		}
@@ -83,8 +75,13 @@ static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	bool sent = false;
-	while (tcp_pipe(tcp) < tcp->cwnd && send_next(sim, f, tcp))
+	for (uint64_t pipe = tcp_pipe(tcp); pipe < tcp->cwnd && send_next(sim, f, tcp);) {
 		sent = true;
+		uint64_t now_pipe = tcp_pipe(tcp);
+		if (now_pipe <= pipe)
+			break; /* a rescue of a segment already retransmitted adds nothing to pipe */
+		pipe = now_pipe;
+	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
 		tcp->rto_at = sb_now(sim) + tcp->rto;
@@ -149,9 +146,9 @@ void tcp_sack_detect_and_send(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 	bool lost = detect(sim, tcp);
 	if (lost && !tcp->in_recovery) {
 		enter_recovery(sim, f, tcp);
-		int i = tcp_board_find(tcp, RUN_LOST, UINT64_MAX);
-		if (i >= 0)
-			retransmit_run(sim, f, tcp, (unsigned)i); /* the fast retransmit, whatever cwnd says */
+		uint64_t seq = tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX);
+		if (seq != UINT64_MAX)
+			retransmit(sim, f, tcp, seq); /* the fast retransmit, whatever cwnd says */
 	}
 	tcp_sack_transmit(sim, f, tcp);
 }
@@ -215,9 +212,9 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 		enter_recovery(sim, f, tcp);
 		if (p->recovery == SB_TCP_RECOVERY_PRR)
 			prr_cwnd(tcp, delivered);
-		int i = tcp_board_find(tcp, RUN_LOST, UINT64_MAX);
-		if (i >= 0)
-			retransmit_run(sim, f, tcp, (unsigned)i); /* the fast retransmit */
+		uint64_t seq = tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX);
+		if (seq != UINT64_MAX)
+			retransmit(sim, f, tcp, seq); /* the fast retransmit */
 	} else if (was_fast) {
 		if (p->recovery == SB_TCP_RECOVERY_PRR)
 			prr_cwnd(tcp, delivered);
