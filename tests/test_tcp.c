@@ -404,7 +404,7 @@ static void test_receiver_reassembly(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	/* start after the run so the sender stays silent; we play the sender */
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100000, 1 * SB_SEC, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100000000, 1 * SB_SEC, sb_transport_find("newreno"));
 	struct sb_packet pkt;
 	const uint64_t order[] = { 0, 2000, 4000, 3000, 1000, 6000, 5000 };
 	const uint64_t expect_ack[] = { 1000, 1000, 1000, 1000, 5000, 5000, 7000 };
@@ -418,19 +418,20 @@ static void test_receiver_reassembly(void **state)
 		assert_int_equal(f->rcv_nxt, expect_ack[i]);
 	}
 	assert_int_equal(f->ooo.n, 0);
-	/* more than SB_OOO_RANGES holes: the extra segment is dropped, not stored */
-	for (int i = 0; i <= SB_OOO_RANGES; i++) {
-		memset(&pkt, 0, sizeof pkt);
-		pkt.type = SB_PKT_DATA;
-		pkt.seq = 8000 + 2000 * (uint64_t)i;
-		pkt.payload = 1000;
-		pkt.flow = f->id;
-		f->ops->on_data(&sim, f, &pkt);
+	/* 40 holes, each segment above them held (once: a duplicate changes nothing) */
+	for (int i = 0; i < 40; i++) {
+		for (int again = 0; again < 2; again++) {
+			memset(&pkt, 0, sizeof pkt);
+			pkt.type = SB_PKT_DATA;
+			pkt.seq = 8000 + 2000 * (uint64_t)i;
+			pkt.payload = 1000;
+			pkt.flow = f->id;
+			f->ops->on_data(&sim, f, &pkt);
+		}
 	}
-	assert_int_equal(f->ooo.n, SB_OOO_RANGES);
-	assert_int_equal(f->ooo.end[SB_OOO_RANGES - 1], 8000 + 2000 * (SB_OOO_RANGES - 1) + 1000);
+	assert_int_equal(f->ooo.n, 40);
 	assert_int_equal(f->rcv_nxt, 7000);
-	/* filling the first hole absorbs the first range */
+	/* filling the first hole takes in the segment above it */
 	memset(&pkt, 0, sizeof pkt);
 	pkt.type = SB_PKT_DATA;
 	pkt.seq = 7000;
@@ -438,7 +439,18 @@ static void test_receiver_reassembly(void **state)
 	pkt.flow = f->id;
 	f->ops->on_data(&sim, f, &pkt);
 	assert_int_equal(f->rcv_nxt, 9000);
-	assert_int_equal(f->ooo.n, SB_OOO_RANGES - 1);
+	assert_int_equal(f->ooo.n, 39);
+	/* the receive window for out-of-order data: SB_OOO_SEGS segments above rcv_nxt */
+	memset(&pkt, 0, sizeof pkt);
+	pkt.type = SB_PKT_DATA;
+	pkt.payload = 1000;
+	pkt.flow = f->id;
+	pkt.seq = 9000 + (uint64_t)SB_OOO_SEGS * 1000;
+	f->ops->on_data(&sim, f, &pkt);
+	assert_int_equal(f->ooo.n, 39);
+	pkt.seq -= 1000;
+	f->ops->on_data(&sim, f, &pkt);
+	assert_int_equal(f->ooo.n, 40);
 	assert_false(f->done);
 	/* the ACKs sit in host 1's NIC queue; freeing the simulation reclaims them */
 	sb_sim_free(&sim);

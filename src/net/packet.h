@@ -22,10 +22,11 @@ enum sb_pkt_type {
 	SB_PKT_PFC,      /* 802.1Qbb PAUSE/RESUME frame, hop-local */
 	SB_PKT_NACK,     /* RDMA negative ACK: go back to `seq` (also a cumulative ACK of seq) */
 	SB_PKT_CNP,      /* RDMA congestion notification packet (DCQCN) */
+	SB_PKT_SYN,      /* TCP handshake, `seq` = step: 0 SYN, 1 SYN-ACK, 2 the ACK */
 };
 
 /* Which queue a packet travels in at every port it crosses (sb_port_enqueue). The type does not
- * decide it: TCP's pure ACKs and PFC frames take the control lane, but an RDMA NIC's ACKs,
+ * decide it: TCP's pure ACKs, SYNs and PFC frames take the control lane, but an RDMA NIC's ACKs,
  * NACKs and CNPs go in the data queue of their flow's priority when rdma.ack_path says so, as
  * real RoCE NICs and the Reverie artifact send them. Zero is DATA, so a packet fresh from the
  * pool travels as data unless its maker says otherwise. */
@@ -53,7 +54,12 @@ struct sb_packet {
 	uint32_t size;          /* bytes on the wire */
 	uint32_t src, dst;      /* host indices */
 	uint32_t hash;          /* per-flow hash for ECMP */
-	uint16_t payload;       /* transport payload bytes (0 for ACK and PFC) */
+	union {
+		uint16_t payload; /* data: transport payload bytes (0 for ACK and PFC) */
+		/* TCP ACK: the out-of-order segment that triggered it, in MSS above the cumulative
+		 * ACK (its SACK block, transport/tcp_rx.c), 0 = none */
+		uint16_t sack;
+	};
 	uint16_t in_port;       /* ingress port at the switch currently holding it */
 	uint8_t prio;           /* 0..7 */
 	uint8_t type;           /* enum sb_pkt_type */

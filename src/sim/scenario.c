@@ -126,6 +126,12 @@ const struct sb_param sb_host_param_table[] = {
 	SB_PARAM_END
 };
 
+static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", NULL };
+static const char *const recovery_choices[] = { "prr", "rfc6675", NULL };
+
+/* TCP defaults are a modern Linux-like stack (SACK, RACK-TLP, PRR, HyStart++ for CUBIC) with
+ * an ACK per segment and no handshake, as the datacenter papers' stacks run;
+ * docs/transports.md gives each default's reason and the ns-3 profile. */
 const struct sb_param sb_tcp_param_table[] = {
 	{ "mss", SB_P_INT, TCP(mss), "1000", 1, 65535, "bytes", NULL, "payload bytes of a full-sized data segment" },
 	{ "header_bytes", SB_P_INT, TCP(header_bytes), "48", 0, 1024, "bytes", NULL,
@@ -147,6 +153,30 @@ const struct sb_param sb_tcp_param_table[] = {
 	  "bytes at the start of every flow tagged first-RTT, for schemes that favour new flows; 0 = one bandwidth-delay product of the flow's path" },
 	{ "max_cwnd_bytes", SB_P_INT, TCP(max_cwnd_bytes), "0", 0, 1e12, "bytes", NULL,
 	  "upper bound of the congestion window; 0 = unbounded" },
+	{ "clock_granularity_ns", SB_P_DOUBLE, TCP(clock_granularity_ns), "0", 0, 1e9, "ns", NULL,
+	  "RFC 6298 clock granularity G: RTO = SRTT + max(G, 4 RTTVAR); 0 = an exact clock (ns-3's TcpSocketBase default is 1 ms, the Reverie artifact sets 10 ns)" },
+	{ "sack", SB_P_BOOL, TCP(sack), "true", 0, 0, "", NULL,
+	  "selective acknowledgments (RFC 2018) with RFC 6675 loss recovery: only the holes are retransmitted, also after a timeout; false = NewReno (RFC 6582): one hole per RTT in fast recovery, go-back-N after a timeout" },
+	{ "rack", SB_P_BOOL, TCP(rack), "true", 0, 0, "", NULL,
+	  "RACK time-based loss detection (RFC 8985) instead of RFC 6675's DupThresh rule: a segment is lost once one sent after it was delivered and min RTT / 4 has passed; finds lost retransmissions. Needs sack" },
+	{ "tlp", SB_P_BOOL, TCP(tlp), "true", 0, 0, "", NULL,
+	  "Tail Loss Probe (RFC 8985): after 2 SRTT without ACKs, send one new or the last segment to turn a tail loss into a fast recovery instead of a timeout. Needs sack" },
+	{ "recovery", SB_P_ENUM, TCP(recovery), "prr", 0, 0, "", recovery_choices,
+	  "sending rate in SACK fast recovery: prr = Proportional Rate Reduction (RFC 6937, slow-start reduction bound; Linux's and ns-3's default); rfc6675 = cwnd = ssthresh, send while pipe < cwnd" },
+	{ "hystart", SB_P_ENUM, TCP(hystart), "auto", 0, 0, "", hystart_choices,
+	  "slow-start exit before loss: hystartpp = HyStart++ (RFC 9406, with the thresholds below); classic = ns-3.39 TcpCubic's HyStart (ACK train and delay, its default attributes); off; auto = hystartpp for cubic, off for newreno and dctcp" },
+	{ "hystart_min_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_min_rtt_thresh_us), "4", 0, 1e9, "us", NULL,
+	  "HyStart++ MIN_RTT_THRESH: smallest RTT increase that ends slow start (the RFC's 4 ms scaled to datacenter RTTs by 1/1000)" },
+	{ "hystart_max_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_max_rtt_thresh_us), "16", 0, 1e9, "us", NULL,
+	  "HyStart++ MAX_RTT_THRESH: largest RTT increase needed to end slow start (the RFC's 16 ms scaled by 1/1000)" },
+	{ "delack_count", SB_P_INT, TCP(delack_count), "1", 1, 64, "segments", NULL,
+	  "delayed ACKs: acknowledge every delack_count segments or after delack_timeout_us, at once on out-of-order data, a filled hole, a change of CE (RFC 8257 3.2) or the flow's last byte; 1 = an ACK per segment (ns-3 DelAckCount 0 or 1; its default 2)" },
+	{ "delack_timeout_us", SB_P_DOUBLE, TCP(delack_timeout_us), "40000", 1, 5e5, "us", NULL,
+	  "delayed-ACK timer (Linux's minimum 40 ms; ns-3's DelAckTimeout 200 ms; RFC 5681: under 500 ms); used when delack_count > 1" },
+	{ "handshake", SB_P_BOOL, TCP(handshake), "false", 0, 0, "", NULL,
+	  "open each connection with SYN / SYN-ACK (tcp.ack_bytes each) and the handshake's ACK before data; FCT still starts at the SYN and the ideal FCT includes the handshake" },
+	{ "syn_timeout_us", SB_P_DOUBLE, TCP(syn_timeout_us), "0", 0, 1e9, "us", NULL,
+	  "first SYN retransmission timeout, doubling per retry (ns-3 ConnTimeout; the Reverie artifact 10 ms); 0 = init_rto_us" },
 	SB_PARAM_END
 };
 

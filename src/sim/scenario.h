@@ -66,6 +66,10 @@ struct sb_host_params {
 	int64_t nic_buffer_bytes;   /* 0 = unlimited; else data packets beyond it are dropped at the NIC */
 };
 
+/* tcp.hystart and tcp.recovery choices, in table order (src/sim/scenario.c). */
+enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC };
+enum { SB_TCP_RECOVERY_PRR, SB_TCP_RECOVERY_RFC6675 };
+
 struct sb_tcp_params {
 	int64_t mss;              /* payload bytes per segment */
 	int64_t header_bytes;     /* per-packet header overhead on the wire */
@@ -78,6 +82,17 @@ struct sb_tcp_params {
 	double cubic_c;           /* cubic scaling constant */
 	int64_t first_rtt_bytes;  /* bytes of each flow tagged "first RTT" (0 = one BDP) */
 	int64_t max_cwnd_bytes;   /* cap on cwnd (0 = none) */
+	double clock_granularity_ns; /* RFC 6298 G */
+	bool sack;                /* SACK and RFC 6675 recovery (else NewReno) */
+	bool rack;                /* RACK loss detection (RFC 8985), SACK only */
+	bool tlp;                 /* Tail Loss Probe (RFC 8985), SACK only */
+	int recovery;             /* SB_TCP_RECOVERY_*: PRR (RFC 6937) or RFC 6675's cwnd = ssthresh */
+	int hystart;              /* SB_TCP_HYSTART_* */
+	double hystart_min_rtt_thresh_us, hystart_max_rtt_thresh_us;
+	int64_t delack_count;     /* ACK every this many segments (1 = every segment) */
+	double delack_timeout_us; /* delayed-ACK timer */
+	bool handshake;           /* SYN / SYN-ACK before data */
+	double syn_timeout_us;    /* first SYN retransmission timeout (0 = init_rto_us) */
 };
 
 /* PFC transport and measurement (net/pfc.c, net/deadlock.c); when to pause is the scheme's. */

@@ -22,6 +22,12 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 	struct sb_host *h = sim->hosts[pkt->src];
 	struct sb_port *nic = &h->node.ports[0];
 	sim->stats.pkts_sent++;
+	if (sim->inject && sim->inject(sim->inject_ctx, pkt)) {
+		sim->stats.drops_injected++;
+		sim->stats.pkts_dropped++;
+		sb_packet_free(sim, pkt);
+		return;
+	}
 	if (sim->nic_limit && pkt->type == SB_PKT_DATA) {
 		uint64_t queued = 0;
 		for (int q = 0; q < SB_NPRIO; q++)
@@ -51,7 +57,8 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 		f->ops->on_data(sim, f, pkt);
 	} else if (f->ops->on_ack) {
 		f->ops->on_ack(sim, f, pkt);
-		if (pkt->type != SB_PKT_CNP) /* a CNP acknowledges nothing */
+		/* a CNP or a handshake packet acknowledges no data */
+		if (pkt->type == SB_PKT_ACK || pkt->type == SB_PKT_NACK)
 			sb_flow_acked(sim, f, pkt->seq);
 	}
 	sb_packet_free(sim, pkt);
@@ -157,7 +164,8 @@ sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst
 sb_time sb_transport_ideal_fct(const struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
 			       uint32_t dst, uint64_t size)
 {
-	return ideal(sim, src, dst, size, !ops || ops->on_ack != NULL, sb_transport_framing(sim, ops));
+	sb_time setup = ops && ops->setup_time ? ops->setup_time(sim, src, dst) : 0;
+	return setup + ideal(sim, src, dst, size, !ops || ops->on_ack != NULL, sb_transport_framing(sim, ops));
 }
 
 /* --- lifecycle --- */

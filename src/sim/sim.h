@@ -86,6 +86,7 @@ struct sb_stats {
 	uint64_t pkts_dropped;      /* by switches, all causes */
 	uint64_t pkts_dropped_lossless;
 	uint64_t drops_nic;         /* data packets dropped at a full host NIC (host.nic_buffer_bytes) */
+	uint64_t drops_injected;    /* packets claimed lost by sim->inject (tests) */
 	uint64_t packet_hops;       /* packets × links traversed (data + ACK + control) */
 	uint64_t drops[SB_DROP_NCAUSES];
 	uint64_t pfc_pause_frames, pfc_resume_frames;           /* queue-level, sent by switches */
@@ -133,6 +134,11 @@ struct sb_sim {
 	struct sb_occupancy_sink *occ;
 	struct sb_wl_runtime *wl;  /* workload generators (workload.c) */
 	uint32_t *rack_first, *rack_count; /* hosts of rack r: rack_first[r] .. + rack_count[r] */
+	/* Fault injection for tests: when set, every packet a host sends is first offered to it.
+	 * It may change the packet (e.g. set CE) and returns true to have it lost there (freed,
+	 * counted as dropped and in stats.drops_injected). NULL in every run of the program. */
+	bool (*inject)(void *ctx, struct sb_packet *pkt);
+	void *inject_ctx;
 };
 
 #define SB_FLOW_CHUNK 4096

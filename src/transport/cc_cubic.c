@@ -123,4 +123,5 @@ const struct sb_transport_ops sb_transport_cubic = {
 	.on_data = sb_tcp_on_data,
 	.on_ack = sb_tcp_on_ack,
 	.on_timer = sb_tcp_on_timer,
+	.setup_time = sb_tcp_setup_time,
 };

@@ -57,6 +57,8 @@ static void dctcp_on_ecn(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 	}
 }
 
+double sb_dctcp_alpha(struct sb_tcp *tcp) { return dctcp_of(tcp)->alpha; }
+
 static void dctcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
 {
 	acked = sb_tcp_slow_start(tcp, acked);
@@ -87,4 +89,5 @@ const struct sb_transport_ops sb_transport_dctcp = {
 	.on_data = sb_tcp_on_data,
 	.on_ack = sb_tcp_on_ack,
 	.on_timer = sb_tcp_on_timer,
+	.setup_time = sb_tcp_setup_time,
 };

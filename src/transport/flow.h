@@ -4,7 +4,10 @@
  * The simulator holds both ends of a connection in one struct (sender state at the source,
  * receiver state at the destination) because nothing is gained by splitting them in a
  * simulation. Transport-specific state lives in the inline `tx` area (no allocation per flow
- * beyond the flow table's chunk). Connections are modelled as already open: no handshake.
+ * beyond the flow table's chunk). Its 2 KB is TCP's need: the sender's SACK scoreboard
+ * (transport/tcp.h, 1 KB of SACK bits and 32 send runs) is most of it; RDMA and CBR use a
+ * fraction. A TCP connection may open
+ * with a handshake (tcp.handshake); the other transports start open.
  */
 #ifndef SB_FLOW_H
 #define SB_FLOW_H
@@ -26,11 +29,15 @@ extern const char *const sb_flow_kind_name[SB_KIND_N];
 
 struct sb_transport_ops;
 
-/* Out-of-order data held by a receiver: a few disjoint byte ranges above rcv_nxt. */
-#define SB_OOO_RANGES 16
+/* Out-of-order segments held by a TCP receiver above rcv_nxt: one bit per segment (segments
+ * start at multiples of the MSS), a ring whose slot `base` is the segment at rcv_nxt. A
+ * segment more than SB_OOO_SEGS segments above rcv_nxt is discarded (a receive window of
+ * SB_OOO_SEGS segments for out-of-order data). */
+#define SB_OOO_SEGS 8192
 struct sb_ooo {
-	uint64_t start[SB_OOO_RANGES], end[SB_OOO_RANGES];
-	uint8_t n;
+	uint64_t bits[SB_OOO_SEGS / 64];
+	uint32_t base; /* any while n = 0 */
+	uint32_t n;    /* segments held */
 };
 
 struct sb_flow {
@@ -64,7 +71,7 @@ struct sb_flow {
 	uint64_t pkts_sent, pkts_retx, timeouts;
 
 	/* transport-private state (TCP, CBR, RDMA…) */
-	_Alignas(8) unsigned char tx[256];
+	_Alignas(8) unsigned char tx[2048];
 };
 
 #endif

@@ -1,33 +1,26 @@
 /*
- * tcp.c — the TCP engine: sender, receiver, loss recovery and RTO (see tcp.h).
+ * tcp.c — the TCP engine's core: start and handshake, sending, RTT and RTO, the flow timer,
+ * NewReno recovery (tcp.sack = false) and the dispatch of ACKs (see tcp.h, tcp_engine.h).
  *
- * Deliberate simplifications, all documented in docs/transports.md: connections start open
- * (no handshake), the receiver window is unlimited, every data segment is ACKed at once (no
- * delayed ACK), and there is no SACK, so loss recovery is NewReno's (one hole per RTT during
- * fast recovery, go-back-N after a timeout).
+ * Segments always start at multiples of the MSS (retransmissions start at snd_una, at a hole
+ * or at a run of the scoreboard, all segment boundaries), so the engine never splits or
+ * merges segments and the per-packet path never divides.
  *
- * Segments always start at multiples of the MSS (a retransmission restarts at snd_una, which
- * a cumulative ACK only ever sets to a segment boundary), so the engine never has to split or
- * merge segments and never divides on the per-packet path.
+ * Timers. A flow has one timer event (sb_flow_arm_timer); the engine keeps four deadlines and
+ * arms it at the earliest: the RTO (or the SYN's retransmission), the loss probe, RACK's
+ * reordering window and the receiver's delayed ACK. Moving a deadline later costs nothing
+ * until the stale event fires (flows.c re-arms it then).
+ *
+ * Deliberate simplifications, all in docs/transports.md: no FIN exchange (the last byte's ACK
+ * ends the flow), an unlimited receive window, no DSACK, F-RTO or undo of spurious
+ * retransmissions.
  */
 #include "transport/tcp.h"
 
 #include <string.h>
 #include "net/packet.h"
 #include "sim/sim.h"
-
-/* RFC 6298 (2.5): an upper bound of at least 60 s. */
-#define TCP_MAX_RTO (60 * SB_SEC)
-
-static inline uint64_t tcp_limit(const struct sb_flow *f) { return f->size ? f->size : UINT64_MAX; }
-
-static inline void tcp_cap(struct sb_tcp *tcp)
-{
-	if (tcp->cwnd < tcp->mss)
-		tcp->cwnd = tcp->mss;
-	if (tcp->max_cwnd && tcp->cwnd > tcp->max_cwnd)
-		tcp->cwnd = tcp->max_cwnd;
-}
+#include "transport/tcp_engine.h"
 
 uint64_t sb_first_rtt_budget(const struct sb_sim *sim, const struct sb_flow *f)
 {
@@ -46,6 +39,7 @@ uint64_t sb_tcp_slow_start(struct sb_tcp *tcp, uint64_t acked)
 	if (tcp->cwnd >= tcp->ssthresh)
 		return acked;
 	uint64_t inc = acked < 2u * tcp->mss ? acked : 2u * tcp->mss;
+	inc /= tcp_hystart_divisor(tcp); /* RFC 9406 CSS: a quarter of the growth */
 	uint64_t room = tcp->ssthresh - tcp->cwnd;
 	if (inc >= room) {
 		tcp->cwnd = tcp->ssthresh;
@@ -70,47 +64,13 @@ uint64_t sb_tcp_half_flight(const struct sb_tcp *tcp)
 	return half > 2u * tcp->mss ? half : 2u * tcp->mss;
 }
 
-/* --- retransmission timer --- */
-
-static void tcp_set_timer(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, sb_time at)
-{
-	if (tcp->rto_at == at)
-		return;
-	tcp->rto_at = at;
-	sb_flow_arm_timer(sim, f, at);
-}
-
-static void tcp_restart_timer(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
-{
-	if (tcp->snd_una >= tcp->snd_max)
-		tcp_set_timer(sim, f, tcp, SB_TIME_NEVER); /* nothing outstanding (RFC 6298 5.2) */
-	else
-		tcp_set_timer(sim, f, tcp, sb_now(sim) + tcp->rto);
-}
-
-/* RFC 6298 (2.2), (2.3) with α = 1/8, β = 1/4 as shifts; G = 0 (picosecond clock). */
-static void tcp_rtt_sample(struct sb_tcp *tcp, sb_time r)
-{
-	if (!tcp->srtt) {
-		tcp->srtt = r ? r : 1;
-		tcp->rttvar = r / 2;
-	} else {
-		sb_time err = tcp->srtt > r ? tcp->srtt - r : r - tcp->srtt;
-		tcp->rttvar = (3 * tcp->rttvar + err) >> 2;
-		tcp->srtt = (7 * tcp->srtt + r) >> 3;
-	}
-	sb_time rto = tcp->srtt + 4 * tcp->rttvar;
-	if (rto < tcp->min_rto)
-		rto = tcp->min_rto;
-	tcp->rto = rto < TCP_MAX_RTO ? rto : TCP_MAX_RTO;
-}
+/* --- timers --- */
 
 /* --- sender --- */
 
-static void tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
+uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
 {
-	uint64_t left = tcp_limit(f) - seq;
-	uint32_t len = left < tcp->mss ? (uint32_t)left : tcp->mss;
+	uint32_t len = tcp_seg_len(f, tcp, seq);
 	struct sb_packet *p = sb_flow_data_packet(sim, f, seq, len, tcp->header, tcp->first_rtt_end);
 	if (seq < tcp->snd_max) {
 		p->flags |= SB_PF_RETX;
@@ -120,25 +80,42 @@ static void tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tc
 	if (seq + len > tcp->snd_max)
 		tcp->snd_max = seq + len;
 	sb_host_send(sim, p);
+	return len;
 }
 
-/* Send new (or, after a timeout, go-back-N) segments while the window has room. A segment
- * goes out whenever any window is left, so the effective window is cwnd rounded up to whole
- * segments, as with Linux's packet-counted cwnd. */
-static void tcp_send_available(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+{
+	uint64_t seq = tcp->snd_nxt;
+	uint32_t len = tcp_seg_len(f, tcp, seq);
+	if (sim->sc->tcp.sack && seq == tcp->snd_max)
+		tcp_board_sent(tcp, seq, sb_now(sim));
+	tcp_send_segment(sim, f, tcp, seq);
+	tcp->snd_nxt = seq + len;
+}
+
+/* NewReno: send new (or, after a timeout, go-back-N) segments while the window has room. A
+ * segment goes out whenever any window is left, so the effective window is cwnd rounded up
+ * to whole segments, as with Linux's packet-counted cwnd. */
+static void newreno_send_available(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	uint64_t limit = tcp_limit(f);
 	uint64_t wnd_end = tcp->snd_una + tcp->cwnd;
 	bool sent = false;
 	while (tcp->snd_nxt < limit && tcp->snd_nxt < wnd_end) {
-		tcp_send_segment(sim, f, tcp, tcp->snd_nxt);
-		uint64_t left = limit - tcp->snd_nxt;
-		tcp->snd_nxt += left < tcp->mss ? left : tcp->mss;
+		tcp_send_new(sim, f, tcp);
 		sent = true;
 	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
-		tcp_set_timer(sim, f, tcp, sb_now(sim) + tcp->rto);
+		tcp->rto_at = sb_now(sim) + tcp->rto;
+}
+
+static void send_available(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+{
+	if (sim->sc->tcp.sack)
+		tcp_sack_transmit(sim, f, tcp);
+	else
+		newreno_send_available(sim, f, tcp);
 }
 
 void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_ops *cc)
@@ -152,26 +129,105 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 	tcp->max_cwnd = p->max_cwnd_bytes > 0 ? (uint64_t)p->max_cwnd_bytes : 0;
 	tcp->cwnd = f->init_window ? f->init_window : (uint64_t)p->init_cwnd_pkts * tcp->mss;
 	tcp->ssthresh = UINT64_MAX;
+	tcp->limit = tcp_limit(f);
 	tcp_cap(tcp);
 	tcp->min_rto = sb_time_from_us(p->min_rto_us);
+	tcp->granularity = (sb_time)(p->clock_granularity_ns * 1e3 + 0.5);
 	tcp->rto = sb_time_from_us(p->init_rto_us);
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
-	tcp->rto_at = SB_TIME_NEVER;
+	tcp->rto_at = tcp->tlp_at = tcp->reo_at = SB_TIME_NEVER;
+	tcp_board_reset(tcp);
+	tcp_hystart_init(sim, tcp);
 	if (cc->init)
 		cc->init(sim, f, tcp);
+}
+
+/* A handshake packet from the sender to the receiver (the SYN, or the handshake's ACK). */
+static void send_syn(struct sb_sim *sim, struct sb_flow *f, uint64_t step, bool retx)
+{
+	struct sb_packet *p = sb_packet_new(sim);
+	p->type = SB_PKT_SYN;
+	p->lane = SB_LANE_CONTROL; /* like pure ACKs: outside the buffer (the artifacts' queue 0) */
+	p->seq = step;
+	p->size = (uint32_t)sim->sc->tcp.ack_bytes;
+	p->flow = f->id;
+	p->src = f->src;
+	p->dst = f->dst;
+	p->hash = f->hash;
+	p->prio = f->prio;
+	p->t_sent = sb_now(sim);
+	p->flags = (uint8_t)((f->lossless ? SB_PF_LOSSLESS : 0) | (retx ? SB_PF_RETX : 0));
+	sb_host_send(sim, p);
+}
+
+static sb_time syn_timeout(const struct sb_sim *sim, const struct sb_tcp *tcp)
+{
+	const struct sb_tcp_params *p = &sim->sc->tcp;
+	if (p->syn_timeout_us > 0)
+		return sb_time_from_us(p->syn_timeout_us);
+	return tcp->rto;
+}
+
+/* Send the first window (after the handshake, if any). */
+static void open_connection(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+{
+	send_available(sim, f, tcp);
+	tcp_tlp_arm(sim, f, tcp);
+	tcp_timers(sim, f, tcp);
 }
 
 void sb_tcp_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_ops *cc)
 {
 	sb_tcp_init(sim, f, cc);
-	sb_tcp_of(f)->first_rtt_end = sb_first_rtt_budget(sim, f);
-	tcp_send_available(sim, f, sb_tcp_of(f));
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	tcp->first_rtt_end = sb_first_rtt_budget(sim, f);
+	if (sim->sc->tcp.handshake) {
+		tcp->syn_sent = true;
+		tcp->rto = syn_timeout(sim, tcp);
+		send_syn(sim, f, 0, false);
+		tcp->rto_at = sb_now(sim) + tcp->rto;
+		tcp_timers(sim, f, tcp);
+		return;
+	}
+	open_connection(sim, f, tcp);
 }
 
-/* RFC 6582 step 2 (enter fast retransmit) on the third duplicate ACK. */
-static void tcp_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+sb_time sb_tcp_setup_time(const struct sb_sim *sim, uint32_t src, uint32_t dst)
 {
+	const struct sb_tcp_params *p = &sim->sc->tcp;
+	if (!p->handshake)
+		return 0;
+	/* SYN out and SYN-ACK back, then the handshake's ACK leaves just before the first data
+	 * segment and delays it by its serialisation on the sender's link. */
+	uint32_t a = (uint32_t)p->ack_bytes;
+	const struct sb_port *nic = &sim->hosts[src]->node.ports[0];
+	return sb_path_rtt(sim, src, dst, a, a) + sb_tx_time(a, nic->rate_bps);
+}
+
+/* The SYN-ACK arrived: the connection is open. */
+static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt)
+{
+	if (!tcp->syn_sent)
+		return; /* a duplicate SYN-ACK */
+	tcp->syn_sent = false;
+	/* the handshake's RTT is the first sample, unless the SYN was retransmitted (Karn) */
+	const struct sb_tcp_params *p = &sim->sc->tcp;
+	tcp->rto = sb_time_from_us(p->init_rto_us);
+	if (tcp->rto < tcp->min_rto)
+		tcp->rto = tcp->min_rto;
+	if (!(pkt->flags & SB_PF_RETX))
+		tcp_rtt_sample(tcp, sb_now(sim) - pkt->t_sent);
+	tcp->rto_at = SB_TIME_NEVER;
+	send_syn(sim, f, 2, false);
+	open_connection(sim, f, tcp);
+}
+
+/* --- NewReno recovery (tcp.sack = false): RFC 5681 + RFC 6582 --- */
+
+static void newreno_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+{
+	tcp->stats.recoveries++;
 	tcp->recover = tcp->snd_max;
 	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, false);
 	tcp->cwnd = tcp->ssthresh + 3u * tcp->mss;
@@ -181,11 +237,10 @@ static void tcp_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb
 	tcp->partial_seen = false;
 	tcp->cwr_end = tcp->snd_max; /* the window that lost is also the window that would echo CE */
 	tcp_send_segment(sim, f, tcp, tcp->snd_una);
-	tcp_set_timer(sim, f, tcp, sb_now(sim) + tcp->rto);
+	tcp->rto_at = sb_now(sim) + tcp->rto;
 }
 
-/* RFC 3168 6.1.2: halve at most once per window of data on an ECN echo. */
-static void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	if (tcp->in_recovery || tcp->snd_una < tcp->cwr_end)
 		return;
@@ -196,25 +251,36 @@ static void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *
 	tcp->cwr_end = tcp->snd_max;
 }
 
-void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+void tcp_congestion_event(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	struct sb_tcp *tcp = sb_tcp_of(f);
+	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, false);
+	tcp->ca_bytes = 0;
+	tcp->cwr_end = tcp->snd_max; /* the window that lost is also the window that would echo CE */
+}
+
+static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt)
+{
 	uint64_t ack = pkt->seq;
 	bool ece = pkt->flags & SB_PF_ECE;
 
 	if (ack > tcp->snd_una) {
 		uint64_t acked = ack - tcp->snd_una;
 		tcp->snd_una = ack;
+		tcp->backoff = 0;
 		if (tcp->snd_nxt < ack)
 			tcp->snd_nxt = ack; /* go-back-N: the receiver already had these bytes */
 		/* Karn: the receiver flags ACKs of retransmitted segments. */
-		if (!(pkt->flags & SB_PF_RETX))
-			tcp_rtt_sample(tcp, sb_now(sim) - pkt->t_sent);
+		bool retx = pkt->flags & SB_PF_RETX;
+		sb_time sample = sb_now(sim) - pkt->t_sent;
+		if (!retx)
+			tcp_rtt_sample(tcp, sample);
 		tcp->dupacks = 0;
 		if (tcp->cc->on_ecn)
 			tcp->cc->on_ecn(sim, f, tcp, acked, ece);
 		else if (ece)
 			tcp_ecn_halve(sim, f, tcp);
+		if (!retx && !tcp->in_recovery && tcp->cwnd < tcp->ssthresh)
+			tcp_hystart_on_ack(tcp, ack, sample, sb_now(sim));
 
 		if (tcp->in_recovery) {
 			if (ack >= tcp->recover) {
@@ -225,7 +291,7 @@ void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 				tcp->cwnd = w < tcp->ssthresh ? w : tcp->ssthresh;
 				tcp_cap(tcp);
 				tcp->in_recovery = false;
-				tcp_restart_timer(sim, f, tcp);
+				tcp_restart_rto(sb_now(sim), tcp);
 			} else {
 				/* Partial ACK: retransmit the next hole, deflate by the acked amount and
 				 * add back one MSS (RFC 6582 step 4). */
@@ -236,48 +302,38 @@ void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 				tcp_cap(tcp);
 				if (!tcp->partial_seen) {
 					tcp->partial_seen = true;
-					tcp_restart_timer(sim, f, tcp);
+					tcp_restart_rto(sb_now(sim), tcp);
 				}
 			}
 		} else {
 			tcp->cc->on_ack(sim, f, tcp, acked);
 			tcp_cap(tcp);
-			tcp_restart_timer(sim, f, tcp);
+			tcp_restart_rto(sb_now(sim), tcp);
 		}
 	} else if (ack == tcp->snd_una && tcp->snd_una < tcp->snd_max) {
 		if (tcp->in_recovery) {
 			tcp->cwnd += tcp->mss; /* each duplicate means a segment left the network */
 			if (tcp->max_cwnd && tcp->cwnd > tcp->max_cwnd + 3u * tcp->mss)
 				tcp->cwnd = tcp->max_cwnd + 3u * tcp->mss;
-		} else if (++tcp->dupacks == 3 && ack >= tcp->recover) {
+		} else if (++tcp->dupacks == SB_TCP_DUPTHRESH && ack >= tcp->recover) {
 			/* ack < recover: duplicates caused by our own go-back-N after a timeout
 			 * (RFC 6582 step 2), not a new loss. */
-			tcp_fast_retransmit(sim, f, tcp);
+			newreno_fast_retransmit(sim, f, tcp);
 		}
 	} else {
 		return; /* older than snd_una: reordered or stale */
 	}
-	tcp_send_available(sim, f, tcp);
+	newreno_send_available(sim, f, tcp);
 }
 
-void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f)
+static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	struct sb_tcp *tcp = sb_tcp_of(f);
-	sb_time now = sb_now(sim);
-	if (tcp->rto_at == SB_TIME_NEVER)
-		return;
-	if (now < tcp->rto_at) {
-		sb_flow_arm_timer(sim, f, tcp->rto_at); /* stale firing: keep our deadline */
-		return;
-	}
-	tcp->rto_at = SB_TIME_NEVER;
-	if (tcp->snd_una >= tcp->snd_max)
-		return;
-
-	f->timeouts++;
-	/* RFC 5681 (4) / RFC 6582: the flight before the timeout sets ssthresh and recover; the
-	 * whole flight is resent from snd_una, one segment first (cwnd = loss window). */
-	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, true);
+	/* RFC 5681 (4) / RFC 6582: the flight before the first timeout sets ssthresh (held on
+	 * repeated timeouts) and recover; the whole flight is resent from snd_una, one segment
+	 * first (cwnd = loss window). */
+	if (!tcp->backoff)
+		tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, true);
+	tcp->backoff++;
 	tcp->cwnd = tcp->mss;
 	tcp->ca_bytes = 0;
 	tcp->recover = tcp->snd_max;
@@ -285,105 +341,127 @@ void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f)
 	tcp->in_recovery = false;
 	tcp->dupacks = 0;
 	tcp->snd_nxt = tcp->snd_una;
+	tcp_hystart_on_timeout(tcp);
 	/* RFC 6298 (5.5): back off. */
 	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
-	tcp_send_available(sim, f, tcp);
+	tcp->rto_at = sb_now(sim) + tcp->rto;
+	newreno_send_available(sim, f, tcp);
 }
 
-/* --- receiver --- */
+/* --- dispatch --- */
 
-/* Record [seq, end) above rcv_nxt. The ranges are sorted, disjoint and never touch. Returns
- * false when keeping it would need more than SB_OOO_RANGES ranges (the segment is dropped and
- * the sender will retransmit it). */
-static bool ooo_insert(struct sb_ooo *o, uint64_t seq, uint64_t end)
+/* The ACK of almost every packet: new data acknowledged in the open state with no hole known
+ * (nothing SACKed, lost or probed; in NewReno mode no go-back-N under way). It does exactly
+ * what tcp_sack_on_ack() and newreno_on_ack() do then, without the steps that cannot apply:
+ * no loss to detect, no recovery to pace, only new data to send. Returns false for any other
+ * ACK. */
+static bool ack_open(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, const struct sb_packet *pkt,
+		     bool sack)
 {
-	unsigned i = 0;
-	while (i < o->n && o->end[i] < seq)
-		i++;
-	if (i < o->n && o->start[i] <= end) {
-		/* overlaps or touches range i: widen it, then swallow the ranges it now reaches */
-		if (seq < o->start[i])
-			o->start[i] = seq;
-		if (end > o->end[i])
-			o->end[i] = end;
-		unsigned j = i + 1;
-		while (j < o->n && o->start[j] <= o->end[i]) {
-			if (o->end[j] > o->end[i])
-				o->end[i] = o->end[j];
-			j++;
-		}
-		unsigned gone = j - (i + 1);
-		if (gone) {
-			memmove(&o->start[i + 1], &o->start[j], (o->n - j) * sizeof o->start[0]);
-			memmove(&o->end[i + 1], &o->end[j], (o->n - j) * sizeof o->end[0]);
-			o->n = (uint8_t)(o->n - gone);
-		}
-		return true;
-	}
-	if (o->n == SB_OOO_RANGES)
+	uint64_t ack = pkt->seq;
+	if (ack <= tcp->snd_una || ack > tcp->snd_max || tcp->in_recovery)
 		return false;
-	memmove(&o->start[i + 1], &o->start[i], (o->n - i) * sizeof o->start[0]);
-	memmove(&o->end[i + 1], &o->end[i], (o->n - i) * sizeof o->end[0]);
-	o->start[i] = seq;
-	o->end[i] = end;
-	o->n++;
+	if (sack ? (pkt->sack || tcp->board.sacked || tcp->board.lost || tcp->board.extra || tcp->tlp_end)
+		 : tcp->snd_nxt != tcp->snd_max)
+		return false;
+	sb_time now = sb_now(sim);
+	uint64_t acked = ack - tcp->snd_una;
+	bool retx = pkt->flags & SB_PF_RETX;
+	if (sack)
+		tcp_board_acked(tcp, ack);
+	tcp->snd_una = ack;
+	tcp->backoff = 0;
+	tcp->dupacks = 0;
+	sb_time sample = now - pkt->t_sent;
+	if (!retx)
+		tcp_rtt_sample(tcp, sample); /* Karn */
+	if (sack) {
+		if (!tcp->min_rtt || sample < tcp->min_rtt)
+			tcp->min_rtt = sample;
+		tcp_rack_delivered(tcp, pkt->t_sent, ack, retx, now);
+		tcp->reo_at = SB_TIME_NEVER;
+	}
+	if (tcp->cc->on_ecn)
+		tcp->cc->on_ecn(sim, f, tcp, acked, pkt->flags & SB_PF_ECE);
+	else if (pkt->flags & SB_PF_ECE)
+		tcp_ecn_halve(sim, f, tcp);
+	if (!retx && tcp->cwnd < tcp->ssthresh)
+		tcp_hystart_on_ack(tcp, ack, sample, now);
+	tcp->cc->on_ack(sim, f, tcp, acked);
+	tcp_cap(tcp);
+	tcp_restart_rto(now, tcp);
+	/* pipe is the flight here; a segment goes out while any window is left */
+	uint64_t limit = tcp_limit(f);
+	bool sent = false;
+	while (tcp->snd_nxt < limit && tcp->snd_max - tcp->snd_una < tcp->cwnd) {
+		tcp_send_new(sim, f, tcp);
+		sent = true;
+	}
+	if (sent && tcp->rto_at == SB_TIME_NEVER)
+		tcp->rto_at = now + tcp->rto;
+	if (sack)
+		tcp_tlp_arm(sim, f, tcp);
 	return true;
 }
 
-/* rcv_nxt advanced: absorb the out-of-order ranges it now reaches. */
-static void ooo_advance(struct sb_flow *f)
+void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 {
-	struct sb_ooo *o = &f->ooo;
-	unsigned k = 0;
-	while (k < o->n && o->start[k] <= f->rcv_nxt) {
-		if (o->end[k] > f->rcv_nxt)
-			f->rcv_nxt = o->end[k];
-		k++;
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	if (pkt->type == SB_PKT_SYN) {
+		if (pkt->seq == 1)
+			on_syn_ack(sim, f, tcp, pkt); /* at the sender */
+		else
+			tcp_rx_on_syn(sim, f, pkt);   /* the SYN or the handshake's ACK, at the receiver */
+		return;
 	}
-	if (k) {
-		memmove(&o->start[0], &o->start[k], (o->n - k) * sizeof o->start[0]);
-		memmove(&o->end[0], &o->end[k], (o->n - k) * sizeof o->end[0]);
-		o->n = (uint8_t)(o->n - k);
+	if (f->completed || tcp->syn_sent)
+		return;
+	bool sack = sim->sc->tcp.sack;
+	if (!ack_open(sim, f, tcp, pkt, sack)) {
+		if (sack)
+			tcp_sack_on_ack(sim, f, tcp, pkt);
+		else
+			newreno_on_ack(sim, f, tcp, pkt);
 	}
+	tcp_timers(sim, f, tcp);
 }
 
-void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	uint64_t seq = pkt->seq, end = seq + pkt->payload;
-	if (end > f->rcv_nxt) {
-		if (seq <= f->rcv_nxt) {
-			f->rcv_nxt = end;
-			if (f->ooo.n)
-				ooo_advance(f);
-			f->bytes_received = f->rcv_nxt;
-		} else {
-			(void)ooo_insert(&f->ooo, seq, end);
-		}
+	tcp->rto_at = SB_TIME_NEVER;
+	if (tcp->syn_sent) {
+		/* the SYN (or its answer) was lost: again, backing off */
+		tcp->stats.syn_retries++;
+		f->timeouts++;
+		tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+		send_syn(sim, f, 0, true);
+		tcp->rto_at = sb_now(sim) + tcp->rto;
+		return;
 	}
+	if (tcp->snd_una >= tcp->snd_max)
+		return;
+	f->timeouts++;
+	if (sim->sc->tcp.sack)
+		tcp_sack_on_rto(sim, f, tcp);
+	else
+		newreno_on_rto(sim, f, tcp);
+}
 
-	/* One pure ACK per segment, echoing its timestamp, CE and retransmission status. */
-	const struct sb_tcp_params *tp = &sim->sc->tcp;
-	struct sb_packet *a = sb_packet_new(sim);
-	a->type = SB_PKT_ACK;
-	a->lane = SB_LANE_CONTROL; /* pure ACKs bypass the buffer (the artifacts' queue 0) */
-	a->seq = f->rcv_nxt;
-	a->size = (uint32_t)tp->ack_bytes;
-	a->flow = f->id;
-	a->src = f->dst;
-	a->dst = f->src;
-	a->hash = f->hash;
-	a->prio = f->prio;
-	a->t_sent = pkt->t_sent;
-	uint8_t flags = 0;
-	if (pkt->flags & SB_PF_CE)
-		flags |= SB_PF_ECE;
-	if (pkt->flags & SB_PF_RETX)
-		flags |= SB_PF_RETX;
-	if (f->lossless)
-		flags |= SB_PF_LOSSLESS;
-	a->flags = flags;
-	sb_host_send(sim, a);
-
-	if (f->size && !f->done && f->rcv_nxt >= f->size)
-		sb_flow_received(sim, f);
+void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	sb_time now = sb_now(sim);
+	if (tcp->rx.unacked && tcp->rx.delack_at <= now)
+		tcp_rx_on_timer(sim, f);
+	if (!f->completed) {
+		if (tcp->reo_at <= now) {
+			tcp->reo_at = SB_TIME_NEVER;
+			tcp_sack_detect_and_send(sim, f, tcp);
+		}
+		if (tcp->tlp_at <= now)
+			tcp_tlp_fire(sim, f, tcp);
+		if (tcp->rto_at <= now)
+			on_rto(sim, f, tcp);
+	}
+	tcp_timers(sim, f, tcp);
 }

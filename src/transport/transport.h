@@ -48,6 +48,9 @@ struct sb_transport_ops {
 	void (*on_timer)(struct sb_sim *sim, struct sb_flow *f);
 	/* NULL = TCP's framing (tcp.mss, tcp.header_bytes, tcp.ack_bytes). */
 	struct sb_framing (*framing)(const struct sb_sim *sim);
+	/* Time from a flow's start until its first data byte may leave on an idle path (TCP's
+	 * handshake), added to the ideal FCT; NULL = none. */
+	sb_time (*setup_time)(const struct sb_sim *sim, uint32_t src, uint32_t dst);
 	bool lossless_by_default;
 };
 

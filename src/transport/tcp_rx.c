@@ -1,0 +1,193 @@
+/*
+ * tcp_rx.c — the TCP receiver: reassembly, ACKs with their SACK report, delayed ACKs, the
+ * CE echo, and the answer to a SYN.
+ *
+ * ACKs. Each pure ACK carries the cumulative ACK (rcv_nxt), echoes the send time of the
+ * segment it acknowledges (the timestamp option, RFC 7323: with delayed ACKs the first
+ * unacknowledged segment's, so the RTT includes the delay), whether that segment was a
+ * retransmission (the sender applies Karn's rule to its RTO samples), and ECE.
+ *
+ * SACK (RFC 2018). The ACK of an out-of-order segment reports that segment, as the first SACK
+ * block must (§4: "the first SACK block MUST specify the contiguous block of data containing
+ * the segment which triggered this ACK"); it is coded in the packet as the segment's offset
+ * above the cumulative ACK in MSS (struct sb_packet's `sack`, 16 bits: flights beyond 65535
+ * segments are not reported). A real ACK repeats up to three more, older blocks (3 with
+ * timestamps); they only matter when ACKs are lost, and here they cannot be: pure ACKs travel
+ * in the control queues, never dropped and FIFO per flow, and every segment stored out of
+ * order is reported by its own ACK (out-of-order data is acknowledged at once, below). The
+ * union of reported segments at the sender is therefore exactly what the repeated blocks
+ * would give.
+ *
+ * Out-of-order segments are held in a bitmap (struct sb_ooo), one bit per segment up to
+ * SB_OOO_SEGS segments above rcv_nxt: any number of holes, O(1) per segment. A segment beyond
+ * is discarded and not reported, as a receive window would refuse it.
+ *
+ * Delayed ACKs (tcp.delack_count > 1; RFC 5681 §4.2, RFC 1122 4.2.3.2): an ACK for every
+ * delack_count segments, or delack_timeout_us after the first unacknowledged one, and at once
+ * for out-of-order data, for a segment that fills all or part of a hole, for a duplicate,
+ * and for the flow's last byte (the sender's FIN, which is acknowledged at once). ECN
+ * (RFC 8257 §3.2): the receiver keeps the CE state of the last segment; when it changes with
+ * an ACK pending, the pending segments are acknowledged at once with the old ECE, so every
+ * ACK covers segments of one CE state and DCTCP's marked fraction stays exact. Without
+ * delayed ACKs that is the per-segment echo DCTCP needs (not RFC 3168's "ECE until CWR").
+ */
+#include "transport/tcp_engine.h"
+
+#include <string.h>
+#include "net/packet.h"
+#include "sim/sim.h"
+
+static inline uint64_t *slot(struct sb_ooo *o, uint64_t k, uint64_t *bit)
+{
+	uint32_t p = (uint32_t)((o->base + k) & (SB_OOO_SEGS - 1));
+	*bit = 1ull << (p & 63);
+	return &o->bits[p >> 6];
+}
+
+/* The segment at rcv_nxt arrived (rcv_nxt is past it): take in the held segments it joins. */
+static void absorb(const struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_ooo *o = &f->ooo;
+	const uint64_t mss = (uint64_t)sim->sc->tcp.mss;
+	const uint64_t limit = f->size ? f->size : UINT64_MAX;
+	o->base = (o->base + 1) & (SB_OOO_SEGS - 1);
+	uint64_t bit, *w;
+	while (o->n && (*(w = slot(o, 0, &bit)) & bit)) {
+		*w &= ~bit;
+		o->n--;
+		uint64_t left = limit - f->rcv_nxt;
+		f->rcv_nxt += left < mss ? left : mss;
+		o->base = (o->base + 1) & (SB_OOO_SEGS - 1);
+	}
+}
+
+/* A pure control packet from the receiver to the sender. */
+static inline struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq)
+{
+	struct sb_packet *a = sb_packet_new(sim);
+	a->type = type;
+	a->lane = SB_LANE_CONTROL; /* pure ACKs and SYN-ACKs bypass the buffer (the artifacts' queue 0) */
+	a->seq = seq;
+	a->size = (uint32_t)sim->sc->tcp.ack_bytes;
+	a->flow = f->id;
+	a->src = f->dst;
+	a->dst = f->src;
+	a->hash = f->hash;
+	a->prio = f->prio;
+	a->flags = f->lossless ? SB_PF_LOSSLESS : 0;
+	return a;
+}
+
+/* Acknowledge `ack`, echoing `t_sent` (and whether that segment was a retransmission), with
+ * ECE and the SACK report. */
+static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx,
+			    bool ece, uint16_t sack)
+{
+	struct sb_packet *a = reply(sim, f, SB_PKT_ACK, ack);
+	a->t_sent = t_sent;
+	a->sack = sack;
+	if (ece)
+		a->flags |= SB_PF_ECE;
+	if (retx)
+		a->flags |= SB_PF_RETX;
+	sb_tcp_of(f)->rx.unacked = 0;
+	sb_host_send(sim, a);
+}
+
+/* Take the segment into rcv_nxt or the held segments; returns its SACK report. */
+static inline uint16_t take(const struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
+{
+	if (end <= f->rcv_nxt)
+		return 0; /* a duplicate */
+	struct sb_ooo *o = &f->ooo;
+	if (seq <= f->rcv_nxt) {
+		f->rcv_nxt = end;
+		if (o->n)
+			absorb(sim, f);
+		f->bytes_received = f->rcv_nxt;
+		return 0;
+	}
+	/* above rcv_nxt (segments start at multiples of the MSS): hold it and report it */
+	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)sim->sc->tcp.mss;
+	if (k >= SB_OOO_SEGS)
+		return 0; /* beyond the receive window: discarded, the sender will send it again */
+	if (!o->n)
+		o->base = 0; /* nothing held: any origin will do */
+	uint64_t bit, *w = slot(o, k, &bit);
+	if (!(*w & bit)) {
+		*w |= bit;
+		o->n++;
+	}
+	return k <= UINT16_MAX ? (uint16_t)k : 0;
+}
+
+/* With delayed ACKs: RFC 5681 §4.2's immediate cases and RFC 8257 §3.2's CE state. */
+static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	const struct sb_tcp_params *tp = &sim->sc->tcp;
+	struct sb_tcp *tcp = sb_tcp_of(f);
+	struct sb_tcp_rx *rx = &tcp->rx;
+	uint64_t before = f->rcv_nxt;
+	bool had_holes = f->ooo.n != 0;
+	bool ce = pkt->flags & SB_PF_CE;
+
+	/* A change of CE state first acknowledges what is pending, with the old state, so that
+	 * no ACK mixes marked and unmarked segments. */
+	if (ce != rx->ce && rx->unacked)
+		send_ack(sim, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+	rx->ce = ce;
+
+	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
+	bool complete = f->size && f->rcv_nxt >= f->size;
+	if (!rx->unacked) {
+		rx->echo_t_sent = pkt->t_sent;
+		rx->echo_retx = pkt->flags & SB_PF_RETX;
+	}
+	rx->unacked++;
+	bool in_order = f->rcv_nxt > before && !had_holes;
+	if (in_order && !complete && rx->unacked < tp->delack_count) {
+		/* delay: the timer runs from the first unacknowledged segment */
+		if (rx->unacked == 1) {
+			rx->delack_at = sb_now(sim) + sb_time_from_us(tp->delack_timeout_us);
+			tcp_timers(sim, f, tcp);
+		}
+	} else {
+		/* a delayed-ACK deadline still armed just finds nothing pending */
+		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
+	}
+	if (complete && !f->done)
+		sb_flow_received(sim, f);
+}
+
+void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	if (sim->sc->tcp.delack_count > 1) {
+		on_data_delayed(sim, f, pkt);
+		return;
+	}
+	/* an ACK per segment, echoing its own timestamp, retransmission flag and CE */
+	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
+	send_ack(sim, f, f->rcv_nxt, pkt->t_sent, pkt->flags & SB_PF_RETX, pkt->flags & SB_PF_CE, sack);
+	if (f->size && !f->done && f->rcv_nxt >= f->size)
+		sb_flow_received(sim, f);
+}
+
+void tcp_rx_on_timer(struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
+	if (rx->unacked)
+		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+}
+
+void tcp_rx_on_syn(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+{
+	if (pkt->seq != 0)
+		return; /* the handshake's ACK: nothing to do, data follows */
+	/* a SYN, or its retransmission: (re)send the SYN-ACK, echoing the SYN's send time */
+	sb_tcp_of(f)->rx.syn_seen = true;
+	struct sb_packet *a = reply(sim, f, SB_PKT_SYN, 1);
+	a->t_sent = pkt->t_sent;
+	if (pkt->flags & SB_PF_RETX)
+		a->flags |= SB_PF_RETX;
+	sb_host_send(sim, a);
+}
