@@ -204,12 +204,68 @@ static void test_dctcp_alpha_and_cut(void **state)
 	bench_close(&b);
 }
 
+/* CUBIC at a datacenter RTT (20 µs), where C·t³ moves nothing within a flow's life:
+ *   before any loss the cnt clamp (Linux, ns-3: at least one segment per 20 acknowledged)
+ *   grows cwnd 5 % per RTT — exactly 5 segments in the RTT of a 100-segment window — where the
+ *   TCP-friendly line alone gives 3(1 − β)/(1 + β) = 0.53 segments per RTT;
+ *   after a loss the clamp is off: with the TCP-friendly region the window grows by that line,
+ *   without it (ns-3's TcpCubic) it stays within a hair of β·W_max for the RTT;
+ *   a timeout forgets the loss: the clamp applies again. */
+static double one_rtt_growth(struct bench *b, sb_time rtt)
+{
+	double before = (double)b->tcp->cwnd / b->tcp->mss;
+	return cubic_ack_until(b, rtt, b->sim.eq.now, sb_time_to_sec(rtt)) - before;
+}
+
+static void test_cubic_cnt_clamp_and_friendliness(void **state)
+{
+	(void)state;
+	const sb_time rtt = 20 * SB_US;
+	const bool friendly[] = { true, false };
+	for (int i = 0; i < 2; i++) {
+		struct bench b;
+		bench_open(&b, &sb_cc_cubic);
+		b.sc.tcp.cubic_tcp_friendly = friendly[i];
+		struct sb_tcp *tcp = b.tcp;
+		tcp->srtt = rtt;
+		tcp->cwnd = 100 * (uint64_t)tcp->mss;
+		tcp->ssthresh = 50 * (uint64_t)tcp->mss; /* congestion avoidance, no loss yet */
+		double g_clamp = one_rtt_growth(&b, rtt);
+		cubic_loss(&b, 100);
+		double g_loss = one_rtt_growth(&b, rtt);
+		/* a timeout: ssthresh from the control, cwnd back to the window it was */
+		uint64_t w = tcp->cwnd;
+		tcp->ssthresh = tcp->cc->ssthresh(&b.sim, &b.f, tcp, true);
+		tcp->cwnd = w;
+		double g_rto = one_rtt_growth(&b, rtt);
+		print_message("cubic, tcp_friendly %d: one RTT grows %.2f segments before a loss, %.3f after, %.2f after a timeout\n",
+			      friendly[i], g_clamp, g_loss, g_rto);
+		assert_true(fabs(g_clamp - 5.0) < 0.3);
+		if (friendly[i])
+			assert_true(fabs(g_loss - 3 * 0.3 / 1.7) < 0.1);
+		else
+			assert_true(g_loss >= 0 && g_loss < 0.05);
+		assert_true(g_rto > 0.045 * (double)w / tcp->mss);
+		bench_close(&b);
+	}
+	/* cnt_clamp = 0: the RFC alone, the TCP-friendly line before a loss too */
+	struct bench b;
+	bench_open(&b, &sb_cc_cubic);
+	b.sc.tcp.cubic_cnt_clamp = 0;
+	b.tcp->srtt = rtt;
+	b.tcp->cwnd = 100 * (uint64_t)b.tcp->mss;
+	b.tcp->ssthresh = 50 * (uint64_t)b.tcp->mss;
+	assert_true(fabs(one_rtt_growth(&b, rtt) - 3 * 0.3 / 1.7) < 0.1);
+	bench_close(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_newreno_ssthresh),
 		cmocka_unit_test(test_cubic_decrease_and_fast_convergence),
 		cmocka_unit_test(test_cubic_tcp_friendly),
+		cmocka_unit_test(test_cubic_cnt_clamp_and_friendliness),
 		cmocka_unit_test(test_dctcp_alpha_and_cut),
 	};
 	return cmocka_run_group_tests_name("tcp_cc", tests, NULL, NULL);

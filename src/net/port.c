@@ -71,6 +71,20 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			if (!eligible)
 				return NULL;
 		}
+	} else if (port->sched == SB_SCHED_RR) {
+		/* Packet-by-packet round robin: the first eligible queue from the turn sends one
+		 * packet, whatever its size, and passes the turn on. */
+		for (;;) {
+			unsigned from = port->drr_next;
+			unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
+			q = (from + (unsigned)__builtin_ctz(rot)) & (SB_NPRIO - 1);
+			if (queue_head(sim, port, q))
+				break;
+			eligible &= (uint8_t)~(1u << q);
+			if (!eligible)
+				return NULL;
+		}
+		port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1)); /* RR: the turn passes on */
 	} else {
 		/* Deficit round robin, one packet per call. A queue's turn adds one quantum; it keeps
 		 * the turn while its deficit covers the head packet. Empty queues lose their credit,
@@ -253,7 +267,8 @@ static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
 	port->drr_turn = 0;
 }
 
-void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+/* Queue pkt in a data FIFO (`data`) or the control queue. */
+static inline void enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt, bool data)
 {
 	sb_time now = sb_now(sim);
 	if (!port->kick_pending && now >= port->busy_until && !port->ctrl.head) {
@@ -261,7 +276,7 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		 * queue and the scheduler (most packets of a lightly loaded fabric go this way). A
 		 * control packet goes first anyway; a data packet only if no other queue holds or
 		 * may pull anything and its priority is not paused. */
-		if (pkt->lane != SB_LANE_DATA) {
+		if (!data) {
 			transmit(sim, port, pkt, now);
 			return;
 		}
@@ -269,11 +284,13 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 		if (!(port->backlog | port->pull_ready) && !(port->paused & bit) && !port->port_paused) {
 			if (port->sched == SB_SCHED_DRR)
 				drr_serve_alone(port, pkt->prio, pkt->size);
+			else if (port->sched == SB_SCHED_RR)
+				port->drr_next = (uint8_t)((pkt->prio + 1) & (SB_NPRIO - 1));
 			transmit(sim, port, pkt, now);
 			return;
 		}
 	}
-	if (pkt->lane == SB_LANE_DATA) {
+	if (data) {
 		sb_fifo_push(&port->q[pkt->prio], pkt);
 		port->backlog |= (uint8_t)(1u << pkt->prio);
 		if ((port->paused & (1u << pkt->prio)) || port->port_paused)
@@ -285,6 +302,16 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 	}
 	if (!port->kick_pending)
 		sb_port_kick(sim, port);
+}
+
+void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+{
+	enqueue(sim, port, pkt, pkt->lane == SB_LANE_DATA);
+}
+
+void sb_port_enqueue_fifo(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+{
+	enqueue(sim, port, pkt, true);
 }
 
 void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready)

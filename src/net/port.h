@@ -100,8 +100,8 @@ struct sb_port {
 	uint8_t pull_ready;       /* bit p set = the pull source of priority p has a packet now */
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
 	bool port_paused;         /* port-level PFC (DSH): no data queue may be served */
-	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR */
-	uint8_t drr_next;         /* DRR: priority whose turn it is */
+	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR / SB_SCHED_RR */
+	uint8_t drr_next;         /* DRR, RR: priority whose turn it is */
 	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
 	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
 	uint16_t index;           /* port index within its node */
@@ -149,8 +149,13 @@ static inline uint8_t sb_port_eligible(const struct sb_port *port)
 	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
 }
 
-/* Queue a packet for transmission (data queue `pkt->prio`, or control for ACK/PFC). */
+/* Queue a packet for transmission: the data queue `pkt->prio` or the control queue, as its
+ * lane says. */
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+/* Queue a packet in the data queue `pkt->prio` whatever its lane: a host NIC with one FIFO per
+ * priority for everything its stack sends (host.control_queue = fifo). Never on a switch port,
+ * whose data FIFOs hold only what its MMU admitted. */
+void sb_port_enqueue_fifo(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
 /* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */

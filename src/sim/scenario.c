@@ -25,9 +25,10 @@
 
 static const char *const sample_choices[] = { "all", "leaves", "none", NULL };
 static const char *const topo_choices[] = { "single", "leafspine", "fattree", NULL };
-static const char *const sched_choices[] = { "sp", "drr", NULL };
+static const char *const sched_choices[] = { "sp", "drr", "rr", NULL };
 static const char *const ecn_mode_choices[] = { "off", "red", "step", NULL };
 static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
+static const char *const nic_control_choices[] = { "priority", "fifo", NULL }; /* SB_NIC_CONTROL_* */
 static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
 static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
@@ -89,7 +90,7 @@ const struct sb_param sb_switch_param_table[] = {
 	{ "mmu_ports", SB_P_INT, SW(mmu_ports), "0", 0, 65535, "ports", NULL,
 	  "ports per MMU: the switch's ports are grouped into ceil(ports / mmu_ports) independent MMUs, each with the share of the buffer its ports' rates represent; 0 = one MMU for the whole switch" },
 	{ "sched", SB_P_ENUM, SW(sched), "drr", 0, 0, "", sched_choices,
-	  "scheduler among the 8 priority queues of a port: sp = strict priority (priority 7 first), drr = deficit round robin weighted by drr_weight" },
+	  "scheduler among the 8 priority queues of a port: sp = strict priority (priority 7 first), drr = deficit round robin weighted by drr_weight; rr = one packet per queue per turn whatever its size (the ns-3 artifacts' DequeueRR: a queue of 64-byte ACKs gets as many turns as one of full frames)" },
 	{ "drr_weight", SB_P_PRIO, SW(drr_weight), "1", 0.001, 1e6, "", NULL,
 	  "DRR weight per priority; a queue's quantum = weight × drr_quantum_bytes" },
 	{ "drr_quantum_bytes", SB_P_INT, SW(drr_quantum_bytes), "1500", 1, 1e9, "bytes", NULL,
@@ -116,13 +117,15 @@ const struct sb_param sb_switch_param_table[] = {
 #define HOST(f) offsetof(struct sb_host_params, f)
 const struct sb_param sb_host_param_table[] = {
 	{ "sched", SB_P_ENUM, HOST(sched), "drr", 0, 0, "", sched_choices,
-	  "scheduler among the NIC's 8 priority queues: sp = strict priority (priority 7 first), drr = deficit round robin" },
+	  "scheduler among the NIC's 8 priority queues: sp = strict priority (priority 7 first), drr = deficit round robin, rr = one packet per queue per turn" },
 	{ "drr_weight", SB_P_PRIO, HOST(drr_weight), "1", 0.001, 1e6, "", NULL,
 	  "DRR weight per priority at the NIC (quantum = weight × drr_quantum_bytes)" },
 	{ "drr_quantum_bytes", SB_P_INT, HOST(drr_quantum_bytes), "1500", 1, 1e7, "bytes", NULL,
 	  "DRR quantum of weight 1 at the NIC" },
 	{ "nic_buffer_bytes", SB_P_INT, HOST(nic_buffer_bytes), "0", 0, 1e15, "bytes", NULL,
 	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic)" },
+	{ "control_queue", SB_P_ENUM, HOST(control_queue), "priority", 0, 0, "", nic_control_choices,
+	  "where a NIC keeps the control packets its host sends (TCP's ACKs and SYNs, and RDMA feedback on the control path): priority = a queue served before every data queue, as switches do; fifo = the FIFO of the packet's priority, behind the data queued before it, as ns-3's QbbNetDevice does with everything the IP stack sends (the Reverie artifact)" },
 	SB_PARAM_END
 };
 
@@ -149,6 +152,10 @@ const struct sb_param sb_tcp_param_table[] = {
 	  "CUBIC multiplicative decrease: on loss the window becomes cubic_beta × window" },
 	{ "cubic_c", SB_P_DOUBLE, TCP(cubic_c), "0.4", 0.001, 1000, "", NULL,
 	  "CUBIC scaling constant C of W(t) = C (t - K)^3 + W_max (W in segments, t in seconds)" },
+	{ "cubic_cnt_clamp", SB_P_INT, TCP(cubic_cnt_clamp), "20", 0, 1e6, "segments", NULL,
+	  "CUBIC until its first loss (and after a timeout): cwnd grows by at least one segment per this many acknowledged, 5 % per RTT at 20, as Linux and ns-3 do (their cnt clamp) because the cubic curve alone barely grows before a W_max is known; 0 = the cubic curve alone (RFC 8312)" },
+	{ "cubic_tcp_friendly", SB_P_BOOL, TCP(cubic_tcp_friendly), "true", 0, 0, "", NULL,
+	  "CUBIC's TCP-friendly region (RFC 8312 4.2): grow at least as fast as standard TCP would; Linux has it, ns-3's TcpCubic does not (false: after a loss a datacenter flow's window barely moves for seconds, as in ns-3)" },
 	{ "first_rtt_bytes", SB_P_INT, TCP(first_rtt_bytes), "0", 0, 1e12, "bytes", NULL,
 	  "bytes at the start of every flow tagged first-RTT, for schemes that favour new flows; 0 = one bandwidth-delay product of the flow's path" },
 	{ "max_cwnd_bytes", SB_P_INT, TCP(max_cwnd_bytes), "0", 0, 1e12, "bytes", NULL,

@@ -38,7 +38,7 @@ struct sb_topo_params {
 	struct sb_str_list remove_links;          /* failed links, "A-B" by node name (topo/remove.c) */
 };
 
-enum { SB_SCHED_SP = 0, SB_SCHED_DRR };
+enum { SB_SCHED_SP = 0, SB_SCHED_DRR, SB_SCHED_RR };
 enum { SB_ECN_OFF = 0, SB_ECN_RED, SB_ECN_STEP };
 enum { SB_ECN_AT_ENQUEUE = 0, SB_ECN_AT_DEQUEUE };
 struct sb_switch_params {
@@ -64,7 +64,9 @@ struct sb_host_params {
 	double drr_weight[8];
 	int64_t drr_quantum_bytes;
 	int64_t nic_buffer_bytes;   /* 0 = unlimited; else data packets beyond it are dropped at the NIC */
+	int control_queue;          /* SB_NIC_CONTROL_*: where the NIC keeps control-lane packets */
 };
+enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 
 /* tcp.hystart and tcp.recovery choices, in table order (src/sim/scenario.c). */
 enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC };
@@ -80,6 +82,8 @@ struct sb_tcp_params {
 	double dctcp_g;           /* DCTCP EWMA gain */
 	double cubic_beta;        /* multiplicative decrease factor */
 	double cubic_c;           /* cubic scaling constant */
+	int64_t cubic_cnt_clamp;  /* until the first loss, ≥ 1 segment of growth per this many ACKed (0 = off) */
+	bool cubic_tcp_friendly;  /* RFC 8312 §4.2's TCP-friendly region */
 	int64_t first_rtt_bytes;  /* bytes of each flow tagged "first RTT" (0 = one BDP) */
 	int64_t max_cwnd_bytes;   /* cap on cwnd (0 = none) */
 	double clock_granularity_ns; /* RFC 6298 G */

@@ -42,7 +42,10 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 			return;
 		}
 	}
-	sb_port_enqueue(sim, nic, pkt);
+	if (sim->nic_control_fifo)
+		sb_port_enqueue_fifo(sim, nic, pkt); /* one FIFO per priority for all the host sends */
+	else
+		sb_port_enqueue(sim, nic, pkt);
 }
 
 static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packet *pkt)
@@ -226,6 +229,7 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 		rc = sb_topo_build(sim, &plan, err);
 	sb_topo_plan_free(&plan);
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
+	sim->nic_control_fifo = sc->host.control_queue == SB_NIC_CONTROL_FIFO;
 	for (uint32_t h = 0; rc == 0 && h < sim->nhosts; h++)
 		configure_nic(sim->hosts[h], &sc->host);
 	/* Workloads first: they only create flows and schedule events, and they tell which

@@ -129,6 +129,7 @@ struct sb_sim {
 	struct sb_deadlock_detector *deadlock; /* PFC deadlock detector (net/deadlock.c), or NULL */
 	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
 	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
+	bool nic_control_fifo;     /* host.control_queue = fifo */
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
 	struct sb_occupancy_sink *occ;

@@ -11,7 +11,14 @@
  * K is computed from the window at the start of the epoch (as Linux does) rather than assumed
  * to be β W_max, so that an epoch that starts after slow start from a smaller window (the
  * engine's RFC 6582 exit can leave cwnd below ssthresh) still reaches W_max at t = K.
- * Not modelled: HyStart (slow start is plain RFC 5681).
+ *
+ * Two departures of Linux and ns-3 from the RFC are keys: until a flow's first loss (and again
+ * after a timeout) they grow at least one segment per tcp.cubic_cnt_clamp segments acknowledged
+ * (Linux's and ns-3's "cnt" clamp, 5 % per RTT at 20), because before a W_max is known the cubic
+ * curve grows by C·t³ segments in seconds: nothing at datacenter RTTs. And ns-3's TcpCubic has
+ * no TCP-friendly region (tcp.cubic_tcp_friendly = false), so after a loss its window stays near
+ * β·W_max for the K ≈ cbrt((1 − β)·W_max / C) seconds of the concave part. HyStart is the
+ * engine's (tcp_hystart.c).
  */
 #include <math.h>
 #include "sim/sim.h"
@@ -20,7 +27,8 @@
 
 struct cubic {
 	double w_max;       /* segments: window before the last reduction */
-	double w_last_max;  /* segments: previous w_max, for fast convergence */
+	double w_last_max;  /* segments: previous w_max, for fast convergence; 0 = no loss yet, or
+			     * none since the last timeout */
 	double k;           /* seconds */
 	double w_epoch;     /* segments: cwnd when the epoch began (origin of W_est) */
 	double frac_bytes;  /* growth below one byte, carried to the next ACK */
@@ -66,22 +74,29 @@ static void cubic_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 	double w_est = c->w_epoch + 3.0 * (1.0 - beta) / (1.0 + beta) * t / rtt;
 	double d = t - c->k;
 	double w_cubic = p->cubic_c * d * d * d + c->w_max;
-	if (w_cubic < w_est) {
-		/* TCP-friendly region (RFC 8312 4.2): cwnd = W_est. */
-		uint64_t w = (uint64_t)(w_est * mss);
-		if (w > tcp->cwnd)
-			tcp->cwnd = w;
-		return;
-	}
-	/* Concave and convex regions (RFC 8312 4.3, 4.4): per ACK, grow by
-	 * (W(t + RTT) − cwnd) / cwnd segments per acknowledged segment. */
+	/* Growth in bytes for this ACK, from the cubic curve: per ACK, (W(t + RTT) − cwnd) / cwnd
+	 * segments per acknowledged segment (RFC 8312 4.3, 4.4), at most a slow-start step per RTT. */
+	double inc = c->frac_bytes;
 	double dn = t + rtt - c->k;
 	double target = p->cubic_c * dn * dn * dn + c->w_max;
 	if (target > 1.5 * cwnd)
-		target = 1.5 * cwnd; /* at most a slow-start step per RTT */
-	if (target <= cwnd)
+		target = 1.5 * cwnd;
+	if (target > cwnd)
+		inc += (target - cwnd) / cwnd * (double)acked;
+	/* Before a loss: at least one segment per cnt_clamp acknowledged (Linux, ns-3). */
+	if (c->w_last_max == 0 && p->cubic_cnt_clamp > 0) {
+		double floor_inc = c->frac_bytes + (double)acked / (double)p->cubic_cnt_clamp;
+		if (inc < floor_inc)
+			inc = floor_inc;
+	}
+	/* TCP-friendly region (RFC 8312 4.2): at least W_est. */
+	if (p->cubic_tcp_friendly && w_cubic < w_est) {
+		double friendly = w_est * mss - (double)tcp->cwnd;
+		if (friendly > inc)
+			inc = friendly;
+	}
+	if (inc <= 0)
 		return;
-	double inc = (target - cwnd) / cwnd * (double)acked + c->frac_bytes;
 	uint64_t whole = (uint64_t)inc;
 	c->frac_bytes = inc - (double)whole;
 	tcp->cwnd += whole;
@@ -103,6 +118,10 @@ static uint64_t cubic_ssthresh(struct sb_sim *sim, struct sb_flow *f, struct sb_
 		c->w_last_max = c->w_max;
 	}
 	uint64_t ss = (uint64_t)((double)tcp->cwnd * beta);
+	/* A timeout forgets the history (Linux and ns-3 reset CUBIC on entering Loss): the next
+	 * epoch grows from the new window, with the cnt clamp again. */
+	if (timeout)
+		c->w_max = c->w_last_max = 0;
 	return ss > 2u * tcp->mss ? ss : 2u * tcp->mss;
 }
 
