@@ -72,7 +72,7 @@ for cfg in fidelity/*/*.cfg; do
 	suite=$(basename "$(dirname "$cfg")")
 	run=$(basename "$cfg" .cfg)
 	ref=fidelity/$suite/reference/$run
-	awk -f fidelity/metrics.awk -v fmt=ns3 "$ref.fct" "$ref.pfc" | sed "s|^|$suite/$run reference 0 |" >> "$RAW"
+	awk -f fidelity/metrics.awk -v fmt=ns3 -v ci=1 "$ref.fct" "$ref.pfc" | sed "s|^|$suite/$run reference 0 |" >> "$RAW"
 	for d in "$OUT/$suite/$run"/*/seed*; do
 		variant=$(basename "$(dirname "$d")")
 		seed=${d##*/seed}
