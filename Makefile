@@ -80,7 +80,7 @@ sanitize:
 
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg
-	sh bench/run-bench.sh $(BUILD)/sharebuf fidelity/ns3-reverie/dt-dcqcn-l0.8-w50ms-d50ms.cfg
+	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reverie-rdma.cfg
 
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md
