@@ -259,12 +259,14 @@ END {
 	put("big.qct.abm", fix(val(r, "dctcp", L, "abm", "qct_p99"), 1)); put("big.qct.cs", fix(val(r, "dctcp", L, "cs", "qct_p99"), 1)); put("big.qct.dt", fix(val(r, "dctcp", L, "dt", "qct_p99"), 1))
 	put("big.buf.abm", fix(val(r, "dctcp", L, "abm", "buffer_p99_pct"), 0)); put("big.buf.dt", fix(val(r, "dctcp", L, "dt", "buffer_p99_pct"), 0))
 	put("big.worse", ch(r, "dctcp", L, "abm", "dt", "incast_p99") > 0 ? 1 : 0)
+	put("big.full.note", has["full"] ? " At full scale ABM vs DT is " pc(ch("full", "dctcp", L, "abm", "dt", "incast_p99")) " here, so this is not a reduced-run artefact." : "")
 	# 6. IB against DT
 	t = ""
 	for (k = 1; k <= 2; k++) { cc = k == 1 ? "dctcp" : "cubic"; for (i = 1; i <= np[r]; i++) {
 		x = ch(r, cc, PS[r, i], "ib", "dt", "incast_p99")
 		if (x > 25 || x < -25) t = t (t == "" ? "" : "; ") (cc == "dctcp" ? "DCTCP" : "Cubic") " at " PS[r, i] " %: " fix(val(r, cc, PS[r, i], "ib", "incast_p99"), 1) " vs DT's " fix(val(r, cc, PS[r, i], "dt", "incast_p99"), 1) \
-			" (queries with a response slower than 20: IB " val(r, cc, PS[r, i], "ib", "slow_queries") ", DT " val(r, cc, PS[r, i], "dt", "slow_queries") ")"
+			" (queries with a response slower than 20: IB " val(r, cc, PS[r, i], "ib", "slow_queries") ", DT " val(r, cc, PS[r, i], "dt", "slow_queries") \
+			(has["full"] ? "; at full scale IB " fix(val("full", cc, PS[r, i], "ib", "incast_p99"), 1) ", DT " fix(val("full", cc, PS[r, i], "dt", "incast_p99"), 1) : "") ")"
 	} }
 	put("ib.off.txt", t == "" ? "" : " except " t)
 
