@@ -8,11 +8,21 @@
 # Environment overrides: SIZES="12.5 25" CCS="dctcp" SCHEMES="dt,abm" SEED=2 ARRIVALS_MS=500
 # DRAIN_MS=200 OUT=out/elsewhere EXTRA="--set switch.buffer_bytes=3932160" (extra sharebuf options)
 # PLOT_ONLY=1 skips the simulations and re-extracts the tables and the plot from existing outputs.
-# Results: out/experiments/abm/{results.csv,results.md,abm.png} (--full: out/experiments/abm-full/);
-# raw runs in <that directory>/<cc>/req<pct>/<scheme>/.
+# NOREPORT=1 leaves experiments/abm/REPORT.md alone (run-variants.sh sets it).
+# Results: out/experiments/abm/{results.csv,results.md,abm.png,meta.tsv} (--full:
+# out/experiments/abm-full/); raw runs in <that directory>/<cc>/req<pct>/<scheme>/. At the end
+# report.sh rewrites experiments/abm/REPORT.md from out/experiments/abm* (see report.sh).
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/abm
+# the command as run, with the environment overrides that change the outputs (meta.tsv)
+CMD="sh $EXP/run.sh${1:+ $1}"
+for v in EXTRA ARRIVALS_MS DRAIN_MS SEED CCS SCHEMES SIZES OUT; do
+	eval "val=\${$v:-}"
+	# shellcheck disable=SC2154  # val is set by eval
+	[ -z "$val" ] || case $val in *' '*) CMD="$v=\"$val\" $CMD" ;; *) CMD="$v=$val $CMD" ;; esac
+done
 MODE=reduced
 ARR=${ARRIVALS_MS:-1000}
 DEFAULT_OUT=out/experiments/abm
@@ -68,8 +78,23 @@ fi
 p99() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print 0; exit }
 	k = int(0.99 * NR); if (k < 0.99 * NR) k++; print v[k] }'; }
 
+# per run: incast flows that took at least the minimum RTO (10 ms), queries with a response
+# slower than 20x its ideal, drops at the spines, and queries with another query into the same
+# leaf within +-3 ms (the same arrivals for every scheme)
+RTO_NS=$(sed -n 's/^ *min_rto_us *= *\([0-9.]*\).*/\1/p' "$EXP/abm.cfg" | awk '{ printf "%d", $1 * 1000 }')
+extra() { # rundir -> incast_rto,slow_queries,spine_drops,overlap_queries
+	awk -F, -v rto="$RTO_NS" 'NR > 1 && $7 == "incast" { if ($10 >= rto) r++; if ($12 > 20) q[$8] = 1
+			if (!($8 in st) || $9 < st[$8]) st[$8] = $9; leaf[$8] = int($3 / 32) }
+		END { for (k in q) nq++
+			for (a in st) for (b in st) if (a != b && leaf[a] == leaf[b] && st[a] - st[b] < 3e6 && st[b] - st[a] < 3e6) { ov++; break }
+			printf "%d,%d,", r, nq; printf "%d", ov }' "$1/flows.csv" > "$1/.extra"
+	sd=$(awk -F, '$1 ~ /^spine/ { s += $3 } END { print s + 0 }' "$1/drops.csv")
+	awk -F, -v sd="$sd" '{ printf "%s,%s,%s,%s", $1, $2, sd, $3 }' "$1/.extra"
+	rm -f "$1/.extra"
+}
+
 RES="$OUT/results.csv"
-echo "cc,req_pct,scheme,incast_p99,incast_mean,short_p99,qct_p99,buffer_p99_pct,drops,queries,incast_flows,short_flows,unfinished,long_mean" > "$RES"
+echo "cc,req_pct,scheme,incast_p99,incast_mean,short_p99,qct_p99,buffer_p99_pct,drops,queries,incast_flows,short_flows,unfinished,long_mean,incast_rto,slow_queries,spine_drops,overlap_queries" > "$RES"
 for cc in $CCS; do
 	for pct in $SIZES; do
 		d="$OUT/$cc/req$pct"
@@ -83,9 +108,10 @@ for cc in $CCS; do
 			sh_p=$(awk -F, 'NR > 1 && $7 == "background" && $4 < 100000 { print $12 }' "$d/$s/flows.csv" | p99)
 			buf=$(awk -F, -v t="$ARR" 'NR > 1 && $2 == "leaf0" && $1 < t * 1e6 { print $3 + $4 }' \
 				"$d/$s/occupancy.csv" | p99)
+			ex=$(extra "$d/$s")
 			echo "$cmp" | awk -F, -v cc="$cc" -v pct="$pct" -v s="$s" -v sp="$sh_p" -v sn="$sh_n" \
-				-v buf="$buf" -v b="$B" '{ printf "%s,%s,%s,%s,%s,%.2f,%s,%.1f,%s,%s,%s,%d,%s,%s\n",
-				cc, pct, s, $1, $2, sp, $3, 100 * buf / b, $4, $5, $6, sn, $7, $8 }' >> "$RES"
+				-v buf="$buf" -v b="$B" -v ex="$ex" '{ printf "%s,%s,%s,%s,%s,%.2f,%s,%.1f,%s,%s,%s,%d,%s,%s,%s\n",
+				cc, pct, s, $1, $2, sp, $3, 100 * buf / b, $4, $5, $6, sn, $7, $8, ex }' >> "$RES"
 		done
 	done
 done
@@ -171,3 +197,8 @@ gnuplot "$OUT/abm.gp"
 cat "$MD"
 echo >&2
 echo "abm: done in $(( $(date +%s) - start )) s; $RES, $MD, $OUT/abm.png" >&2
+if [ -z "${PLOT_ONLY:-}" ]; then
+	echo "$MODE" > "$OUT/mode.txt"
+	run_meta "$OUT" "$CMD" "$start"
+fi
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

@@ -1,13 +1,24 @@
 #!/bin/sh
 # Occamy (EuroSys'25) reduced reproduction: Fig. 14 (buffer choking) and Fig. 12 (burst
 # absorption) on the DPDK software-switch setup. One command:
-#   sh experiments/occamy/run.sh          # reduced scale, about 1.5 minutes on 2 cores
+#   sh experiments/occamy/run.sh          # reduced scale, about 3 minutes on 2 cores
 #   sh experiments/occamy/run.sh --full   # the paper's run lengths and size grids (hours)
-# Writes out/experiments/occamy/{choking.csv,burst.csv,results.md,fig14_choking.png,fig12_burst.png}.
+# Writes out/experiments/occamy/{choking.csv,burst.csv,results.md,fig14_choking.png,
+# fig12_burst.png,meta.tsv}, then report.sh rewrites experiments/occamy/REPORT.md.
+# Environment: MIN_RTO_US=5000 (tcp.min_rto_us and tcp.init_rto_us of every run; default the
+# scenarios' 200 ms), CHOKE_SIZES="1.5 2.0" and BURST_SIZES="0.3" (query sizes, fractions of the
+# buffer), OUT=out/elsewhere, NOREPORT=1 (leave REPORT.md alone; run-variants.sh sets it).
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/occamy
-OUT=out/experiments/occamy
+CMD="sh $EXP/run.sh${1:+ $1}"
+[ -z "${MIN_RTO_US:-}" ] || CMD="MIN_RTO_US=$MIN_RTO_US $CMD"
+[ -z "${CHOKE_SIZES:-}" ] || CMD="CHOKE_SIZES=\"$CHOKE_SIZES\" $CMD"
+[ -z "${BURST_SIZES:-}" ] || CMD="BURST_SIZES=\"$BURST_SIZES\" $CMD"
+CHOKE_ENV=${CHOKE_SIZES:-} BURST_ENV=${BURST_SIZES:-}
+[ -z "${OUT:-}" ] || CMD="OUT=$OUT $CMD"
+OUT=${OUT:-out/experiments/occamy}
 FULL=0
 case "$1" in
 --full) FULL=1 ;;
@@ -21,7 +32,9 @@ mkdir -p "$OUT"
 
 BUF=419430                 # 5.12 KB x 1024 per port per Gb/s x 80 Gb/s
 SCHEMES="dt abm occamy pushout"
-RTO_US=200000              # tcp.min_rto_us of dpdk-testbed.cfg
+RTO_US=${MIN_RTO_US:-200000}   # tcp.min_rto_us of dpdk-testbed.cfg, or MIN_RTO_US
+RTO_SET=""
+[ -z "${MIN_RTO_US:-}" ] || RTO_SET="--set tcp.min_rto_us=$MIN_RTO_US --set tcp.init_rto_us=$MIN_RTO_US"
 QLOAD_BPS=100000000        # query load: 1% of 10 Gb/s per host (100 Mb/s)
 if [ $FULL = 1 ]; then
 	CHOKE_SIZES="0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0 1.5 2.0 2.5"
@@ -34,6 +47,8 @@ else
 	CHOKE_RUN=""           # the scenario files' reduced run lengths
 	BURST_RUN=""
 fi
+[ -z "$CHOKE_ENV" ] || CHOKE_SIZES=$CHOKE_ENV
+[ -z "$BURST_ENV" ] || BURST_SIZES=$BURST_ENV
 schemes_csv=$(echo $SCHEMES | tr ' ' ',')
 
 # query size and per-host query rate (queries/s) for 1% load at fraction f of the buffer
@@ -58,7 +73,8 @@ for f in $CHOKE_SIZES; do
 		cfg=$EXP/choking.cfg; [ $bg = 0 ] && cfg=$EXP/choking-nobg.cfg
 		dir=$OUT/choking/bg$bg-$f
 		echo "fig14: query size $f x buffer ($size B), background $bg" >&2
-		build/sharebuf compare $cfg --schemes $schemes_csv --out $dir -q $CHOKE_RUN \
+		# shellcheck disable=SC2086  # lists of options on purpose
+		build/sharebuf compare $cfg --schemes $schemes_csv --out $dir -q $CHOKE_RUN $RTO_SET \
 			--set workloads.0.size_bytes=$size --set workloads.0.query_rate=$rate
 		for s in $SCHEMES; do
 			pct=$(awk -v f=$f 'BEGIN { printf "%g", 100 * f }')
@@ -73,7 +89,8 @@ for f in $BURST_SIZES; do
 	size=$(qsize $f); rate=$(qrate $size)
 	dir=$OUT/burst/$f
 	echo "fig12: query size $f x buffer ($size B)" >&2
-	build/sharebuf compare $EXP/burst.cfg --schemes $schemes_csv --out $dir -q $BURST_RUN \
+	# shellcheck disable=SC2086  # lists of options on purpose
+	build/sharebuf compare $EXP/burst.cfg --schemes $schemes_csv --out $dir -q $BURST_RUN $RTO_SET \
 		--set workloads.0.size_bytes=$size --set workloads.0.query_rate=$rate
 	for s in $SCHEMES; do
 		pct=$(awk -v f=$f 'BEGIN { printf "%g", 100 * f }')
@@ -155,3 +172,7 @@ unset multiplot
 GP
 cat "$OUT/results.md"
 echo "outputs: $OUT/{choking.csv,burst.csv,results.md,fig14_choking.png,fig12_burst.png} ($(( $(date +%s) - T0 )) s)"
+{ [ $FULL = 1 ] && echo full || echo reduced; } > "$OUT/mode.txt"
+echo "$RTO_US" > "$OUT/rto_us.txt"
+run_meta "$OUT" "$CMD" "$T0"
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

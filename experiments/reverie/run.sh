@@ -17,11 +17,21 @@
 # SCHEMES="dt abm reverie" FIGS="7 10" SEED=2 ARRIVALS_MS=100 DRAIN_MS=100 QUERY_RATE=10
 # LEAVES=4 JOBS=2 OUT=out/elsewhere EXTRA="--set KEY=VALUE ..." (more sharebuf options, every run).
 # PLOT_ONLY=1 skips the simulations and re-extracts the tables and plots from existing outputs.
-# Results: out/experiments/reverie/{results.csv,results.md,fig7.png,fig8.png,fig10.png}
+# NOREPORT=1 leaves experiments/reverie/REPORT.md alone.
+# Results: out/experiments/reverie/{results.csv,results.md,fig7.png,fig8.png,fig10.png,meta.tsv}
 # (--full: out/experiments/reverie-full/); raw runs in <that directory>/fig*/<point>/<scheme>/.
+# At the end report.sh rewrites experiments/reverie/REPORT.md from out/experiments/reverie.
 set -e
 cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
 EXP=experiments/reverie
+# the command as run, with the environment overrides that change the outputs (meta.tsv)
+CMD="sh $EXP/run.sh${1:+ $1}"
+for v in EXTRA ARRIVALS_MS DRAIN_MS QUERY_RATE LEAVES LOADS BURSTS GAMMAS SCHEMES FIGS SEED JOBS OUT; do
+	eval "val=\${$v:-}"
+	# shellcheck disable=SC2154  # val is set by eval
+	[ -z "$val" ] || case $val in *' '*) CMD="$v=\"$val\" $CMD" ;; *) CMD="$v=$val $CMD" ;; esac
+done
 MODE=reduced
 DEFAULT_OUT=out/experiments/reverie
 ARR=${ARRIVALS_MS:-200}
@@ -178,6 +188,17 @@ if has_fig 10; then
 	for s in dt abm; do echo "10,ref,$s,$(metrics "$OUT/fig10/ref/$s")" >> "$RES"; done
 fi
 
+# Fig. 10: whether pause_on_full_pool changed anything (flows.csv of the flag on and off identical)
+if has_fig 10; then
+	for g in $GAMMAS; do
+		if cmp -s "$OUT/fig10/gamma$g/reverie/flows.csv" "$OUT/fig10/gamma$g/reverie-art/flows.csv"; then
+			echo "$g same"
+		else
+			echo "$g differ"
+		fi
+	done > "$OUT/flag_same.txt"
+fi
+
 # ---- tables
 MD="$OUT/results.md"
 awk -F, -v mode="$MODE" -v arr="$ARR" -v drain="$DRAIN" -v qr="$QR" -v nl="$NL" -v seed="$SEED" \
@@ -189,3 +210,8 @@ sh "$EXP/plot.sh" "$OUT" "$MODE" "$NL" "$ARR"
 cat "$MD"
 echo >&2
 echo "reverie: done in $(( $(date +%s) - start )) s; $RES, $MD, plots $OUT/fig*.png" >&2
+if [ -z "${PLOT_ONLY:-}" ]; then
+	echo "$MODE" > "$OUT/mode.txt"
+	run_meta "$OUT" "$CMD" "$start"
+fi
+[ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

@@ -2,7 +2,7 @@
 # Variables: mode, arr, drain, qr, nl, seed, extra. Deterministic: nothing but results.csv goes in.
 # Changes are (scheme - baseline) / baseline, so negative = lower than the baseline (the paper's
 # "reduction" with the sign flipped); "avg" is the mean of the per-point changes (what the paper's
-# "on average" is read as, spec 000-reverie.md §4.1) and "total" compares the sums over the sweep.
+# "on average" is read as; the paper does not say) and "total" compares the sums over the sweep.
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
 	f = $1; x = $2; s = $3

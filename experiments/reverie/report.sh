@@ -1,0 +1,31 @@
+#!/bin/sh
+# Writes experiments/reverie/REPORT.md from the outputs of run.sh and copies the plots beside it.
+# run.sh calls it at its end; it can be rerun alone:
+#
+#   sh experiments/reverie/report.sh
+#
+# Inputs: out/experiments/reverie/{results.csv,flag_same.txt,meta.tsv} of a reduced run with
+# every figure. The prose is REPORT.md.in; the numbers come from values.awk (measured), paper.tsv
+# (the paper's) and previous.tsv (the report's before the new TCP and the artifact's settings).
+set -e
+cd "$(dirname "$0")/../.."
+. experiments/lib/report.sh
+EXP=experiments/reverie
+D=out/experiments/reverie
+V=$D/report
+if [ ! -s $D/meta.tsv ] || [ ! -s $D/results.csv ] || [ ! -s $D/flag_same.txt ] ||
+	[ "$(cat $D/mode.txt 2>/dev/null)" != reduced ] || [ "$(awk -F, 'NR > 1 { print $1 }' $D/results.csv | sort -u | tr '\n' ' ')" != "10 7 8 " ]; then
+	echo "reverie report: REPORT.md left as it was: no reduced run of Figs. 7, 8 and 10 in $D yet (sh $EXP/run.sh)" >&2
+	exit 0
+fi
+mkdir -p $V
+VAL=experiments/lib/values.awk
+awk -f $VAL -f $EXP/values.awk what=paper $EXP/paper.tsv what=prev $EXP/previous.tsv what=same $D/flag_same.txt \
+	what=res FS=, $D/results.csv > $V/values.tsv
+awk -F'\t' '$1 == "seconds" { print "seconds\t" $2 }' $D/meta.tsv > $V/cur.tsv
+awk -F'\t' '$1 !~ /^(pp|pv)\./' $V/values.tsv >> $V/cur.tsv
+awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
+awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
+fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/moved.tsv =$V/warnings.tsv
+for f in fig7 fig8 fig10; do cp $D/$f.png $EXP/$f.png; done
+echo "reverie report: $EXP/REPORT.md and its plots written from $D" >&2
