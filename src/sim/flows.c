@@ -80,6 +80,23 @@ static void flow_timer(void *obj, uint64_t id)
 		f->ops->on_timer(sim, f);
 }
 
+struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq,
+					 uint32_t size, uint8_t lane, bool to_sender)
+{
+	struct sb_packet *p = sb_packet_new(sim);
+	p->type = type;
+	p->lane = lane;
+	p->seq = seq;
+	p->size = size;
+	p->flow = f->id;
+	p->src = to_sender ? f->dst : f->src;
+	p->dst = to_sender ? f->src : f->dst;
+	p->hash = f->hash;
+	p->prio = f->prio;
+	p->flags = f->lossless ? SB_PF_LOSSLESS : 0;
+	return p;
+}
+
 struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
 {

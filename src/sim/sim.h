@@ -187,6 +187,11 @@ void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
  * first RTT when seq < first_rtt_end). The transport adds its own flags and sends it. */
 struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end);
+/* A control packet of flow f (an ACK, NACK, CNP or SYN; no payload) of `size` bytes in `lane`,
+ * from the receiver to the sender (`to_sender`) or the other way, with the flow's hash,
+ * priority and lossless flag; its time stamp and other flags are the transport's. */
+struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq,
+					 uint32_t size, uint8_t lane, bool to_sender);
 /* Called by the transport at the receiver when every byte has arrived. A transport without
  * ACKs (on_ack == NULL) completes here; otherwise the flow completes when its sender receives
  * an ACK covering the last byte (the simulator checks after on_ack), so FCT includes the

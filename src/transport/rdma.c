@@ -195,21 +195,10 @@ void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f)
 /* --- receiver --- */
 
 /* An ACK, NACK or CNP from the receiver back to the sender, in the lane given. */
-static struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint32_t size,
-					 uint8_t lane)
+static inline struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type,
+						uint32_t size, uint8_t lane)
 {
-	struct sb_packet *a = sb_packet_new(sim);
-	a->type = type;
-	a->lane = lane;
-	a->seq = f->rcv_nxt;
-	a->size = size;
-	a->flow = f->id;
-	a->src = f->dst;
-	a->dst = f->src;
-	a->hash = f->hash;
-	a->prio = f->prio;
-	a->flags = f->lossless ? SB_PF_LOSSLESS : 0;
-	return a;
+	return sb_flow_control_packet(sim, f, type, f->rcv_nxt, size, lane, true);
 }
 
 void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)

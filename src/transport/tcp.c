@@ -146,18 +146,12 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 /* A handshake packet from the sender to the receiver (the SYN, or the handshake's ACK). */
 static void send_syn(struct sb_sim *sim, struct sb_flow *f, uint64_t step, bool retx)
 {
-	struct sb_packet *p = sb_packet_new(sim);
-	p->type = SB_PKT_SYN;
-	p->lane = SB_LANE_CONTROL; /* like pure ACKs: outside the buffer (the artifacts' queue 0) */
-	p->seq = step;
-	p->size = (uint32_t)sim->sc->tcp.ack_bytes;
-	p->flow = f->id;
-	p->src = f->src;
-	p->dst = f->dst;
-	p->hash = f->hash;
-	p->prio = f->prio;
+	/* like pure ACKs: the control lane, outside the buffer (the artifacts' queue 0) */
+	struct sb_packet *p = sb_flow_control_packet(sim, f, SB_PKT_SYN, step, (uint32_t)sim->sc->tcp.ack_bytes,
+						     SB_LANE_CONTROL, false);
 	p->t_sent = sb_now(sim);
-	p->flags = (uint8_t)((f->lossless ? SB_PF_LOSSLESS : 0) | (retx ? SB_PF_RETX : 0));
+	if (retx)
+		p->flags |= SB_PF_RETX;
 	sb_host_send(sim, p);
 }
 

@@ -64,18 +64,8 @@ static void absorb(const struct sb_sim *sim, struct sb_flow *f)
 /* A pure control packet from the receiver to the sender. */
 static inline struct sb_packet *reply(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq)
 {
-	struct sb_packet *a = sb_packet_new(sim);
-	a->type = type;
-	a->lane = SB_LANE_CONTROL; /* pure ACKs and SYN-ACKs bypass the buffer (the artifacts' queue 0) */
-	a->seq = seq;
-	a->size = (uint32_t)sim->sc->tcp.ack_bytes;
-	a->flow = f->id;
-	a->src = f->dst;
-	a->dst = f->src;
-	a->hash = f->hash;
-	a->prio = f->prio;
-	a->flags = f->lossless ? SB_PF_LOSSLESS : 0;
-	return a;
+	/* pure ACKs and SYN-ACKs bypass the buffer (the artifacts' queue 0) */
+	return sb_flow_control_packet(sim, f, type, seq, (uint32_t)sim->sc->tcp.ack_bytes, SB_LANE_CONTROL, true);
 }
 
 /* Acknowledge `ack`, echoing `t_sent` (and whether that segment was a retransmission), with
