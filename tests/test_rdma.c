@@ -54,16 +54,6 @@ static void red_25g(struct sb_scenario *sc)
 	set_key(sb_switch_param_table, &sc->sw, "ecn_pmax", "0.2");
 }
 
-static struct sb_flow *rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst,
-				 uint64_t size, sb_time start)
-{
-	const struct sb_transport_ops *ops = sb_transport_find(transport);
-	assert_non_null(ops);
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
-	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
-	f->lossless = 1;
-	return f;
-}
 
 
 
@@ -170,7 +160,7 @@ static void test_line_rate_alone(void **state)
 		struct sb_sim sim;
 		tl_build(&sim, &sc);
 		const uint64_t size = 1000000;
-		struct sb_flow *f = rdma_flow(&sim, names[i], 0, 1, size, 10 * SB_US);
+		struct sb_flow *f = tl_rdma_flow(&sim, names[i], 0, 1, size, 10 * SB_US);
 		tl_run_and_check(&sim);
 		assert_true(f->completed);
 		sb_time fct = f->finish - f->start;
@@ -221,8 +211,8 @@ static void test_dcqcn_fairness(void **state)
 	tl_build(&sim, &sc);
 	struct probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .nflows = 2,
 			    .from = 20 * SB_MS, .to = 40 * SB_MS, .period = 10 * SB_US };
-	pr.flows[0] = rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
-	pr.flows[1] = rdma_flow(&sim, "dcqcn", 2, 0, 0, 1 * SB_MS);
+	pr.flows[0] = tl_rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
+	pr.flows[1] = tl_rdma_flow(&sim, "dcqcn", 2, 0, 0, 1 * SB_MS);
 	probe_start(&pr);
 	tl_run_and_check(&sim);
 	double g[2] = { probe_goodput(&pr, 0), probe_goodput(&pr, 1) };
@@ -269,9 +259,9 @@ static void test_dcqcn_recovery(void **state)
 	red_25g(&sc);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	struct sb_flow *a = rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
+	struct sb_flow *a = tl_rdma_flow(&sim, "dcqcn", 1, 0, 0, 0);
 	const uint64_t b_size = 20000000; /* ~13 ms at half of 25 Gb/s */
-	struct sb_flow *b = rdma_flow(&sim, "dcqcn", 2, 0, b_size, 1 * SB_MS);
+	struct sb_flow *b = tl_rdma_flow(&sim, "dcqcn", 2, 0, b_size, 1 * SB_MS);
 	/* 10 ms after B's end the queue is long gone (A alone cannot exceed line rate) */
 	sb_eventq_run_until(&sim.eq, 20 * SB_MS);
 	assert_true(b->completed);
@@ -320,7 +310,7 @@ static struct incast_out long_incast(const char *transport, bool cc, double hpcc
 	struct probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .nflows = 8,
 			    .from = 5 * SB_MS, .to = 10 * SB_MS, .period = 1 * SB_US };
 	for (int i = 0; i < 8; i++)
-		pr.flows[i] = rdma_flow(&sim, transport, (uint32_t)(i + 1), 0, 0, 0);
+		pr.flows[i] = tl_rdma_flow(&sim, transport, (uint32_t)(i + 1), 0, 0, 0);
 	probe_start(&pr);
 	tl_run_and_check(&sim);
 	struct incast_out o = { .util = probe_util(&pr), .q_mean = pr.q_sum / (double)pr.n, .q_max = pr.q_max,
@@ -399,7 +389,7 @@ static void test_cc_off_is_line_rate(void **state)
 	tl_build(&sim, &sc);
 	struct sb_flow *f[8];
 	for (int i = 0; i < 8; i++)
-		f[i] = rdma_flow(&sim, i % 2 ? "dcqcn" : "hpcc", (uint32_t)(i + 1), 0, 0, 0);
+		f[i] = tl_rdma_flow(&sim, i % 2 ? "dcqcn" : "hpcc", (uint32_t)(i + 1), 0, 0, 0);
 	tl_run_and_check(&sim);
 	double q = (double)queued(tl_port_to_host(&sim, 0));
 	double want = 7 * 25e9 * 0.002 / 8;
@@ -518,7 +508,7 @@ static void test_lossless_incast(void **state)
 	struct sb_flow *f[16];
 	const uint64_t size = 250000;
 	for (int i = 0; i < 16; i++)
-		f[i] = rdma_flow(&sim, "dcqcn", (uint32_t)(i + 1), 0, size, 0);
+		f[i] = tl_rdma_flow(&sim, "dcqcn", (uint32_t)(i + 1), 0, size, 0);
 	tl_run_and_check(&sim);
 	sb_time last = 0;
 	for (int i = 0; i < 16; i++) {
@@ -568,7 +558,7 @@ static void test_nic_obeys_pfc(void **state)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	const uint64_t size = 1000000;
-	struct sb_flow *f = rdma_flow(&sim, "rdma", 0, 1, size, 0);
+	struct sb_flow *f = tl_rdma_flow(&sim, "rdma", 0, 1, size, 0);
 	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
 	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
 	const sb_time t1 = 100 * SB_US, t2 = 300 * SB_US;
@@ -646,7 +636,7 @@ static void test_paced_qp_overdue_in_pause(void **state)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	struct sb_flow *f[4];
-	f[0] = rdma_flow(&sim, "rdma", 0, 1, 2000000, 0);    /* line rate: always in the ring */
+	f[0] = tl_rdma_flow(&sim, "rdma", 0, 1, 2000000, 0);    /* line rate: always in the ring */
 	f[1] = paced_flow(&sim, 8, 0, 300000);                /* paced at C/8, no window */
 	f[2] = paced_flow(&sim, 40, 1000, 60000);             /* C/40, one packet in flight */
 	f[3] = paced_flow(&sim, 3, 0, 300000);                /* paced at C/3 */
@@ -768,7 +758,7 @@ static void test_rdma_framing(void **state)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	assert_int_equal(sb_sim_max_frame_bytes(&sim), 4048);
-	struct sb_flow *f = rdma_flow(&sim, "rdma", 0, 1, 1000000, 0);
+	struct sb_flow *f = tl_rdma_flow(&sim, "rdma", 0, 1, 1000000, 0);
 	tl_run_and_check(&sim);
 	assert_int_equal(f->pkts_sent, 250);
 	assert_int_equal(f->finish - f->start, sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000));

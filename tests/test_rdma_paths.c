@@ -43,16 +43,6 @@ static void scenario(struct sb_scenario *sc, int hosts, bool ecn, const char *co
 	tl_scenario(sc, text, sets, nsets);
 }
 
-static struct sb_flow *rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst,
-				 uint64_t size, sb_time start)
-{
-	const struct sb_transport_ops *ops = sb_transport_find(transport);
-	assert_non_null(ops);
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
-	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
-	f->lossless = 1;
-	return f;
-}
 
 /* ACKs in the data lane are admitted by the switch's MMU like data: one admission per data
  * packet and one per ACK. In the control lane only the data is. */
@@ -68,7 +58,7 @@ static void test_ack_path_charges_the_buffer(void **state)
 		struct sb_sim sim;
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
-		struct sb_flow *f = rdma_flow(&sim, "dcqcn", 0, 1, 100000, 10 * SB_US);
+		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 100000, 10 * SB_US);
 		tl_run_and_check(&sim);
 		assert_true(f->completed);
 		uint64_t admitted = sim.switches[0]->mmus[0]->admitted;
@@ -104,7 +94,7 @@ static void test_ack_path_paused_at_the_nic(void **state)
 		tl_build(&sim, &sc);
 		sb_port_pfc(&sim, &sim.hosts[1]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, true, false);
 		sb_at(&sim, resume_at, resume_nic, &sim, 1);
-		struct sb_flow *f = rdma_flow(&sim, "dcqcn", 0, 1, 20000, 10 * SB_US);
+		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 20000, 10 * SB_US);
 		tl_run_and_check(&sim);
 		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, 20000);
 		print_message("ack_path = %-7s: received after %.3f us, FCT %.3f us (ideal %.3f us)\n", paths[i],
@@ -135,8 +125,8 @@ static void test_cnp_in_ack_or_packet(void **state)
 		struct sb_sim sim;
 		scenario(&sc, 3, true, sets, 1);
 		tl_build(&sim, &sc);
-		struct sb_flow *f[2] = { rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
-					 rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
+		struct sb_flow *f[2] = { tl_rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
+					 tl_rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
 		tl_run_and_check(&sim);
 		uint64_t data = f[0]->pkts_sent + f[1]->pkts_sent, cnps = sim.stats.rdma_cnps;
 		print_message("cnp = %-6s: %llu data packets, %llu CNPs, %llu packets sent by hosts, rates %.2f / %.2f Gb/s\n",
@@ -179,8 +169,8 @@ static void test_cnp_in_ack_respects_interval(void **state)
 	counting_ops = *inner_ops;
 	counting_ops.on_ack = counting_on_ack;
 	flagged_acks = 0;
-	struct sb_flow *f[2] = { rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
-				 rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
+	struct sb_flow *f[2] = { tl_rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
+				 tl_rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
 	f[0]->ops = f[1]->ops = &counting_ops;
 	tl_run_and_check(&sim);
 	assert_true(f[0]->completed && f[1]->completed);
@@ -245,7 +235,7 @@ static void test_dcqcn_first_cut_timing(void **state)
 		struct sb_sim sim;
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
-		struct probe_rates p = { .f = rdma_flow(&sim, "dcqcn", 0, 1, 1000000, 10 * SB_US) };
+		struct probe_rates p = { .f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 1000000, 10 * SB_US) };
 		sb_at(&sim, t0, inject_cnp, &sim, p.f->id);
 		sb_at(&sim, t0 + 3 * SB_US, read_rate, &p, 0);
 		sb_at(&sim, t0 + 6 * SB_US, read_rate, &p, 1);

@@ -98,6 +98,17 @@ struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t 
 	return f;
 }
 
+struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst, uint64_t size,
+			     sb_time start)
+{
+	const struct sb_transport_ops *ops = sb_transport_find(transport);
+	assert_non_null(ops);
+	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
+	f->lossless = 1;
+	return f;
+}
+
 void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes)
 {
 	sb_scenario_defaults(sc);

@@ -19,6 +19,10 @@ void tl_set_scheme(struct sb_scenario *sc, const char *name, const char *param, 
 /* Start an unbounded CBR flow (rate in bits/s, wire-size packets) at `start`. */
 struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
 		       sb_time start);
+/* Create a flow of RDMA `transport` (dcqcn, hpcc, ...) on the default lossless priority,
+ * starting at `start`. */
+struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst, uint64_t size,
+			     sb_time start);
 /* Scenario defaults for a single switch with `hosts` hosts at `gbps`, no workloads, invariants on. */
 void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes);
 /* Build (asserting success) without running. */
