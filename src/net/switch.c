@@ -92,9 +92,10 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 	if (port->ecn_at_dequeue)
 		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
 	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
-		/* INT (telemetry.h), on data only (an ACK in a data queue carries the record back): the port's cumulative bytes including this packet (the port
-		 * counts it after this hook) and what its data queues hold behind it, all priorities,
-		 * since they share the link whose load HPCC and PowerTCP estimate. */
+		/* INT (telemetry.h), on data only (an ACK in a data queue carries its record back):
+		 * the port's cumulative bytes including this packet (the port counts it after this
+		 * hook) and what its data queues hold behind it, all priorities, since they share the
+		 * link whose load HPCC and PowerTCP estimate. */
 		uint64_t qlen = 0;
 		for (int q = 0; q < SB_NPRIO; q++)
 			qlen += port->q[q].bytes;
