@@ -5,9 +5,9 @@
  * theorems. The simulator scenarios (pools of the paper's switch, Fig. 11, port-level safety,
  * incast) are in tests/test_dsh_scenarios.c.
  *
- * Vectors come from /work/shared/research/004-dsh.md: §2.5–2.6 and §6 (the state machines and
- * the [R] choices U5, U6, U9, U10), §3.3 (the theorems' test vectors) and §7 item 8 (SIH
- * equivalence).
+ * Vectors are worked from the DSH paper (ICDCS'23): the state machines of §III and the choices
+ * where it is silent (docs/schemes/dsh.md), the burst-absorption theorems of §IV, and SIH's
+ * equivalence with DSH when no port pauses.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,9 +4,9 @@
  * Tomahawk switch, the Fig. 11 knee, port-level safety, lossless incast, undersized headroom,
  * and lossy-only runs. The state machines driven directly are in tests/test_dsh.c.
  *
- * Vectors come from /work/shared/research/004-dsh.md: §1.3 and §2.2 (η = 56,840 B and the
- * Tomahawk pools), §3.4 (the fluid knee of Fig. 11) and §7 (acceptance tests: port-level
- * safety, zero lossless drops).
+ * Vectors are worked from the DSH paper (ICDCS'23): Eq. 1 and §V-A (η = 56,840 B and the
+ * Tomahawk pools), the fluid knee of Fig. 11, and what the design promises (port-level safety,
+ * zero lossless drops).
  */
 #include <stdarg.h>
 #include <stddef.h>

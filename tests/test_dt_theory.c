@@ -1,7 +1,7 @@
 /*
  * test_dt_theory.c — the simulator's DT against the EDT paper's fluid theory of when a
  * micro-burst is first dropped and how much buffer is then free (Shan et al., TPDS 2017,
- * Theorems 1–4; vectors E1–E10 of /work/shared/research/002-edt.md §2.6). These validate the
+ * Theorems 1–4, evaluated at the paper's parameters). These validate the
  * simulator (CBR sources, single switch, DT) before EDT is measured against the same theory in
  * tests/test_edt.c.
  *

@@ -1,9 +1,9 @@
 /*
  * test_edt.c — Enhanced Dynamic Threshold (src/mmu/bm_edt.c).
  *
- * Vectors come from /work/shared/research/002-edt.md: §2.6 (E11–E12, EDT Theorem 5 and its
- * corrected draining-regime form), §3.3 (derived cn2/TM1), §3.5 and §5.3 (the paper's
- * Fig. 12–14 scenario), §7 (state-machine tests), §4.3 (a reduced Fig. 17 ON/OFF run). The DT
+ * Vectors are worked from the EDT paper (TPDS'17): Theorem 5 and its corrected draining-regime
+ * form (docs/schemes/edt.md), the derived cn2/TM1 (§3), the Fig. 12–14 scenario, the state
+ * machine's transitions, and a reduced Fig. 17 ON/OFF run. The DT
  * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c.
  *
  * Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B), α = 1, 1500-byte

@@ -1,7 +1,6 @@
 # alistorage: Alibaba storage (2019) flow sizes from alibaba-edu/High-Precision-Congestion-Control,
 # file traffic_gen/AliStorage2019.txt (snapshot 9f4be2a9), percentiles divided by 100.
-# Transcribed in /work/shared/research/anchors.md §3.5.
-# Mean (midpoint rule): 40,869.8 bytes (anchors.md: ~40.9 KB).
+# Mean (midpoint rule): 40,869.8 bytes (about 40.9 KB).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 0 0

@@ -1,8 +1,7 @@
 # datamining: Data-mining flow sizes as used by inet-tub/ns3-datacenter (the file carries no citation;
 # usually attributed to the VL2 measurement, Greenberg et al. SIGCOMM 2009 - unverified),
 # file simulator/ns-3.39/examples/ABM/datamining.csv (ABM and Credence experiments).
-# Transcribed in /work/shared/research/anchors.md §1.9.
-# Mean (midpoint rule): 5,036,535.175 bytes (anchors.md: ~5.04 MB).
+# Mean (midpoint rule): 5,036,535.175 bytes (about 5.04 MB).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 100 0

@@ -1,8 +1,7 @@
 # fbhdp: Facebook Hadoop flow sizes as used by the HPCC paper (Li et al., SIGCOMM 2019): file
 # traffic_gen/FbHdp_distribution.txt of alibaba-edu/High-Precision-Congestion-Control
 # (snapshot 9f4be2a9), percentiles divided by 100.
-# Transcribed in /work/shared/research/anchors.md §3.5.
-# Mean (midpoint rule): 120,420.75 bytes (anchors.md: ~120.4 KB).
+# Mean (midpoint rule): 120,420.75 bytes (about 120.4 KB).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 0 0

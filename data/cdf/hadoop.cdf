@@ -1,8 +1,8 @@
 # hadoop: Hadoop flow sizes as used by inet-tub/ns3-datacenter (the file carries no citation;
 # usually attributed to a Facebook Hadoop cluster - unverified), file
 # simulator/ns-3.39/examples/ABM/hadoop.csv (ABM and Credence experiments), with the file's
-# full-precision probabilities. Transcribed in /work/shared/research/anchors.md §1.9.
-# Mean (midpoint rule): 3,423,728.355 bytes (anchors.md: ~3.42 MB).
+# full-precision probabilities.
+# Mean (midpoint rule): 3,423,728.355 bytes (about 3.42 MB).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 325 0

@@ -1,9 +1,8 @@
 # hadoop_dsh: Hadoop flow sizes as used for DSH Figs. 12 and 15 (Shan et al., ICDCS 2023, reference [28]):
 # public harness qizhang2612/ns3-datacenter commit 282d77c,
-# simulator/ns-3.39/examples/DSH/flow-cdf/*.tcl, as transcribed in
-# /work/shared/research/004-dsh.md §4.5 (sizes = packets x 1460 bytes).
+# simulator/ns-3.39/examples/DSH/flow-cdf/*.tcl (sizes = packets x 1460 bytes).
 # 10 % of flows are exactly 48180 bytes (33 packets).
-# Mean (midpoint rule): 4,135,296.7 bytes (004-dsh.md: 4,135,297).
+# Mean (midpoint rule): 4,135,296.7 bytes (the DSH harness: 4,135,297).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 1460 0

@@ -1,7 +1,7 @@
 # websearch: Web-search flow sizes from the DCTCP paper (Alizadeh et al., SIGCOMM 2010), as used by
 # inet-tub/ns3-datacenter (snapshot 6ddb4a40f4db), file simulator/ns-3.39/examples/Reverie/websearch.txt
 # (websearch.csv in the ABM/Credence examples is identical). Used by the Reverie, ABM and
-# Credence experiments. Transcribed in /work/shared/research/anchors.md §1.9.
+# Credence experiments.
 # Mean (midpoint rule, = ns3-datacenter avg_cdf): 1,711,222.5 bytes.
 # websearch_hpcc.cdf has the same upper points but 15 % of flows spread over 0-10 KB instead.
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.

@@ -1,8 +1,8 @@
 # websearch_dsh: Web-search flow sizes as used for DSH Fig. 15 (Shan et al., ICDCS 2023): public harness
 # qizhang2612/ns3-datacenter commit 282d77c, simulator/ns-3.39/examples/DSH/flow-cdf/*.tcl,
-# as transcribed in /work/shared/research/004-dsh.md §4.5 (sizes = packets x 1460 bytes).
+# (sizes = packets x 1460 bytes).
 # 15 % of flows are exactly 8760 bytes (6 packets).
-# Mean (midpoint rule): 1,665,830.8 bytes (004-dsh.md: 1,665,831).
+# Mean (midpoint rule): 1,665,830.8 bytes (the DSH harness: 1,665,831).
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability
 8760 0

@@ -1,7 +1,6 @@
 # websearch_hpcc: Web-search flow sizes as used by the HPCC paper (Li et al., SIGCOMM 2019): file
 # traffic_gen/WebSearch_distribution.txt of alibaba-edu/High-Precision-Congestion-Control
 # (snapshot 9f4be2a9), percentiles divided by 100. Same points as pFabric's CDF_search.
-# Transcribed in /work/shared/research/anchors.md §3.5.
 # Mean (midpoint rule): 1,711,250 bytes.
 # Format: docs/workloads.md. Built into the binary as src/workload/cdf_builtin.c.
 # size_bytes cumulative_probability

@@ -3,7 +3,7 @@
  *
  * DT caps a newly bursting queue at the same α·(B − Q) as queues that are long since full, so a
  * micro-burst is dropped with up to half the buffer free. EDT gives every egress queue a
- * two-state machine (spec: /work/shared/research/002-edt.md §3):
+ * two-state machine (the paper's §3; docs/schemes/edt.md):
  *
  *   CONTROLLED (initial)   threshold T1 = α·(B − Q)                  (plain DT)
  *   UNCONTROLLED           threshold T2 = B / n, n = UNCONTROLLED queues of this MMU

@@ -2,7 +2,7 @@
  * bm_occamy.c — Occamy (Shan et al., EuroSys'25): Dynamic Thresholds with a large α plus
  * preemptive head drop from over-allocated queues, paid for with spare memory bandwidth.
  *
- * Spec: /work/shared/research/001-occamy.md §3, §8; docs/schemes/occamy.md.
+ * Occamy (EuroSys'25) §3–4; docs/schemes/occamy.md.
  *
  * Admission (ingress): DT, T_p = α_p·(B − Q). Drop if Q + L > B or q + L > T_p (pre-arrival
  * counters), exactly as bm_dt.c. Option `empty_admit` (the ns-3 artifact): an empty queue is

@@ -1,7 +1,7 @@
 /*
  * bm_pushout.c — Pushout / Longest Queue Drop (LQD): the idealised preemptive scheme.
  *
- * Spec: /work/shared/research/001-occamy.md §2.3 and §8 U11; docs/schemes/pushout.md.
+ * The reference scheme of Occamy (EuroSys'25) §2.3; docs/schemes/pushout.md.
  *
  * Admit whenever the buffer has room (Q + L ≤ B). When it is full, push packets out of the
  * head of the longest queue of this MMU (units; ties → the highest (port, prio) index, the
