@@ -206,7 +206,7 @@ const struct sb_param sb_pfc_param_table[] = {
 	{ "deadlock_check_us", SB_P_DOUBLE, PFC(deadlock_check_us), "100", 0, 1e9, "us", NULL,
 	  "period of the PFC deadlock detector (runs with lossless traffic only); 0 = off" },
 	{ "deadlock_persist_us", SB_P_DOUBLE, PFC(deadlock_persist_us), "1000", 0, 1e9, "us", NULL,
-	  "a cycle of paused, backlogged queues counts as a deadlock once every queue on it has been paused this long (004-dsh.md U21: 1 ms)" },
+	  "a cycle of paused, backlogged queues counts as a deadlock once every queue on it has been paused this long (1 ms, our choice: docs/pfc.md §4)" },
 	SB_PARAM_END
 };
 
