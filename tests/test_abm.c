@@ -1,8 +1,9 @@
 /*
- * test_abm.c — Active Buffer Management against the paper's theory (spec 003-abm.md §3).
+ * test_abm.c — Active Buffer Management against the paper's theory (§3.2 and Appendix A:
+ * Lemmas 1–2, Theorems 1–3, burst tolerance).
  *
- * Numbers come from the spec's worked examples with B = 3,932,160 B (9.6 KiB × 40 ports ×
- * 10 Gb/s) and b = 10 Gb/s. Every simulated scenario is one switch with 10 Gb/s hosts and
+ * Numbers are worked from those equations with B = 3,932,160 B (9.6 KiB × 40 ports × 10 Gb/s,
+ * the artifact's leaf) and b = 10 Gb/s. Every simulated scenario is one switch with 10 Gb/s hosts and
  * unresponsive CBR senders: two line-rate senders per congested port (2:1 overload) keep each
  * queue at its threshold, as the fluid model assumes. The theory describes steady states and
  * fluid bursts without the first-RTT boost, so the theory tests switch the boost off; its own
