@@ -1,5 +1,6 @@
 /*
- * test_pushout.c — Pushout / LQD (001-occamy.md §2.3, U11).
+ * test_pushout.c — Pushout / LQD (Occamy §2.2; the details it leaves open in
+ * docs/schemes/pushout.md §1).
  *
  * The MMU is embedded directly (as in docs/mmu.md §7) with FIFOs of packet sizes, so every
  * expulsion can be checked at the moment it happens:
