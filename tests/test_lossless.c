@@ -1,6 +1,7 @@
 /*
- * test_lossless.c — what every lossless-capable scheme promises (spec 000-reverie.md §1.4–1.5,
- * §5.1 item 4; 004-dsh.md §7 items 4 and 7): no lossless packet is lost when the headroom is
+ * test_lossless.c — what every lossless-capable scheme promises (Reverie §2.2.1: a lossless
+ * packet is never dropped by a threshold; DSH §II-C, Eq. 1, and §IV-A: headroom per queue, or
+ * insurance per port, of Eq. 1 loses nothing): no lossless packet is lost when the headroom is
  * sized by the formula, however many senders converge on a port; an undersized headroom loses
  * lossless packets, and only there (cause headroom); every PAUSE is followed by a RESUME once
  * its queue drains, and (sonic, reverie) exactly at the XON hysteresis point; a lossy scheme
@@ -327,8 +328,9 @@ static void test_reserve(void **state)
 }
 
 /*
- * XON hysteresis (spec 000-reverie.md §1.4–1.5, §2.4; artifact XON = 1248 B, XON_OFFSET =
- * 2496 B): a paused lossless queue resumes after a departure that leaves its headroom empty
+ * XON hysteresis (Reverie §2.2.1 and §3.3 say only "below the threshold"; the rule and XON =
+ * 1248 B, XON_OFFSET = 2496 B are the artifact's, SwitchMmu in switch-mmu.cc of
+ * inet-tub/ns3-datacenter): a paused lossless queue resumes after a departure that leaves its headroom empty
  * and X < XON or X + XON_OFFSET ≤ Γ, X being the queue's ingress length (sonic) or its filter
  * (reverie), and not at any departure before.
  *

@@ -1,6 +1,7 @@
 /*
- * test_sonic.c — the SONiC buffer model against the spec's fluid model (000-reverie.md §1.6–1.8,
- * §2.7, §3.2).
+ * test_sonic.c — the SONiC buffer model against the Reverie paper's fluid model (§2.2.2: Eq. 1
+ * and the heuristics; §2.3 and Appendix A: Eqs. 2–3, 7–11), its ABM baseline (§4.1) and the
+ * pools of its evaluation (§4.1, sized as the artifact sizes them).
  *
  * Set-up of every fluid check: one switch; host 1 sends lossless CBR (priority 3) and host 2
  * lossy CBR (priority 1) to host 0, both at line rate. Port 0's round robin gives each priority
