@@ -349,7 +349,7 @@ static void drain_time(const char *scheme, int k, double want_q, double want_gam
 		EXPECT_NEAR(q, want_q, 0.02, "%s k=%d prio %u: queue", scheme, k, prio);
 		EXPECT_NEAR(q * 8 / mu_bps * 1e3, want_gamma_ms, 0.03, "%s k=%d prio %u: drain time (ms)", scheme, k,
 			    prio);
-		/* spec test 8: RR shares measured as γ = 1/k, to one packet per interval */
+		/* RR shares measured as γ = 1/k, to one packet per interval */
 		double per_interval = 400e-6 * 1e10 / k / 8 / PKT;
 		if (!strcmp(scheme, "abm"))
 			EXPECT_NEAR(sb_abm_gamma(m, 0, prio) * 1000, 1000.0 / k, 1.5 / per_interval + 0.002,
@@ -443,7 +443,7 @@ static void burst(const char *scheme, int r, double want_q)
 	bool abm = !strcmp(scheme, "abm");
 	double w_new = 0.5, sum_old = abm ? 0.5 : 5.0, t1 = fluid_t1(w_new, sum_old, n, r);
 	double B = (double)B_SPEC, unit_us = B * 8 / 1e10 * 1e6;
-	EXPECT_NEAR(t1 * (r - 1) * B, want_q, 0.001, "formula vs spec table (%s r=%d)", scheme, r);
+	EXPECT_NEAR(t1 * (r - 1) * B, want_q, 0.001, "formula vs example D table (%s r=%d)", scheme, r);
 	assert_true(spy.first_drop != SB_TIME_NEVER);
 	EXPECT_NEAR(spy.q_at_drop, want_q, 0.02, "%s r=%d: burst queue at the first loss", scheme, r);
 	/* time from the burst's first packet at the switch (host serialisation + link delay after t0) */

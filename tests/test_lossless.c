@@ -239,7 +239,7 @@ static void test_dsh_port_level_formula_headroom(void **state)
 
 /* The artifact's Reverie, exactly (pause_on_full_pool = false): at line rate the 64 queues fill
  * the buffer before each has had a departure to lift its filter above 0, and a queue whose
- * filter is 0 never pauses (spec §2.4 edge case), so it eats the headroom's share of the buffer
+ * filter is 0 never pauses (0 > Γ is false even at Γ = 0; docs/schemes/reverie.md §4), so it eats the headroom's share of the buffer
  * and lossless packets are lost (cause pool_full). The default closes that gap. */
 static void test_reverie_artifact_edge_case(void **state)
 {
