@@ -11,9 +11,9 @@
  * each (the paper does not say how; our choice, docs/schemes/edt.md §5).
  *
  * Tolerances are at packet granularity (ours, from a packet-level reference model of the rules,
- * docs/schemes/edt.md §4): a DT first drop within 3 % of the fluid
- * theory plus one packet time (12 µs, a 1500-byte packet at 1 Gb/s), the free buffer at that
- * drop within 1 % of B; an EDT first drop at most max(2 %, (N+1) %) early and never late.
+ * docs/schemes/edt.md §4, values in experiments/edt/refmodel.tsv): a DT first drop within 3 % of
+ * the fluid theory plus one packet time (12 µs, a 1500-byte packet at 1 Gb/s), the free buffer at
+ * that drop within 1 % of B; an EDT first drop at most max(2 %, (N+1) %) early and never late.
  */
 #include <stdarg.h>
 #include <stddef.h>
