@@ -2,9 +2,10 @@
  * bufprobe.h — measuring a buffer-management scheme in the simulator against fluid theory
  * (tests/test_edt.c, tests/test_dt_theory.c). Include after cmocka.h and testlib.h.
  *
- * The paper's switch (002-edt.md §4.1): one switch, 16 hosts at 1 Gb/s, B = 1 MB (10^6 B),
- * 1500-byte packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of at most
- * 1 Gb/s each, each on its own host (the spec's "abstract sources", §6 item 15). A probe wrapped
+ * The paper's switch (EDT §5.1): one switch, 16 hosts at 1 Gb/s, B = 1 MB (10^6 B), 1500-byte
+ * packets (the size cn2 = 8 implies). An output port is overloaded at R Gb/s by ceil(R) CBR
+ * senders of at most 1 Gb/s each, each on its own host (the paper does not say how; our choice,
+ * docs/schemes/edt.md §5). A probe wrapped
  * around the scheme's hooks records each output port's first arrival and first drop.
  */
 #ifndef SB_TEST_BUFPROBE_H
@@ -151,7 +152,7 @@ static inline int add_rate(struct stream *st, int k, uint16_t dst, double gbps, 
 	return k;
 }
 
-/* The theory's set-up (spec §2.0): ports M..M+N−1 overloaded at 2 Gb/s from t = 0 (steady
+/* The theory's set-up (EDT §3): ports M..M+N−1 overloaded at 2 Gb/s from t = 0 (steady
  * state long before `t0`), ports 0..M−1 burst at `rate[i]` from t0. Returns stream count. */
 static inline int theory_streams(struct stream *st, int N, int M, const double *rate, double t0, double dur)
 {

@@ -1,8 +1,9 @@
 /*
- * test_abm.c — Active Buffer Management against the paper's theory (spec 003-abm.md §3).
+ * test_abm.c — Active Buffer Management against the paper's theory (§3.2 and Appendix A:
+ * Lemmas 1–2, Theorems 1–3, burst tolerance).
  *
- * Numbers come from the spec's worked examples with B = 3,932,160 B (9.6 KiB × 40 ports ×
- * 10 Gb/s) and b = 10 Gb/s. Every simulated scenario is one switch with 10 Gb/s hosts and
+ * Numbers are worked from those equations with B = 3,932,160 B (9.6 KiB × 40 ports × 10 Gb/s,
+ * the artifact's leaf) and b = 10 Gb/s. Every simulated scenario is one switch with 10 Gb/s hosts and
  * unresponsive CBR senders: two line-rate senders per congested port (2:1 overload) keep each
  * queue at its threshold, as the fluid model assumes. The theory describes steady states and
  * fluid bursts without the first-RTT boost, so the theory tests switch the boost off; its own
@@ -25,7 +26,7 @@
 #include "transport/flow.h"
 #include "testlib.h"
 
-#define B_SPEC 3932160ULL       /* spec §3 conventions */
+#define B_SPEC 3932160ULL       /* the artifact's leaf: 9.6 KiB × 40 ports × 10 Gb/s */
 #define PKT 1048u               /* CBR wire size */
 #define PKT_TIME_PS 838400      /* 1048 B at 10 Gb/s */
 #define GBPS10 10000000000ULL
@@ -348,7 +349,7 @@ static void drain_time(const char *scheme, int k, double want_q, double want_gam
 		EXPECT_NEAR(q, want_q, 0.02, "%s k=%d prio %u: queue", scheme, k, prio);
 		EXPECT_NEAR(q * 8 / mu_bps * 1e3, want_gamma_ms, 0.03, "%s k=%d prio %u: drain time (ms)", scheme, k,
 			    prio);
-		/* spec test 8: RR shares measured as γ = 1/k, to one packet per interval */
+		/* RR shares measured as γ = 1/k, to one packet per interval */
 		double per_interval = 400e-6 * 1e10 / k / 8 / PKT;
 		if (!strcmp(scheme, "abm"))
 			EXPECT_NEAR(sb_abm_gamma(m, 0, prio) * 1000, 1000.0 / k, 1.5 / per_interval + 0.002,
@@ -411,7 +412,7 @@ static void spy_on(struct sb_mmu *m, uint16_t port, uint8_t prio)
 	m->ops = &spy_ops;
 }
 
-/* Fluid t1 with G_e = ∅ (spec §3.6), in units of B/b: case 1 (Eq. 29) or case 2 (Eq. 39). */
+/* Fluid t1 with G_e = ∅ (App. A.6–A.7), in units of B/b: case 1 (Eq. 29) or case 2 (Eq. 39). */
 static double fluid_t1(double w_new, double sum_old, double mu, double r)
 {
 	double r_crit = 1 + mu * (1 + sum_old) / sum_old;
@@ -442,7 +443,7 @@ static void burst(const char *scheme, int r, double want_q)
 	bool abm = !strcmp(scheme, "abm");
 	double w_new = 0.5, sum_old = abm ? 0.5 : 5.0, t1 = fluid_t1(w_new, sum_old, n, r);
 	double B = (double)B_SPEC, unit_us = B * 8 / 1e10 * 1e6;
-	EXPECT_NEAR(t1 * (r - 1) * B, want_q, 0.001, "formula vs spec table (%s r=%d)", scheme, r);
+	EXPECT_NEAR(t1 * (r - 1) * B, want_q, 0.001, "formula vs example D table (%s r=%d)", scheme, r);
 	assert_true(spy.first_drop != SB_TIME_NEVER);
 	EXPECT_NEAR(spy.q_at_drop, want_q, 0.02, "%s r=%d: burst queue at the first loss", scheme, r);
 	/* time from the burst's first packet at the switch (host serialisation + link delay after t0) */
@@ -527,8 +528,8 @@ static void test_first_rtt_alpha(void **state)
 }
 
 /* ---------------------------------------------------------------------------------------- */
-/* 8. The MMU alone (no simulator): Eq. 9 arithmetic and the THRESH90 count (spec §3.7 items
- *    1 and 9), and the idle suspension of the update timer.                                 */
+/* 8. The MMU alone (no simulator): Eq. 9 arithmetic and the THRESH90 count (§3.1: congested
+ *    at 0.9 of the threshold), and the idle suspension of the update timer.                 */
 
 static sb_time clock_ps, timer_at;
 static int timers_armed;

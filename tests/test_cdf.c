@@ -61,8 +61,11 @@ static void load_ok(struct sb_cdf *c, const char *name)
 /* ---------------------------------------------------------------------------------------- */
 
 /*
- * Means by the midpoint rule against the figures in the research notes. Where a note gives a
- * rounded figure (anchors.md "≈ 5.04 MB"), the tolerance is half a unit of its last digit.
+ * Means by the midpoint rule against figures computed apart from this code, each with its
+ * artifact's own rule: avg_cdf of ns3-datacenter (simulator/ns-3.39/examples/Reverie/cdf.c),
+ * the mean of HPCC's traffic_gen/custom_rand.py, and the midpoint rule over the DSH harness's
+ * flow-cdf points (docs/workloads.md §1.5). Where only a rounded figure was kept ("≈ 5.04 MB"),
+ * the tolerance is half a unit of its last digit.
  */
 static void test_exact_means(void **state)
 {
@@ -71,14 +74,14 @@ static void test_exact_means(void **state)
 		const char *name;
 		double want, tol;
 	} m[] = {
-		{"websearch", 1711222.5, 1711222.5 * 0.001}, /* 000-reverie.md, 003-abm.md */
-		{"datamining", 5.04e6, 0.005e6},             /* anchors.md §1.9 */
-		{"hadoop", 3.42e6, 0.005e6},                 /* anchors.md §1.9 */
-		{"cache", 910690, 0.5},                      /* 004-dsh.md §4.5 */
-		{"websearch_hpcc", 1.711e6, 0.0005e6},       /* anchors.md §3.5 */
-		{"fbhdp", 120.4e3, 0.05e3},                  /* anchors.md §3.5 */
-		{"alistorage", 40.9e3, 0.05e3},              /* anchors.md §3.5 */
-		{"websearch_dsh", 1665831, 0.5},             /* 004-dsh.md §4.5 */
+		{"websearch", 1711222.5, 1711222.5 * 0.001}, /* ns3-datacenter avg_cdf */
+		{"datamining", 5.04e6, 0.005e6},             /* ns3-datacenter avg_cdf, rounded */
+		{"hadoop", 3.42e6, 0.005e6},                 /* ns3-datacenter avg_cdf, rounded */
+		{"cache", 910690, 0.5},                      /* DSH harness flow-cdf */
+		{"websearch_hpcc", 1.711e6, 0.0005e6},       /* HPCC custom_rand.py, rounded */
+		{"fbhdp", 120.4e3, 0.05e3},                  /* HPCC custom_rand.py, rounded */
+		{"alistorage", 40.9e3, 0.05e3},              /* HPCC custom_rand.py, rounded */
+		{"websearch_dsh", 1665831, 0.5},             /* DSH harness flow-cdf */
 		{"datamining_dsh", 7470236, 0.5},
 		{"hadoop_dsh", 4135297, 0.5},
 	};
@@ -92,7 +95,7 @@ static void test_exact_means(void **state)
 			fail_msg("%s: mean %.3f, expected %.3f ± %.3f", m[i].name, mean, m[i].want, m[i].tol);
 		sb_cdf_free(&c);
 	}
-	/* The figure the Reverie/ABM notes quote to the half byte. */
+	/* The figure ns3-datacenter's avg_cdf gives, to the half byte. */
 	struct sb_cdf c;
 	load_ok(&c, "websearch");
 	assert_float_equal(c.mean, 1711222.5, 1e-6);

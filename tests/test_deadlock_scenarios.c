@@ -6,8 +6,8 @@
  * Under SIH, seed 10 closes the cyclic buffer dependency spine0 → leaf1 → spine1 → leaf2 →
  * spine0 at 4.28 ms: four egress queues, each paused by the next switch and holding packets that
  * came from the previous one. The detector reports it once the cycle has stood for
- * pfc.deadlock_persist_us (1 ms, 004-dsh.md U21), with its onset and its queues in wait order,
- * and deadlocks.csv and summary.json say the same. The queues are still paused and full at the
+ * pfc.deadlock_persist_us (1 ms, our choice, docs/pfc.md §4), with its onset and its queues in
+ * wait order, and deadlocks.csv and summary.json say the same. The queues are still paused and full at the
  * end: a deadlock does not clear.
  *
  * Under DSH, the same seed (the same flows: the workload's draws do not depend on the network)

@@ -297,7 +297,7 @@ static void test_dsh_negative_xqoff(void **state)
 	sb_mmu_free(m);
 }
 
-/* --- SIH against a reference written from the paper's four cases (§II-C; 004-dsh.md §2.6) --- */
+/* --- SIH against a reference written from the paper's four cases (§II-C; docs/schemes/sih.md §1) --- */
 
 struct ref_queue {
 	uint64_t priv, shared, hdrm;
@@ -566,10 +566,10 @@ static void test_lossy_dt(void **state)
 
 /* ... and with the default lossy_alpha = 1, a lossy-only run is `dt`'s run, packet for packet:
  * an 8:1 DCTCP incast plus background on a shallow 10 Gb/s switch. */
-/* ------------------------------- the theorems (§3.3) ------------------------------- */
+/* ------------------------------ the theorems (§IV-C) ------------------------------ */
 
 /* Theorems 1 (DSH) and 2 (SIH), as sb_dsh_burst_absorption() computes them from a started MMU:
- * the spec's test vectors (004-dsh.md §3.3) on the paper's switch — 32 ports at 100 Gb/s, 2 µs,
+ * four vectors worked from Eqs. (7) and (22) on the paper's switch — 32 ports at 100 Gb/s, 2 µs,
  * 1500-byte frames (η = 56,840 B), 16 MiB, α = 1/16, no private buffer (the theorems' B_p = 0),
  * so B_s = B − 32η (DSH) and B − 7·32η (SIH) — with the corrected case boundary
  * R* = 1 + (1 + αN)/(αM) (U23; the paper's printed (1 − αN)/(αM) + 1 picks the wrong branch for

@@ -5,9 +5,9 @@
  * simulator (CBR sources, single switch, DT) before EDT is measured against the same theory in
  * tests/test_edt.c.
  *
- * Set-up (spec §2.0): N ports overloaded at 2 Gb/s since t = 0 sit at the DT steady state
+ * Set-up (§3): N ports overloaded at 2 Gb/s since t = 0 sit at the DT steady state
  * αB/(1+αN); at t0 = 20 ms, M empty ports start bursts at R_i. Tolerance at packet
- * granularity (spec §2.6): first drop within 3 % of theory plus one packet time (12 µs), free
+ * granularity (ours, docs/schemes/edt.md §5): first drop within 3 % of theory plus one packet time (12 µs), free
  * buffer at that drop within 1 % of B.
  */
 #include <stdarg.h>

@@ -2,17 +2,18 @@
  * test_edt.c — Enhanced Dynamic Threshold (src/mmu/bm_edt.c).
  *
  * Vectors are worked from the EDT paper (TPDS'17): Theorem 5 and its corrected draining-regime
- * form (docs/schemes/edt.md), the derived cn2/TM1 (§3), the Fig. 12–14 scenario, the state
+ * form (docs/schemes/edt.md §4), the derived cn2/TM1 (§4.2), the Fig. 12–14 scenario, the state
  * machine's transitions, and a reduced Fig. 17 ON/OFF run. The DT
  * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c.
  *
  * Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B), α = 1, 1500-byte
  * packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of at most 1 Gb/s
- * each (the spec's "abstract sources", §6 item 15).
+ * each (the paper does not say how; our choice, docs/schemes/edt.md §5).
  *
- * Tolerances are at packet granularity (spec §2.6): a DT first drop within 3 % of the fluid
- * theory plus one packet time (12 µs, a 1500-byte packet at 1 Gb/s), the free buffer at that
- * drop within 1 % of B; an EDT first drop at most max(2 %, (N+1) %) early and never late.
+ * Tolerances are at packet granularity (ours, from a packet-level reference model of the rules,
+ * docs/schemes/edt.md §4, values in experiments/edt/refmodel.tsv): a DT first drop within 3 % of
+ * the fluid theory plus one packet time (12 µs, a 1500-byte packet at 1 Gb/s), the free buffer at
+ * that drop within 1 % of B; an EDT first drop at most max(2 %, (N+1) %) early and never late.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,7 +93,8 @@ static struct sb_edt_queue_view view(const struct sb_mmu *m, uint16_t port)
 	return v;
 }
 
-/* §3.3 / §2.6: cn2 = 4αB/(2+αP)^2 in packets, TM1 = 4(1+αP)/(2+αP)^2 · d, d = 1.25 B/C. */
+/* §4.2, eqs. 73 and 78 (docs/schemes/edt.md §2.1): cn2 = 4αB/(2+αP)^2 in packets,
+ * TM1 = 4(1+αP)/(2+αP)^2 · d, d = 1.25 B/C. */
 static void test_edt_derived_parameters(void **state)
 {
 	(void)state;
@@ -195,7 +197,7 @@ static void test_edt_enter_and_exits(void **state)
 	while (enq(m, 1) == SB_ADMIT)
 		;
 	assert_true(m->q_egr[sb_mmu_qi(1, 1)] <= 500000 && m->q_egr[sb_mmu_qi(1, 1)] > 500000 - PKT);
-	assert_true(view(m, 1).uncontrolled); /* a drop at the B/n cap is no exit (spec §6 item 10) */
+	assert_true(view(m, 1).uncontrolled); /* a drop at the B/n cap is no exit (docs/schemes/edt.md §1) */
 	assert_int_equal(view(m, 1).c2, 0);
 	/* C1: cn1 consecutive dequeues -> CONTROLLED, n back to 1 */
 	deq(m, 1);
@@ -332,7 +334,7 @@ static void expect_edt_drop(const char *what, uint16_t port, double t_th, int N)
 		fail_msg("%s port %u: only %.4f of the buffer used at the first drop", what, port, util_at_drop(port));
 }
 
-/* Fig. 12 (§3.5): N=2 long-lived ports, one 6 ms burst at 2 Gb/s. DT loses a third of the
+/* Fig. 12 (§5.1): N=2 long-lived ports, one 6 ms burst at 2 Gb/s. DT loses a third of the
  * burst; EDT loses nothing, the burst queue reaches 750 KB while the long-lived ports shrink to
  * (B − 750 KB)/3 = 83 KB each; then C1 ends the spell, the burst drains and the long-lived
  * ports return to their DT steady state B/3. */
@@ -346,7 +348,7 @@ static void test_edt_fig12(void **state)
 	run_setup(&r, "dt", 3, st, n, t0 + 40, NULL);
 	tl_run_and_check(&r.sim);
 	double loss_dt = (double)P.drops[0] / (double)P.arrivals[0];
-	printf("  DT: burst loss %.4f (fluid theory (d-2)/(2d) = %.4f, spec's packet model 0.335)\n", loss_dt,
+	printf("  DT: burst loss %.4f (fluid theory (d-2)/(2d) = %.4f, reference model 0.335)\n", loss_dt,
 	       (dur - 2) / (2 * dur));
 	assert_true(fabs(loss_dt - (dur - 2) / (2 * dur)) < 0.01);
 	run_free(&r);
@@ -384,9 +386,9 @@ static void test_edt_fig12(void **state)
 }
 
 /* Fig. 13/14 and Theorem 5: with bursts long enough to drop (20 ms), EDT's first drop comes at
- * buffer overflow, t = B/(M(R−C)) in DT's tracking regime (spec §2.5), or
- * B/((1+αN)(M(R−C) − NC)) in its draining regime (the spec's correction, E12), with the whole
- * buffer in use; DT's comes at Theorem 1's t1, with 1 − 1/(1+α(M+N)) of it in use. */
+ * buffer overflow, t = B/(M(R−C)) in DT's tracking regime (Theorem 5, §4.3), or
+ * B/((1+αN)(M(R−C) − NC)) in its draining regime (our correction, docs/schemes/edt.md §4), with
+ * the whole buffer in use; DT's comes at Theorem 1's t1, with 1 − 1/(1+α(M+N)) of it in use. */
 static void edt_grid_cell(int N, int M, double t_edt, double t_dt)
 {
 	const double t0 = 30;
@@ -408,7 +410,7 @@ static void edt_grid_cell(int N, int M, double t_edt, double t_dt)
 	/* Both threshold forms. With "dt" (q + L <= B/n) n queues at their caps leave a little
 	 * under one packet per queue free, so simultaneous bursts with N = 0 never overflow the
 	 * buffer: they sit at B/n until TM2. With "paper" (q < B/n) each cap admits the packet that
-	 * crosses it, the buffer overflows and the global pulse ends every spell (spec §7 item 11). */
+	 * crosses it, the buffer overflows and the global pulse ends every spell (docs/schemes/edt.md §4). */
 	for (int form = 0; form < 2; form++) {
 		snprintf(what, sizeof(what), "EDT N=%d M=%d %s", N, M, form ? "paper" : "dt");
 		run_setup(&r, "edt", M + N, st, n, t0 + 12,
@@ -430,15 +432,15 @@ static void edt_grid_cell(int N, int M, double t_edt, double t_dt)
 static void test_edt_onset_theorem5(void **state)
 {
 	(void)state;
-	edt_grid_cell(2, 1, 8.0, 2.0);     /* E11 and Fig. 14: 2 ms vs 8 ms, +300 % */
+	edt_grid_cell(2, 1, 8.0, 2.0);     /* Theorem 5 and Fig. 14: 2 ms vs 8 ms, +300 % */
 	edt_grid_cell(0, 1, 8.0, 4.0);     /* the worst case of Fig. 13: DT uses 50 % */
-	edt_grid_cell(0, 2, 4.0, 8 / 3.0); /* two bursts split B/2 each (spec §7 item 11) */
+	edt_grid_cell(0, 2, 4.0, 8 / 3.0); /* two bursts split B/2 each (docs/schemes/edt.md §4) */
 	edt_grid_cell(2, 2, 4.0, 1.6);
-	edt_grid_cell(1, 3, 2.0, 4 / 3.0); /* E12: the paper's (80) says 2.667 ms; draining regime */
+	edt_grid_cell(1, 3, 2.0, 4 / 3.0); /* the paper's (80) says 2.667 ms; draining regime */
 }
 /* Fig. 14: loss rate of the burst against its duration (N=2, M=1, R=2C). DT follows the fluid
- * (d − 2)/(2d) from 2 ms; EDT loses nothing below 8 ms, then the spec's packet model's curve
- * (§5.3: 0.014 at 8 ms, 0.123 at 9, 0.211 at 10, 0.342 at 12). */
+ * (d − 2)/(2d) from 2 ms; EDT loses nothing below 8 ms, then our reference model's curve
+ * (0.014 at 8 ms, 0.123 at 9, 0.211 at 10, 0.342 at 12; docs/schemes/edt.md §5). */
 static void test_edt_fig14_loss_curve(void **state)
 {
 	(void)state;
@@ -466,9 +468,9 @@ static void test_edt_fig14_loss_curve(void **state)
 	}
 }
 
-/* TM2 (spec §7 item 10): with d = 1 ms the spell ends before the buffer is used; the port then
+/* TM2 (docs/schemes/edt.md §5): with d = 1 ms the spell ends before the buffer is used; the port then
  * re-enters and at the next expiry its queue is above T1 = αF, so it drops at ≈ 2.16 ms
- * (N=2; the spec's packet model) instead of 7.9 ms — still later than DT's 2 ms. With N=0 the
+ * (N=2; our reference model) instead of 7.9 ms — still later than DT's 2 ms. With N=0 the
  * drop comes at ≈ 4.32 ms (DT: 4 ms). */
 static void edt_tm2_case(int N, double t_ref)
 {
@@ -494,7 +496,7 @@ static void test_edt_tm2_expiry(void **state)
 	edt_tm2_case(0, 4.32);
 }
 
-/* TM1 (spec §7 item 7): a queue growing at 20 Mb/s net (1.02 Gb/s into 1 Gb/s) is below
+/* TM1 (§4.2, eq. 77): a queue growing at 20 Mb/s net (1.02 Gb/s into 1 Gb/s) is below
  * cn2/TM1 ≈ 46 Mb/s and must never go UNCONTROLLED; 200 Mb/s net must. */
 static void test_edt_slow_growth_is_no_burst(void **state)
 {
@@ -597,7 +599,7 @@ static void test_edt_invariants_cells_two_mmus(void **state)
 	sb_scenario_free(&sc);
 }
 
-/* A reduced §4.3 / Fig. 17 run: 16 output ports, each with 0.133 Gb/s background (constant
+/* A reduced §5.2.1 / Fig. 17 run: 16 output ports, each with 0.133 Gb/s background (constant
  * here, Poisson in the paper) and lognormal ON/OFF bursts at 2 Gb/s (ON mean 2 ms, OFF mean
  * 58 ms, std = mean), ~1.5 s of simulated time, ~350 bursts. A burst is lossless iff both of its
  * CBR flows complete. EDT must keep clearly more bursts lossless than DT, and drop fewer. */

@@ -1,8 +1,8 @@
 /*
  * test_incast_groups.c — the incast options that express DSH's Fig. 12 fan-in groups
- * (004-dsh.md §4.3): chosen `receivers` that never respond, `responders = "mirror_rack"`,
- * a fan-in drawn from fanin_min..fanin, response sizes from a CDF, and `sync` (one Poisson
- * process, every receiver querying at each event). Plus the messages for bad combinations.
+ * (DSH §V-A; the set-up in experiments/dsh/README.md, "Fig. 12"): chosen `receivers` that never
+ * respond, `responders = "mirror_rack"`, a fan-in drawn from fanin_min..fanin, response sizes
+ * from a CDF, and `sync` (one Poisson process, every receiver querying at each event). Plus the messages for bad combinations.
  */
 #include <stdarg.h>
 #include <stddef.h>

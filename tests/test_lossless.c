@@ -1,6 +1,7 @@
 /*
- * test_lossless.c — what every lossless-capable scheme promises (spec 000-reverie.md §1.4–1.5,
- * §5.1 item 4; 004-dsh.md §7 items 4 and 7): no lossless packet is lost when the headroom is
+ * test_lossless.c — what every lossless-capable scheme promises (Reverie §2.2.1: a lossless
+ * packet is never dropped by a threshold; DSH §II-C, Eq. 1, and §IV-A: headroom per queue, or
+ * insurance per port, of Eq. 1 loses nothing): no lossless packet is lost when the headroom is
  * sized by the formula, however many senders converge on a port; an undersized headroom loses
  * lossless packets, and only there (cause headroom); every PAUSE is followed by a RESUME once
  * its queue drains, and (sonic, reverie) exactly at the XON hysteresis point; a lossy scheme
@@ -238,7 +239,7 @@ static void test_dsh_port_level_formula_headroom(void **state)
 
 /* The artifact's Reverie, exactly (pause_on_full_pool = false): at line rate the 64 queues fill
  * the buffer before each has had a departure to lift its filter above 0, and a queue whose
- * filter is 0 never pauses (spec §2.4 edge case), so it eats the headroom's share of the buffer
+ * filter is 0 never pauses (0 > Γ is false even at Γ = 0; docs/schemes/reverie.md §4), so it eats the headroom's share of the buffer
  * and lossless packets are lost (cause pool_full). The default closes that gap. */
 static void test_reverie_artifact_edge_case(void **state)
 {
@@ -327,8 +328,9 @@ static void test_reserve(void **state)
 }
 
 /*
- * XON hysteresis (spec 000-reverie.md §1.4–1.5, §2.4; artifact XON = 1248 B, XON_OFFSET =
- * 2496 B): a paused lossless queue resumes after a departure that leaves its headroom empty
+ * XON hysteresis (Reverie §2.2.1 and §3.3 say only "below the threshold"; the rule and XON =
+ * 1248 B, XON_OFFSET = 2496 B are the artifact's, SwitchMmu in switch-mmu.cc of
+ * inet-tub/ns3-datacenter): a paused lossless queue resumes after a departure that leaves its headroom empty
  * and X < XON or X + XON_OFFSET ≤ Γ, X being the queue's ingress length (sonic) or its filter
  * (reverie), and not at any departure before.
  *

@@ -1,14 +1,16 @@
 /*
- * test_occamy.c — Occamy (001-occamy.md §3–4) against DT and against its own theory.
+ * test_occamy.c — Occamy (§4: admission §4.2, expulsion §4.3, α and Eqs. 2–4 §4.4;
+ * docs/schemes/occamy.md) against DT and against its own theory.
  *
  *  - expulsion off (and the artifact's empty-queue exception off) is bit-identical to DT with
  *    the same α on a TCP workload with drops; expulsion on changes the run;
  *  - Eq. (2): with N overloaded queues the free buffer settles at B/(1+αN);
- *  - §4.3: a long-lived CBR queue that holds αB/(1+α) gives the excess back to a new burst.
+ *  - expulsion (§4.3): a long-lived CBR queue that holds αB/(1+α) gives the excess back to a
+ *    new burst.
  *    With enough spare bandwidth (Eq. 3 holds) the old queue is at the fair share T* by the
  *    time the burst reaches it, and the burst loses nothing; DT(α=8) keeps the buffer and the
  *    burst drops. With little spare bandwidth the excess drains at V = drain + spare, and the
- *    measured time is compared with t_conv = (q0 − T*)/V;
+ *    measured time is compared with t_conv = (q0 − T*)/V (docs/schemes/occamy.md §4);
  *  - the token bucket: at every instant, cells dequeued + cells expelled ≤ bucket + rate·t +
  *    one packet, and when tokens are the bottleneck expulsion uses nearly all of them;
  *  - no idle timer chain: once nothing is over-allocated no grant event remains.

@@ -1,5 +1,6 @@
 /*
- * test_pushout.c — Pushout / LQD (001-occamy.md §2.3, U11).
+ * test_pushout.c — Pushout / LQD (Occamy §2.2; the details it leaves open in
+ * docs/schemes/pushout.md §1).
  *
  * The MMU is embedded directly (as in docs/mmu.md §7) with FIFOs of packet sizes, so every
  * expulsion can be checked at the moment it happens:
@@ -215,7 +216,7 @@ static void test_own_queue(void **state)
 	assert_int_equal(f->m->q_egr[sb_mmu_qi(0, 1)], 5000);
 	fake_free(f);
 
-	f = fake_new(10000, "own_queue", "head"); /* spec and artifact: its own head goes */
+	f = fake_new(10000, "own_queue", "head"); /* the artifact: its own head goes */
 	fill(f, 0, 1, 6, 1000);
 	fill(f, 1, 1, 4, 1000);
 	assert_int_equal(offer(f, 0, 1, 1000), SB_ADMIT);

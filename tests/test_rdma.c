@@ -45,7 +45,8 @@ static void single_switch(struct sb_scenario *sc, int hosts, double gbps, double
 	sc->sw.scheme = strdup("cs");
 }
 
-/* DCQCN's ECN at 25 Gb/s (research 000-reverie.md §3.2): RED 100 KB / 400 KB / 0.2. */
+/* DCQCN's ECN at 25 Gb/s (the Reverie artifact's examples/Reverie/config-workload.txt in
+ * inet-tub/ns3-datacenter): RED 100 KB / 400 KB / 0.2. */
 static void red_25g(struct sb_scenario *sc)
 {
 	set_key(sb_switch_param_table, &sc->sw, "ecn_mode", "red");

@@ -19,7 +19,7 @@
 #include "testlib.h"
 #include "transport/transport.h"
 
-/* The spec's Fig. 12 topology, shrunk to 4 hosts per leaf: 2 spines, 4 leaves, 400G uplinks. */
+/* DSH's Fig. 12 topology, shrunk to 4 hosts per leaf: 2 spines, 4 leaves, 400G uplinks. */
 #define FIG12 "topology: { type = \"leafspine\"; leaves = 4; hosts_per_leaf = 4; spines = 2;\n" \
 	      "  host_rate_gbps = 100.0; fabric_rate_gbps = 400.0;\n"                           \
 	      "  remove_links = (\"spine0-leaf3\",\n"                                            \

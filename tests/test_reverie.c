@@ -1,5 +1,6 @@
 /*
- * test_reverie.c — Reverie against the paper's theory (spec 000-reverie.md §2).
+ * test_reverie.c — Reverie against the paper's theory (§3.4 and Appendix B: Theorems 1–2,
+ * Eqs. 13–15).
  *
  * The simulated checks use one switch with 10 Gb/s hosts and line-rate CBR senders. A port
  * group is one receiver and two senders: "lossless" = both send lossless (priority 3), two

@@ -1,8 +1,9 @@
 /*
  * test_reverie_options.c — Reverie's options beyond the paper's defaults (docs/schemes/reverie.md
- * §2; spec 000-reverie.md §2.2–2.4 and §5 items 1, 2 and 9), each on a standalone MMU whose
- * every counter the test knows, so the expected decisions and filter values follow by hand from
- * the spec's formulas:
+ * §2): Eqs. (4)–(6) of §3.3, and where the paper is silent (when the filter updates, how n_p
+ * counts congested queues, a first-RTT boost for lossy packets) the artifact's answers and our
+ * alternatives. Each runs on a standalone MMU whose every counter the test knows, so the
+ * expected decisions and filter values follow by hand from these formulas:
  *
  *   Γ(i,p) = α/n_p · max(0, b* − q*)          threshold, Eq. (6)
  *   n_p    = max(1, Σ_i min(1, q̂(i,p)/CI))    fractional count of congested queues, CI = 20,480 B

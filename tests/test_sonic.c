@@ -1,6 +1,7 @@
 /*
- * test_sonic.c — the SONiC buffer model against the spec's fluid model (000-reverie.md §1.6–1.8,
- * §2.7, §3.2).
+ * test_sonic.c — the SONiC buffer model against the Reverie paper's fluid model (§2.2.2: Eq. 1
+ * and the heuristics; §2.3 and Appendix A: Eqs. 2–3, 7–11), its ABM baseline (§4.1) and the
+ * pools of its evaluation (§4.1, sized as the artifact sizes them).
  *
  * Set-up of every fluid check: one switch; host 1 sends lossless CBR (priority 3) and host 2
  * lossy CBR (priority 1) to host 0, both at line rate. Port 0's round robin gives each priority
@@ -28,7 +29,7 @@
 static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
 
 /* ---------------------------------------------------------------------------------------- */
-/* 1. Pool sizes from the defaults: the evaluation leaf (spec §3.2).                          */
+/* 1. Pool sizes from the defaults: the evaluation leaf (Reverie §4.1, the artifact's sizes).   */
 
 static const char *const leaf_text =
 	"run: { duration_ms = %g; };\n"
@@ -133,7 +134,7 @@ static void test_fluid_fig4_numbers(void **state)
 	(void)state;
 	double ll, ly, pauses, want_ll, want_ly;
 	fluid_theory(18e6, 14e6, 1, 1, &want_ll, &want_ly);
-	assert_true(fabs(want_ly - 7e6) < 1 && fabs(want_ll - 5.5e6) < 1); /* the spec's worked numbers */
+	assert_true(fabs(want_ly - 7e6) < 1 && fabs(want_ll - 5.5e6) < 1); /* Eqs. (10)-(11) at Fig. 4's 18 MB / 14 MB */
 	run_fluid(big_text, "", 14, 20, &ll, &ly, &pauses);
 	TL_EXPECT_NEAR(ly, want_ly, 0.02, "dt, Fig. 4: egress lossy queue");
 	TL_EXPECT_NEAR(ll, want_ll, 0.02, "dt, Fig. 4: ingress lossless queue in the ingress pool");
@@ -168,7 +169,7 @@ static void test_fluid_other_alphas(void **state)
 }
 
 /*
- * policy = abm (spec §2.7): each queue drains at half its port's line rate, so μ = 1/2 in both
+ * policy = abm (Reverie §4.1): each queue drains at half its port's line rate, so μ = 1/2 in both
  * views, and n_p = 1. With the DT algebra and α·μ in place of α:
  *   q° = μ·b°/(1+μ) = 14/3 MB,   q• = μ·(b_ing − q°)/(1+μ) = 40/9 MB.
  * The drain rate is measured over 100 µs instead of 17.28 µs so that μ is not quantised by
@@ -254,7 +255,7 @@ static void test_egress_lossy_boundary(void **state)
 	sb_mmu_free(m);
 }
 
-/* policy = abm (spec §2.7): Γ = α·(b° − used)·μ/n_p with n_p = max(1, Σ min(1, q/sat)) over the
+/* policy = abm (Reverie §4.1, as the artifact has it): Γ = α·(b° − used)·μ/n_p with n_p = max(1, Σ min(1, q/sat)) over the
  * view's queues of the priority, each share refreshed when its threshold is evaluated. With
  * sat = 1000 B, a second queue holding 1000 B makes n_1 = 2 for the egress view, and the first
  * queue (μ = 1 before any measurement) then admits only while q + 1000 ≤ (b° − q − 1000)/2, up

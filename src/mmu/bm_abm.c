@@ -321,7 +321,7 @@ static void abm_on_timer(struct sb_mmu *m, unsigned timer_id)
 	(void)timer_id;
 	s->tick_armed = false;
 	s->ticks++;
-	/* γ first: the same tick's n_p count uses the new γ (spec 003-abm §2.7). */
+	/* γ first: the same tick's n_p count uses the new γ (our choice, docs/schemes/abm.md §6). */
 	for (uint16_t i = m->port_lo; i < m->port_hi; i++) {
 		unsigned busy = 0;
 		if (s->gamma_mode == ABM_G_RR)

@@ -1,7 +1,8 @@
 /*
  * bm_dsh.c — DSH, Dynamic and Shared Headroom (Shan et al., ICDCS'23), and its baseline SIH,
  * Static and Isolated Headroom: PFC buffer management of the lossless pool of a switch.
- * Pages: docs/schemes/dsh.md, docs/schemes/sih.md. Spec: 004-dsh.md §1–2, §6.
+ * Pages: docs/schemes/dsh.md, docs/schemes/sih.md. Paper: §II-C (SIH), §IV (DSH); the choices
+ * where it is silent: docs/schemes/dsh.md §3.
  *
  * Both account lossless traffic per *ingress* queue (ingress port i, priority j) in three
  * segments, and pause the upstream with PFC:
@@ -28,11 +29,12 @@
  * Departures drain headroom first, then shared, then private (U10), which makes a departure's
  * accounting a pure function of the counters.
  *
- * Choices the paper leaves open ([R] in the spec), all implemented as recommended:
+ * Choices the paper leaves open (ids and reasons in docs/schemes/dsh.md §3):
  *   U3  N_q in X_poff = 7, the lossless queues (nq_port_multiplier);
  *   U5  a queue (port) also resumes when ω_s (P_s) is 0, and pauses only with ω_s > 0, so
  *       that T < η (X_qoff < 0) cannot flap a queue that sits in its private buffer;
- *   U6  a port resumes only with its insurance empty (needed for the lossless proof, L4);
+ *   U6  a port resumes only with its insurance empty (needed for the lossless argument, L4 in
+ *       docs/schemes/dsh.md §4);
  *   U7  a full insurance falls back to shared if there is room, counted as ins_overflow
  *       (insurance_fallback); only then is the packet dropped (cause `headroom`);
  *   U9  placement uses pre-arrival counters, state changes post-arrival ones;
@@ -127,9 +129,10 @@ struct dsh_state {
 	  "a run with more lossless priorities than this is refused, a run with none reserves "        \
 	  "nothing (the whole buffer is shared)" },                                                    \
 	{ "ports", SB_P_INT, offsetof(struct dsh_state, ports), "0", 0, 65535, "ports", NULL,         \
-	  "ports the reserves are sized for (004-dsh.md U16); 0 = the switch's ports. Tomahawk "       \
-	  "reserves 32 whatever is cabled ([H] SetPortCount(32)); without port_gbps, ports beyond "   \
-	  "the switch's get the largest η of its ports" },                                              \
+	  "ports the reserves are sized for (docs/schemes/dsh.md §3 U16); 0 = the switch's ports. "    \
+	  "Tomahawk reserves 32 whatever is cabled (the DSH harness qizhang2612/ns3-datacenter calls " \
+	  "SetPortCount(32)); without port_gbps, ports beyond the switch's get the largest η of its "  \
+	  "ports" },                                                                                    \
 	{ "port_gbps", SB_P_DOUBLE, offsetof(struct dsh_state, port_gbps), "0", 0, 1e6, "Gb/s", NULL, \
 	  "rate of each of the `ports`: a port of rate R takes R / port_gbps of them, and each one "   \
 	  "left over is reserved (private φ, η) as a port of port_gbps with the switch's longest "     \
@@ -148,10 +151,11 @@ static const struct sb_param dsh_params[] = {
 	  "δ_p, port-level resume hysteresis: X_pon = X_poff − δ_p; 0 as in the paper's runs (§V-A)" },
 	{ "nq_port_multiplier", SB_P_INT, offsetof(struct dsh_state, nq_port), "7", 1, 64, "", NULL,
 	  "N_q in the port-level threshold X_poff = N_q·T (Eq. 6): 7, the lossless queues that each get "
-	  "a T-sized allocation (004-dsh.md U3; 8 = every physical queue)" },
+	  "a T-sized allocation (our choice, docs/schemes/dsh.md §3 U3; 8 = every physical queue)" },
 	{ "insurance_fallback", SB_P_BOOL, offsetof(struct dsh_state, insurance_fallback), "true", 0, 0, "",
 	  NULL, "a packet that finds its port's insurance full goes to shared if there is room (counted "
-	  "as ins_overflow) instead of being dropped (004-dsh.md U7); cannot happen with Eq. (1) headroom" },
+	  "as ins_overflow) instead of being dropped (our choice, docs/schemes/dsh.md §3 U7); cannot "
+	  "happen with Eq. (1) headroom" },
 	COMMON_PARAMS_TAIL,
 	SB_PARAM_END
 };
@@ -318,7 +322,7 @@ static enum sb_drop_cause lossy_admit(struct dsh_state *s, const struct sb_mmu_p
 	return SB_ADMIT;
 }
 
-/* Placement on pre-arrival counters (004-dsh.md §2.6, U9). */
+/* Placement on pre-arrival counters (DSH §IV-B; docs/schemes/dsh.md §3 U9). */
 static enum sb_drop_cause dsh_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
 	struct dsh_state *s = m->state;
@@ -359,8 +363,8 @@ static void track_peaks(struct dsh_state *s, uint16_t i, uint64_t headroom)
 }
 
 /* PAUSE and RESUME of queue (i, j) and, for DSH, of port i, from post-event counters
- * (004-dsh.md §2.5; U5, U6, U11). `into_headroom`: the packet just placed went to DSH's
- * insurance (or found it full), which pauses the port at once (L3). */
+ * (DSH §IV-B, Fig. 8; docs/schemes/dsh.md §3 U5, U6, U11). `into_headroom`: the packet just
+ * placed went to DSH's insurance (or found it full), which pauses the port at once (L3). */
 static void flow_control(struct sb_mmu *m, struct dsh_state *s, uint16_t i, uint8_t j, bool into_headroom)
 {
 	struct dsh_queue *x = &s->q[sb_mmu_qi(i, j)];

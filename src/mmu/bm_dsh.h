@@ -16,7 +16,7 @@
 
 extern const struct sb_bm_ops sb_bm_dsh, sb_bm_sih;
 
-/* How the buffer B was split at start (004-dsh.md §1.4, §2.2). */
+/* How the buffer B was split at start (SIH: DSH §II-C, Eq. 3; DSH: §IV-B, Eq. 4). */
 struct sb_dsh_pools {
 	bool dsh;                /* true: DSH (insurance per port); false: SIH (headroom per queue) */
 	uint64_t buffer;         /* B */

@@ -15,8 +15,8 @@
  * queue; TM2 expiring — nobody keeps the buffer for ever. Any drop at a queue resets its C2
  * (the paper's Rule 1: only count growth that is not being clipped).
  *
- * Granularity: one state machine per egress queue (port, prio) and n counted in queues, as the
- * spec recommends for multi-queue ports (§6 item 24); with one data class per port this is the
+ * Granularity: one state machine per egress queue (port, prio) and n counted in queues, our
+ * choice for multi-queue ports (docs/schemes/edt.md §3); with one data class per port this is the
  * paper's per-port machine. Q in T1 is the whole MMU's occupancy, as in DT.
  *
  * Timers: TM1 only decides whether *this* queue's C2 is reset, and C2 is only read at this

@@ -1,7 +1,7 @@
 /*
  * bm_fab.c — FAB, Flow-Aware Buffer (Apostolaki et al., "FAB: Toward Flow-aware Buffer
  * Sharing on Programmable Switches", 2019), as the ABM paper evaluates it: "DT but prioritizes
- * short flows" (003-abm.md §1.5). docs/schemes/fab.md has the full description.
+ * short flows" (ABM §4.1). docs/schemes/fab.md has the full description.
  *
  * Rule, on pre-arrival counters (q = egress queue, Q = occupancy, B = buffer, L = units):
  *     drop buffer_full  iff Q + L > B
@@ -10,7 +10,7 @@
  * exactly DT's comparison and order, so that with no short flow FAB *is* DT.
  *
  * Who is short — two variants, because the two code paths of the ABM artifact differ
- * (anchors.md §1.4 vs §1.7):
+ * (inet-tub/ns3-datacenter: SwitchMmu in switch-mmu.cc vs GenQueueDisc in gen-queue-disc.cc):
  *   flow_counter (default): a per-flow byte counter, reset when the flow has been idle for
  *       longer than `window_us`; the counter includes the arriving packet and every arrival
  *       counts, refused or not; short iff counter < threshold_bytes. This is the GenQueueDisc

@@ -1,7 +1,8 @@
 /*
  * bm_ib.c — Cisco Intelligent Buffer as the ABM paper configures it: Dynamic Thresholds
- * followed by Approximate Fair Drop (AFD), "the typical hierarchical scheme" (003-abm.md §1.5,
- * §1.5.1; anchors.md §1.7). docs/schemes/ib.md has the full description.
+ * followed by Approximate Fair Drop (AFD), "the typical hierarchical scheme" (ABM §4.1; the
+ * constants of the artifact's GenQueueDisc, inet-tub/ns3-datacenter gen-queue-disc.cc).
+ * docs/schemes/ib.md has the full description.
  *
  * Admission, on pre-arrival counters (q = egress queue, Q = occupancy, B = buffer, L = units):
  *   1. drop buffer_full iff Q + L > B;  drop threshold iff q + L > α_p·(B − Q)      (DT)

@@ -12,7 +12,7 @@
 
 /* What AFD measures the arrival rate of (docs/schemes/ib.md). */
 enum sb_ib_afd_mode {
-	SB_IB_AFD_FLOW = 0,  /* per flow, elephants only: Cisco's intent (003-abm.md §1.5.1 [R]) */
+	SB_IB_AFD_FLOW = 0,  /* per flow, elephants only: Cisco's intent, our default (docs/schemes/ib.md) */
 	SB_IB_AFD_QUEUE = 1, /* per egress queue, every packet: the ABM artifact */
 };
 

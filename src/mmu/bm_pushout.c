@@ -8,7 +8,7 @@
  * artifact's "last scanned"), re-choosing the longest after every packet, until the arrival
  * fits (`expel_until = fits`) or until at least L units were freed (`expel_until = packet`,
  * the ns-3 artifact). The longest queue may be the arrival's own queue: its head goes
- * (`own_queue = head`, spec and artifact). With `own_queue = arrival` (textbook LQD) the
+ * (`own_queue = head`, the artifact). With `own_queue = arrival` (textbook LQD) the
  * arrival is dropped instead when its own queue, counting the arrival, would be the longest.
  * With `sp_protect` (strict-priority ports) a packet never pushes out a higher priority.
  * No threshold and no bandwidth limit: expulsion is free and instantaneous.
@@ -40,7 +40,7 @@ static const struct sb_param pushout_params[] = {
 	{ "expel_until", SB_P_ENUM, offsetof(struct pushout_state, expel_until), "fits", 0, 0, "", po_until_choices,
 	  "fits = push out until the arrival fits (paper); packet = until at least its size was freed (ns-3 artifact)" },
 	{ "own_queue", SB_P_ENUM, offsetof(struct pushout_state, own_queue), "head", 0, 0, "", po_own_choices,
-	  "when the arrival's own queue is the longest: head = drop its head (spec, artifact); arrival = drop the arrival (textbook LQD)" },
+	  "when the arrival's own queue is the longest: head = drop its head (the artifact); arrival = drop the arrival (textbook LQD)" },
 	{ "sp_protect", SB_P_BOOL, offsetof(struct pushout_state, sp_protect), "false", 0, 0, "", NULL,
 	  "a packet may not push out a higher priority (set with switch.sched = sp, as the artifact's PQ mode)" },
 	SB_PARAM_END

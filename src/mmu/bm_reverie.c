@@ -1,7 +1,8 @@
 /*
  * bm_reverie.c — Reverie (Addanki et al., NSDI'24): one shared pool for lossless and lossy
- * traffic, thresholds on low-pass-filtered queue lengths (docs/schemes/reverie.md; spec
- * 000-reverie.md §2, artifact details in anchors.md §1.6).
+ * traffic, thresholds on low-pass-filtered queue lengths (docs/schemes/reverie.md; the paper's
+ * §3 and Appendix B, artifact details from inet-tub/ns3-datacenter's SwitchMmu with
+ * bufferModel = "reverie", simulator/ns-3.39/src/point-to-point/model/switch-mmu.cc).
  *
  * Each packet is counted once: a lossless packet in its ingress queue (s, p), a lossy one in
  * its egress queue (d, p) — the core keeps both views, the scheme reads the right one. All of

@@ -1,7 +1,8 @@
 /*
  * bm_sonic.c — the SONiC buffer model: ingress and egress pools, PFC headroom, Dynamic
- * Thresholds per counter view, or "ABM extended to lossless" (docs/schemes/sonic.md; spec
- * 000-reverie.md §1.2–1.7 and §2.7, artifact details in anchors.md §1.4–1.5).
+ * Thresholds per counter view, or "ABM extended to lossless" (docs/schemes/sonic.md; Reverie
+ * §2.2 and §4.1, artifact details from inet-tub/ns3-datacenter's SwitchMmu,
+ * simulator/ns-3.39/src/point-to-point/model/switch-mmu.cc).
  *
  * Every packet is stored once and counted twice: in its ingress queue (s, p) and in its
  * egress queue (d, p) — the core's q_ing and q_egr. On top of them SONiC keeps four pools:
@@ -13,7 +14,7 @@
  *   egress lossy      b°_egr = 0.8·b_ing  lossy packets
  *
  * and one threshold per counter view, Eq. (1):  Γ = α · (pool size − pool occupancy), with α
- * per class and view. The operators' three heuristics (spec §1.7) make two of the four
+ * per class and view. The operators' three heuristics (Reverie §2.2.2) make two of the four
  * thresholds "infinite" (α = 10000): lossless traffic is controlled only at ingress, by PFC,
  * and lossy traffic only at egress, by drops.
  *
@@ -21,10 +22,10 @@
  * packet is never dropped by the ingress threshold: after the ingress increment the threshold
  * is recomputed and, if the queue exceeds it, the packet goes to headroom and the queue pauses
  * its upstream. Departures drain headroom first; RESUME follows the artifact's XON hysteresis.
- * The order of these steps is the artifact's to the letter (spec §1.4), because it decides
- * which threshold value each test sees.
+ * The order of these steps is the artifact's to the letter (SwitchNode and SwitchMmu), because
+ * it decides which threshold value each test sees.
  *
- * policy = abm replaces Eq. (1) by ABM's threshold within the same pools (spec §2.7):
+ * policy = abm replaces Eq. (1) by ABM's threshold within the same pools (Reverie §4.1):
  *   Γ = α' · (pool size − pool occupancy) · (1/n_p) · μ(i,p)
  * α' = alpha_high for packets tagged unscheduled (first RTT), n_p the fractional count of
  * saturated queues of the view and priority, μ the queue's normalised drain rate over the last
@@ -85,7 +86,7 @@ struct sonic_state {
 static const struct sb_param sonic_params[] = {
 	{ "policy", SB_P_ENUM, ST(policy), "dt", 0, 0, "", policy_choices,
 	  "threshold of every counter view: dt = Dynamic Thresholds, Eq. (1) (the paper's \"DT\"); abm = ABM "
-	  "extended to lossless within the same pools (the paper's \"ABM\", spec §2.7)" },
+	  "extended to lossless within the same pools (the paper's \"ABM\", §4.1)" },
 	{ "ingress_pool_bytes", SB_P_INT, ST(ingress_pool_bytes), "0", 0, 1e15, "bytes", NULL,
 	  "ingress pool b_ing; 0 = buffer − headroom pool (paper §4.1, heuristic H1 with equality)" },
 	{ "lossy_pool_fraction", SB_P_DOUBLE, ST(lossy_pool_fraction), "0.8", 0, 1, "", NULL,

@@ -13,7 +13,7 @@
 
 extern const struct sb_bm_ops sb_bm_sonic;
 
-/* Pool sizes and occupancies, in units (spec 000-reverie.md Table 1). */
+/* Pool sizes and occupancies, in units (Reverie §2.2.2, Table 1). */
 struct sb_sonic_pools {
 	uint64_t b_ing, b_h, b_egr_lossless, b_egr_lossy;      /* sizes */
 	uint64_t q_ing, q_h, q_egr_lossless, q_egr_lossy;      /* occupancies */

@@ -4,8 +4,8 @@
  * A lossless packet is never dropped by a threshold. When its ingress queue (s, p) — the
  * packets that arrived on port s with priority p — crosses the scheme's threshold, the switch
  * sends PFC PAUSE for p out of port s, and the bytes the upstream could not stop in time are
- * held in that queue's *headroom*. SONiC's buffer model and Reverie (spec 000-reverie.md
- * §1.4–1.5, §2.4) share this machinery exactly; only the threshold and the length it is
+ * held in that queue's *headroom*. SONiC's buffer model and Reverie (Reverie §2.2.1 and §3.3,
+ * in the artifact's order of steps) share this machinery exactly; only the threshold and the length it is
  * compared with differ, so the scheme decides "over the threshold" and this module does the
  * rest:
  *

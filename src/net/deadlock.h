@@ -8,7 +8,8 @@
  * neighbour is B's switch, A's packets would enter that switch through ingress port y, and B
  * holds packets that came in through y (so B draining is what would let the neighbour
  * RESUME A). A cycle in which every queue has stayed paused for `pfc.deadlock_persist_us`
- * is a deadlock (004-dsh.md U21). Its onset is when the last queue of the cycle paused.
+ * is a deadlock (a rule of ours, docs/pfc.md §4). Its onset is when the last queue of the cycle
+ * paused.
  *
  * The check runs every `pfc.deadlock_check_us` while any port is paused, so a run without
  * pauses never pays for it and a run does not outlive its traffic because of it.

@@ -206,13 +206,14 @@ const struct sb_param sb_pfc_param_table[] = {
 	{ "deadlock_check_us", SB_P_DOUBLE, PFC(deadlock_check_us), "100", 0, 1e9, "us", NULL,
 	  "period of the PFC deadlock detector (runs with lossless traffic only); 0 = off" },
 	{ "deadlock_persist_us", SB_P_DOUBLE, PFC(deadlock_persist_us), "1000", 0, 1e9, "us", NULL,
-	  "a cycle of paused, backlogged queues counts as a deadlock once every queue on it has been paused this long (004-dsh.md U21: 1 ms)" },
+	  "a cycle of paused, backlogged queues counts as a deadlock once every queue on it has been paused this long (1 ms, our choice: docs/pfc.md §4)" },
 	SB_PARAM_END
 };
 
 /* RDMA defaults reproduce the artifacts the papers were evaluated with: the Reverie/ns3-datacenter
- * config (research 000-reverie.md §3.3, anchors.md §1.8) for framing, DCQCN and PowerTCP, and
- * HPCC's run.py (anchors.md §3.3) for HPCC and TIMELY; each doc names its source. */
+ * config (inet-tub/ns3-datacenter, examples/Reverie/config-workload.txt; rdma-hw.cc for PowerTCP)
+ * for framing, DCQCN and PowerTCP, and HPCC's run.py (alibaba-edu/High-Precision-Congestion-Control,
+ * simulation/run.py) for HPCC and TIMELY; each doc names its source. */
 #define RDMA(f) SB_FIELD(struct sb_rdma_params, f)
 const struct sb_param sb_rdma_param_table[] = {
 	{ "cc", SB_P_BOOL, RDMA(cc), "true", 0, 0, "", NULL,

@@ -18,8 +18,9 @@
  * the snd_nxt of the previous update), γ = rdma.powertcp_gamma, β = rdma.powertcp_beta_mbps,
  * η = rdma.powertcp_eta (U_TARGET). R is clamped to [rdma.min_rate_mbps, line rate] and the
  * window is R × τ, as ns3-datacenter runs PowerTCP (HAS_WIN, VAR_WIN). This is the formula of
- * research 000-reverie.md §3.3; the paper writes it for a window, W ← γ (W_old / Γ + β) +
- * (1 − γ) W, which is the same with η = 1 and rates in place of windows.
+ * ns3-datacenter's UpdateRatePower (simulator/ns-3.39/src/point-to-point/model/rdma-hw.cc); the
+ * paper writes it for a window, W ← γ (W_old / Γ + β) + (1 − γ) W, which is the same with η = 1
+ * and rates in place of windows.
  *
  * θ-PowerTCP needs no switch support: the power comes from RTT samples alone. With θ the RTT
  * of the ACKed packet and Δt the time since the previous ACK,
