@@ -428,7 +428,7 @@ static void test_failed_run(void **state)
 	char want[8400];
 	snprintf(want, sizeof(want),
 		 "sharebuf: compare: cs: the run failed with exit status 1:\n"
-		 "  sharebuf: cannot rename %s/.flows.csv.tmp: Is a directory\n"
+		 "  sharebuf: cannot replace %s/flows.csv: Is a directory\n"
 		 "sharebuf: compare: 1 of 3 runs failed; no compare.csv or compare.json was written\n",
 		 cs);
 	assert_string_equal(r.err, want);

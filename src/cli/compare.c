@@ -13,6 +13,7 @@
 #include "cli/compare.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include "cli/cfgfile.h"
 #include "core/util.h"
 #include "mmu/mmu.h"
+#include "sim/outdir.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -288,8 +290,10 @@ static int check_scenario(const struct options *o, const char *scheme_set, struc
 
 /* ---------- the runs ---------- */
 
-/* `run` for one scheme, in a child process whose output goes to j->log. */
-static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
+/* `run` for one scheme, in a child process whose output goes to j->log; `slot` is its place
+ * among the children a signal must stop. Returns 0, -1 when fork failed, 1 when a signal
+ * already asked compare to stop. */
+static int start_job(struct job *j, size_t slot, const struct options *o, sb_command_fn *run)
 {
 	char **args = sb_xcalloc(2 * o->nsets + 8, sizeof(*args));
 	int n = 0;
@@ -308,13 +312,27 @@ static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
 
 	j->log = tmpfile(); /* NULL: the child writes to our stderr directly */
 	fflush(NULL);
+	/* Signals wait until the child is registered (the parent's handler stops registered
+	 * children) and until the child has dropped the parent's claim on DIR (its own handler
+	 * must clean up only what it wrote). */
+	sigset_t saved;
+	sb_outdir_block(&saved);
+	if (sb_outdir_stopped()) {
+		sb_outdir_unblock(&saved);
+		free(args);
+		return 1;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(errno));
+		int e = errno;
+		sb_outdir_unblock(&saved);
+		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(e));
 		free(args);
 		return -1;
 	}
 	if (pid == 0) {
+		sb_outdir_forget();
+		sb_outdir_unblock(&saved);
 		if (j->log) {
 			dup2(fileno(j->log), STDOUT_FILENO);
 			dup2(fileno(j->log), STDERR_FILENO);
@@ -323,6 +341,8 @@ static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
 		fflush(NULL);
 		_exit(rc);
 	}
+	sb_outdir_child(slot, pid);
+	sb_outdir_unblock(&saved);
 	free(args);
 	j->pid = pid;
 	j->started = true;
@@ -345,45 +365,71 @@ static void relay_log(struct job *j)
 		fputc('\n', stderr);
 }
 
-/* Run every job, at most `jobs` at a time. Returns the number of failed jobs. */
+/* Stop the runs still going (waiting for them failed): each removes its own temporaries and
+ * the directory it created. */
+static void stop_jobs(struct job *jv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jv[i].started && !jv[i].done)
+			kill(jv[i].pid, SIGTERM);
+}
+
+/* Run every job, at most `jobs` at a time (none new once a signal asked compare to stop).
+ * Returns the number of failed jobs. */
 static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
 		       bool progress)
 {
 	size_t next = 0, running = 0, done = 0, failed = 0;
-	while (done < n) {
-		while (running < (size_t)jobs && next < n) {
-			struct job *j = &jv[next++];
-			if (start_job(j, o, run)) {
-				j->done = true;
+	sb_outdir_defer(n);
+	while (running || (next < n && !sb_outdir_stopped())) {
+		while (running < (size_t)jobs && next < n && !sb_outdir_stopped()) {
+			size_t i = next++;
+			int st = start_job(&jv[i], i, o, run);
+			if (st < 0) {
+				jv[i].done = true;
 				done++;
 				failed++;
-			} else {
+			} else if (st == 0) {
 				running++;
 			}
 		}
+		/* once a signal asked compare to stop, the handler has already sent SIGTERM to every
+		 * registered run (outdir.c); the loop only waits for them */
 		if (progress) {
 			fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", done, n, running);
 			fflush(stderr);
 		}
 		if (!running)
 			continue;
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
+		/* Learn which child ended without reaping it: until it is reaped its pid cannot be
+		 * reused, so the handler, which may still signal it, never hits another process. */
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "sharebuf: compare: waiting for the runs failed: %s\n", strerror(errno));
+			stop_jobs(jv, n);
+			while (wait(NULL) > 0 || errno == EINTR)
+				;
 			for (size_t i = 0; i < n; i++)
 				if (jv[i].started && !jv[i].done) {
 					jv[i].done = true;
 					failed++;
 				}
+			sb_outdir_undefer();
 			return failed + (n - next);
 		}
+		sigset_t saved;
+		sb_outdir_block(&saved);
+		int st = 0;
 		for (size_t i = 0; i < n; i++) {
 			struct job *j = &jv[i];
-			if (!j->started || j->done || j->pid != pid)
+			if (!j->started || j->done || j->pid != si.si_pid)
 				continue;
+			sb_outdir_child(i, 0);
+			while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
+				;
 			j->done = true;
 			running--;
 			done++;
@@ -395,10 +441,12 @@ static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options
 			}
 			failed += j->status != 0;
 		}
+		sb_outdir_unblock(&saved);
 	}
+	sb_outdir_undefer();
 	if (progress)
 		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", done, n);
-	return failed;
+	return failed + (n - next);
 }
 
 /* ---------- the results ---------- */
@@ -491,23 +539,20 @@ static json_t *compare_json(const struct job *jv, size_t n)
 	return root;
 }
 
-/* Write DIR/compare.csv and DIR/compare.json, each through a hidden temporary file renamed
- * only once both are complete. */
+/* Write DIR/compare.csv and DIR/compare.json, each through a unique hidden temporary file
+ * (outdir.c), renamed only once both are complete and with signals held, so that one is
+ * never left without the other. */
 static int write_files(const char *dir, const struct job *jv, size_t n, struct sb_error *err)
 {
 	static const char *const names[2] = { "compare.csv", "compare.json" };
-	char *final[2], *tmp[2];
+	char *final[2], tmp[2][4096];
 	FILE *f[2] = { NULL, NULL };
 	int rc = 0;
-	for (int i = 0; i < 2; i++) {
-		char hidden[64];
-		snprintf(hidden, sizeof(hidden), ".%s.tmp", names[i]);
+	for (int i = 0; i < 2; i++)
 		final[i] = join_path(dir, names[i]);
-		tmp[i] = join_path(dir, hidden);
-	}
 	for (int i = 0; i < 2 && rc == 0; i++)
-		if (!(f[i] = fopen(tmp[i], "w")))
-			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
+		if (!(f[i] = sb_outdir_tmp_open(dir, names[i], tmp[i], sizeof(tmp[i]), err)))
+			rc = -1;
 	if (rc == 0) {
 		write_csv(f[0], jv, n);
 		json_t *j = compare_json(jv, n);
@@ -522,19 +567,22 @@ static int write_files(const char *dir, const struct job *jv, size_t n, struct s
 		if ((fclose(f[i]) || failed) && rc == 0)
 			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
 	}
+	sigset_t saved;
+	sb_outdir_block(&saved);
 	for (int i = 0; i < 2; i++) {
 		if (f[i] && rc == 0 && rename(tmp[i], final[i]))
-			rc = sb_fail(err, "cannot rename %s: %s", tmp[i], strerror(errno));
+			rc = sb_fail(err, "cannot replace %s: %s", final[i], strerror(errno));
 		if (f[i] && rc)
 			unlink(tmp[i]);
+		if (f[i])
+			sb_outdir_tmp_done(tmp[i]);
 	}
 	if (rc) /* never one of the two without the other */
 		for (int i = 0; i < 2; i++)
 			unlink(final[i]);
-	for (int i = 0; i < 2; i++) {
+	sb_outdir_unblock(&saved);
+	for (int i = 0; i < 2; i++)
 		free(final[i]);
-		free(tmp[i]);
-	}
 	return rc;
 }
 
@@ -602,6 +650,7 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	char **names = NULL;
 	struct job *jv = NULL;
 	long n = 0;
+	bool claimed = false;
 	int rc = parse_options(argc, argv, &o);
 	if (rc)
 		goto done;
@@ -651,18 +700,18 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 			goto done;
 		}
 	}
-	bool created = false;
-	if (sb_report_prepare_dir(o.out, &created, &err)) {
-		if (created)
-			rmdir(o.out);
+	static const char *const compare_names[] = { "compare.csv", "compare.json", NULL };
+	if (sb_outdir_claim(o.out, compare_names, &err)) {
+		sb_outdir_release(true);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		rc = 1;
 		goto done;
 	}
+	claimed = true;
 	/* A compare.csv/json of an earlier compare would no longer match the directories this
 	 * one rewrites, whether it succeeds or not. */
 	for (int i = 0; i < 2; i++) {
-		char *p = join_path(o.out, i ? "compare.json" : "compare.csv");
+		char *p = join_path(o.out, compare_names[i]);
 		unlink(p);
 		free(p);
 	}
@@ -677,6 +726,19 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	double t0 = wall_now();
 	size_t failed = run_jobs(jv, (size_t)n, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
 	double wall = wall_now() - t0;
+	int sig = sb_outdir_stopped();
+	if (sig) {
+		/* Every run has ended (run_jobs waited for them): each removed its temporaries and
+		 * the directory it created. What remains are the runs that had finished. */
+		long finished = 0;
+		for (long i = 0; i < n; i++)
+			finished += jv[i].done && jv[i].status == 0;
+		fprintf(stderr, "sharebuf: compare: stopped by signal %d (%s) with %ld of %ld runs finished; the others "
+				"were stopped, no compare.csv or compare.json was written\n",
+			sig, strsignal(sig), finished, n);
+		sb_outdir_release(true);
+		sb_outdir_die(sig);
+	}
 
 	/* Messages of the runs, in --schemes order; the exit status is the first failure's. */
 	for (long i = 0; i < n; i++) {
@@ -700,8 +762,6 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	if (failed) {
 		fprintf(stderr, "sharebuf: compare: %zu of %ld runs failed; no compare.csv or compare.json was written\n",
 			failed, n);
-		if (created)
-			rmdir(o.out); /* only if empty */
 		if (rc == 0)
 			rc = 1;
 		goto done;
@@ -719,6 +779,9 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 		print_table(jv, (size_t)n, o.out, jobs, wall);
 
 done:
+	/* a failed compare removes DIR if it created it and nothing is in it: never a user's files */
+	if (claimed)
+		sb_outdir_release(rc != 0);
 	for (long i = 0; jv && i < n; i++) {
 		if (jv[i].log)
 			fclose(jv[i].log);

@@ -17,6 +17,7 @@
 #include "cli/cfgfile.h"
 #include "cli/compare.h"
 #include "mmu/mmu.h"
+#include "sim/outdir.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -143,11 +144,12 @@ static int cmd_run(int argc, char **argv)
 	if (quiet)
 		sb_report_progress_enabled = false;
 	struct sb_sim sim;
-	bool created_out = false;
 	double t0 = wall_now();
-	if (sb_sim_build(&sim, &sc, &err) || sb_report_prepare_dir(out, &created_out, &err)) {
-		if (created_out)
-			rmdir(out);
+	/* the directory is claimed (created, locked) only once the scenario builds, so that bad
+	 * input leaves nothing behind, and before simulating, so that a bad or busy --out fails
+	 * at once rather than after the run */
+	if (sb_sim_build(&sim, &sc, &err) || sb_outdir_claim(out, sb_report_file_names, &err)) {
+		sb_outdir_release(true);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 		return fail(err.msg);
@@ -162,8 +164,8 @@ static int cmd_run(int argc, char **argv)
 	sb_report_summarize(&sim, &s);
 	if (rc == 0 && sb_report_write(&sim, out, wall, &err))
 		rc = fail(err.msg);
-	if (rc && created_out)
-		rmdir(out); /* only succeeds if empty: never removes a user's files */
+	/* a failed run removes the directories it created, if empty: never a user's files */
+	sb_outdir_release(rc != 0);
 	if (rc == 0 && !quiet) {
 		sb_report_print(stdout, &sim, &s, wall);
 		char names[256];
@@ -190,6 +192,9 @@ int main(int argc, char **argv)
 		printf("sharebuf %s\n", SB_VERSION);
 		return 0;
 	}
+	/* the commands that write into --out clean up after themselves when a signal stops them */
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "compare"))
+		sb_outdir_signals();
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare"))
