@@ -394,6 +394,11 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: run: unknown option --frobnicate" } },
 	{ "option without its value", NULL, "--set", 2, { "sharebuf: --set needs a value" } },
 	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2, { "more than one scenario file" } },
+	/* "--set KEY VALUE" used to take VALUE for a second scenario file */
+	{ "--set without =", "run: { seed = 1; };\n", "BAD --set run.seed 3", 2,
+	  { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"; write --set run.seed=3\n" } },
+	{ "--set= without =", NULL, "--set=run.seed", 2, { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"\n" } },
+	{ "--seed= not a number", NULL, "--seed=x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },
 };
 
 /* Replace every $D in `s` by `dir`. */
@@ -511,6 +516,156 @@ static void test_bad_output_dir(void **state)
 	free(dir);
 }
 
+/* --- one command line --- */
+
+/* --opt=VALUE is --opt VALUE for every option of run, as for compare. */
+static void test_option_forms(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *a = tl_path_in(dir, "a"), *b = tl_path_in(dir, "b");
+	snprintf(args, sizeof(args), "run --quiet --seed=4 --set=run.duration_ms=2 --set run.arrivals_ms=1 --out='%s'", a);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "run -q --seed 4 --set run.duration_ms=2 --set run.arrivals_ms=1 --out '%s'", b);
+	r = tl_sharebuf(args);
+	assert_int_equal(r.status, 0);
+	tl_cmd_free(&r);
+	char *x = tl_slurp_in(a, "flows.csv"), *y = tl_slurp_in(b, "flows.csv");
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	json_t *sum = tl_json_load(a, "summary.json");
+	assert_int_equal(tl_json_int(sum, "seed"), 4);
+	assert_true(fabs(tl_json_num(sum, "sim_time_s") - 0.002) < 1e-12);
+	json_decref(sum);
+	free(a);
+	free(b);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* `sharebuf CMD --help` for every command: its usage on stdout, status 0, nothing run. */
+static void test_command_help(void **state)
+{
+	(void)state;
+	static const char *const cmds[] = { "run", "compare", "list", "params", "default-scenario" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		for (int form = 0; form < 2; form++) {
+			char args[256], want[128];
+			/* after other arguments too: --help wins and nothing runs */
+			snprintf(args, sizeof(args), "%s %s", cmds[i],
+				 form ? "-h" : (!strcmp(cmds[i], "run") || !strcmp(cmds[i], "compare"))
+						? "--out /nonexistent/x --help" : "--help");
+			struct tl_cmd r = tl_sharebuf(args);
+			if (r.status != 0)
+				fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+			snprintf(want, sizeof(want), "usage: sharebuf %s", cmds[i]);
+			if (strncmp(r.out, want, strlen(want)))
+				fail_msg("sharebuf %s prints: %s", args, r.out);
+			assert_string_equal(r.err, "");
+			tl_cmd_free(&r);
+		}
+}
+
+/* `list GROUP` lists that group only; anything else is refused. */
+static void test_list_groups(void **state)
+{
+	(void)state;
+	static const struct { const char *group, *title, *entry; } groups[] = {
+		{ "schemes", "buffer-management schemes", "\n  dt " },
+		{ "transports", "transports", "\n  dcqcn " },
+		{ "workloads", "workloads", "\n  incast\n" },
+		{ "topologies", "topologies", "\n  fattree\n" },
+	};
+	struct tl_cmd all = tl_sharebuf("list");
+	assert_int_equal(all.status, 0);
+	size_t total = 0;
+	for (size_t g = 0; g < 4; g++) {
+		char args[64];
+		snprintf(args, sizeof(args), "list %s", groups[g].group);
+		struct tl_cmd r = tl_sharebuf(args);
+		assert_int_equal(r.status, 0);
+		assert_true(!strncmp(r.out, groups[g].title, strlen(groups[g].title)));
+		assert_non_null(strstr(r.out, groups[g].entry));
+		/* nothing of the other groups, and exactly its part of the full list */
+		for (size_t o = 0; o < 4; o++)
+			if (o != g)
+				assert_null(strstr(r.out, groups[o].entry));
+		assert_non_null(strstr(all.out, r.out));
+		total += strlen(r.out);
+		tl_cmd_free(&r);
+	}
+	assert_int_equal(total, strlen(all.out));
+	tl_cmd_free(&all);
+	struct tl_cmd r = tl_sharebuf("list scheme"); /* the singular is understood */
+	assert_int_equal(r.status, 0);
+	assert_true(!strncmp(r.out, "buffer-management schemes", 25));
+	tl_cmd_free(&r);
+	static const struct { const char *args, *msg; } bad[] = {
+		{ "list frobs", "sharebuf: list: unknown group \"frobs\", expected one of schemes|transports|workloads|topologies\n" },
+		{ "list schemes transports", "sharebuf: list: one group at most, got schemes and transports\n" },
+		{ "default-scenario extra", "sharebuf: default-scenario: takes no argument, got extra\n" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = tl_sharebuf(bad[i].args);
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_string_equal(r.err, bad[i].msg);
+		tl_cmd_free(&r);
+	}
+}
+
+/* `params PREFIX`: the rows of the full reference whose key starts with PREFIX (workloads.3.
+ * as workloads.N.), under their section headings; none is an error. */
+static void test_params_prefix(void **state)
+{
+	(void)state;
+	struct tl_cmd all = tl_sharebuf("params");
+	assert_int_equal(all.status, 0);
+	static const struct { const char *prefix, *as; size_t min_rows; } cases[] = {
+		{ "run.", "run.", 5 },
+		{ "switch.dt.", "switch.dt.", 1 },
+		{ "switch.dt.alpha", "switch.dt.alpha", 1 },
+		{ "workloads.3.load", "workloads.N.load", 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[128], row[128];
+		snprintf(args, sizeof(args), "params %s", cases[i].prefix);
+		struct tl_cmd r = tl_sharebuf(args);
+		if (r.status != 0)
+			fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+		size_t rows = 0;
+		char *save = NULL;
+		for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "| `", 3)) {
+				snprintf(row, sizeof(row), "| `%s", cases[i].as);
+				if (strncmp(line, row, strlen(row)))
+					fail_msg("params %s prints the row %s", cases[i].prefix, line);
+				/* a row of the full reference, verbatim */
+				char *full = malloc(strlen(line) + 3);
+				sprintf(full, "\n%s\n", line);
+				assert_non_null(strstr(all.out, full));
+				free(full);
+				rows++;
+			} else if (line[0] != '#' && strncmp(line, "| key |", 7) && strncmp(line, "|---", 4)) {
+				fail_msg("params %s prints a line that is neither heading nor table: %s", cases[i].prefix, line);
+			}
+		}
+		print_message("params %s: %zu rows\n", cases[i].prefix, rows);
+		assert_true(rows >= cases[i].min_rows);
+		tl_cmd_free(&r);
+	}
+	tl_cmd_free(&all);
+	struct tl_cmd r = tl_sharebuf("params switch.bogus.");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sharebuf: params: no scenario key starts with \"switch.bogus.\" (`sharebuf params` lists them all)\n");
+	tl_cmd_free(&r);
+}
+
 /* --- informational commands --- */
 
 static void expect_row(const char *md, const char *group, const char *key)
@@ -605,6 +760,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info_commands),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_output_dir),
+		cmocka_unit_test(test_option_forms),
+		cmocka_unit_test(test_command_help),
+		cmocka_unit_test(test_list_groups),
+		cmocka_unit_test(test_params_prefix),
 		cmocka_unit_test(test_run_outputs),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_embedded_default_is_the_file),

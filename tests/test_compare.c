@@ -341,6 +341,8 @@ static const struct bad_case bad_cases[] = {
 	{ "--jobs 0", NULL, "--jobs 0", 2, { "sharebuf: --jobs: expected a whole number of processes in [1, 4096], got \"0\"" } },
 	{ "--jobs not a number", NULL, "--jobs many", 2, { "sharebuf: --jobs: expected a whole number" } },
 	{ "--seed not a number", NULL, "--seed x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },
+	{ "--set without =", NULL, "--set run.seed 3", 2,
+	  { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"; write --set run.seed=3\n" } },
 	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: compare: unknown option --frobnicate" } },
 	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2, { "sharebuf: compare: more than one scenario file" } },
 	{ "--out is a file", NULL, "--out '$D/bad.cfg'", 1, { "sharebuf: --out: $D/bad.cfg exists and is not a directory" } },

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/args.h"
 #include "cli/cfg_internal.h"
 #include "cli/cfgfile.h"
 #include "core/util.h"
@@ -150,27 +151,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const char *const valued[] = { "--set", "--seed", "--out", "--schemes", "--jobs", "-j" };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *opt = NULL;
-		for (size_t k = 0; k < SB_ARRAY_LEN(valued) && !opt; k++) {
-			size_t n = strlen(valued[k]);
-			if (!strcmp(a, valued[k])) {
-				opt = valued[k];
-				if (i + 1 >= argc)
-					return usage_error("%s needs a value", a);
-				v = argv[++i];
-			} else if (valued[k][1] == '-' && !strncmp(a, valued[k], n) && a[n] == '=') {
-				opt = valued[k]; /* --option=VALUE */
-				v = a + n + 1;
-			}
-		}
+		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
+		if (st == 2)
+			return 2;
 		if (opt && !strcmp(opt, "--set")) {
+			if (sb_args_set(v, i + 1 < argc ? argv[i + 1] : NULL))
+				return 2;
 			o->sets[o->nsets++] = v;
 		} else if (opt && !strcmp(opt, "--seed")) {
-			char *end;
-			errno = 0;
-			long long seed = strtoll(v, &end, 10);
-			if (!*v || *end || errno || seed < 0)
-				return usage_error("--seed: expected a non-negative integer, got \"%s\"", v);
-			snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%lld", seed);
+			if (sb_args_seed(v, o->seed_set, sizeof(o->seed_set)))
+				return 2;
 			o->sets[o->nsets++] = o->seed_set;
 		} else if (opt && !strcmp(opt, "--out")) {
 			o->out = v;
@@ -186,7 +176,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			o->quiet = true;
 		} else if (a[0] == '-') {
-			return usage_error("compare: unknown option %s (see sharebuf --help)", a);
+			return usage_error("compare: unknown option %s (see sharebuf compare --help)", a);
 		} else if (!o->path) {
 			o->path = a;
 		} else {
