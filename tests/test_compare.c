@@ -456,6 +456,65 @@ static void test_failed_run(void **state)
 	free(dir);
 }
 
+/* --- lossless traffic: the schemes that can carry it --- */
+
+/* Without --schemes, compare runs every scheme that can carry the scenario's traffic: with a
+ * lossless (RDMA) workload, the lossless-capable ones, noting the others in one line; sih and
+ * dsh reserve for the run's one lossless priority, so they fit the default switches. A
+ * lossy-only scheme named in --schemes is an error that names the key. */
+static void test_lossless_traffic(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *cmp = tl_path_in(dir, "cmp"), args[8192], known[512];
+	known_schemes(known, sizeof(known));
+	snprintf(args, sizeof(args), "compare --quiet " SHORT " --set workloads.1.transport=dcqcn --out '%s'", cmp);
+	struct tl_cmd r = sharebuf_ok(args);
+	assert_string_equal(r.out, "");
+	/* one line naming every skipped scheme, in `list` order */
+	char skipped[512] = "", capable[8][32];
+	size_t ncap = 0;
+	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++) {
+		if ((*s)->lossless) {
+			assert_true(ncap < 8);
+			snprintf(capable[ncap++], sizeof(capable[0]), "%s", (*s)->name);
+		} else {
+			size_t used = strlen(skipped);
+			snprintf(skipped + used, sizeof(skipped) - used, "%s%s", used ? ", " : "", (*s)->name);
+		}
+	}
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "sharebuf: compare: skipped %s: no PFC or headroom for the scenario's lossless traffic "
+		 "(`sharebuf list` marks the lossless-capable schemes)\n",
+		 skipped);
+	assert_string_equal(r.err, want);
+	tl_cmd_free(&r);
+	const char *names[8] = { 0 };
+	for (size_t i = 0; i < ncap; i++)
+		names[i] = capable[i];
+	check_tables(cmp, names, ncap, "(default)", 1);
+	assert_int_equal(tl_count_entries(cmp), 2 + ncap);
+	json_t *root = tl_json_load(cmp, "compare.json");
+	json_t *res = tl_json_get(root, "results");
+	for (size_t i = 0; i < ncap; i++) /* the incasts ran over RDMA, lossless */
+		assert_true(json_integer_value(tl_json_get(json_array_get(res, i), "incast_count")) > 0);
+	json_decref(root);
+
+	/* named explicitly, a scheme without PFC is refused before anything runs */
+	char *out2 = tl_path_in(dir, "named");
+	snprintf(args, sizeof(args), "compare --quiet " SHORT " --set workloads.1.transport=dcqcn --schemes sih,dt --out '%s'",
+		 out2);
+	r = tl_sharebuf(args);
+	assert_int_equal(r.status, 1);
+	assert_true(!strncmp(r.err, "sharebuf: compare: with switch.scheme=dt: switch.scheme: \"dt\" has no PFC or headroom", 83));
+	assert_false(tl_exists(out2));
+	tl_cmd_free(&r);
+	free(out2);
+	free(cmp);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 /* --- the command is documented --- */
 
 static void test_documented(void **state)
@@ -491,6 +550,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compare_is_runs),
 		cmocka_unit_test(test_jobs_and_order),
 		cmocka_unit_test(test_failed_run),
+		cmocka_unit_test(test_lossless_traffic),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

@@ -257,20 +257,26 @@ static long parse_schemes(const char *arg, char ***out)
 
 /* Load, validate and build the scenario exactly as `run` would with `--set switch.scheme=S`
  * added (building catches what only a scheme's set-up can see, e.g. a static share smaller
- * than one cell), then free it: the child process loads it again through `run`. */
-static int check_scenario(const struct options *o, const char *scheme_set, struct sb_error *err)
+ * than one cell), then free it: the child process loads it again through `run`. On failure,
+ * *lossy_only says whether the only trouble is that S has no PFC or headroom while the
+ * scenario has lossless traffic (sb_switch_init_mmus refuses that), which compare may skip. */
+static int check_scenario(const struct options *o, const char *scheme_set, bool *lossy_only, struct sb_error *err)
 {
 	const char **sets = sb_xcalloc(o->nsets + 1, sizeof(*sets));
 	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
 	sets[o->nsets] = scheme_set;
 	struct sb_scenario sc;
 	sb_scenario_defaults(&sc);
+	*lossy_only = false;
 	int rc = sb_cfg_load(&sc, o->path, sb_default_scenario, sets, o->nsets + 1, err);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, err);
 	if (rc == 0) {
 		struct sb_sim sim;
 		rc = sb_sim_build(&sim, &sc, err);
+		/* the workloads, which set the lossless priorities, are built before the switches */
+		const struct sb_bm_ops *ops = sb_bm_find(sc.sw.scheme);
+		*lossy_only = rc && ops && !ops->lossless && sim.lossless_prio_mask && !sc.sw.lossless_as_label;
 		sb_sim_free(&sim);
 	}
 	sb_scenario_free(&sc);
@@ -639,7 +645,7 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
 	char **names = NULL;
 	struct job *jv = NULL;
-	long n = 0;
+	long n = 0, njobs = 0; /* schemes listed; runs (those not skipped) */
 	bool claimed = false;
 	int rc = parse_options(argc, argv, &o);
 	if (rc)
@@ -657,7 +663,9 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 
 	/* Everything is checked before anything runs or is written. */
 	jv = sb_xcalloc((size_t)n, sizeof(*jv));
-	struct sb_error err = { "" };
+	njobs = n; /* until the skipped ones are taken out: `done` frees them all */
+	bool *skip = sb_xcalloc((size_t)n, sizeof(*skip));
+	struct sb_error err = { "" }, first_skip = { "" };
 	for (long i = 0; i < n; i++) {
 		struct job *j = &jv[i];
 		j->scheme = names[i];
@@ -666,30 +674,70 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 		j->set = sb_xmalloc(len);
 		snprintf(j->set, len, "switch.scheme=%s", names[i]);
 		j->status = -1;
-		if (check_scenario(&o, j->set, &err)) {
+		bool lossy_only;
+		if (check_scenario(&o, j->set, &lossy_only, &err)) {
+			/* Without --schemes, "every scheme" means every scheme that can run the
+			 * scenario: one without PFC cannot carry lossless traffic, and is skipped
+			 * (noted below) rather than failing the comparison of the others. Named in
+			 * --schemes, it is an error as in `run`. */
+			if (lossy_only && !o.schemes_arg) {
+				skip[i] = true;
+				if (!first_skip.msg[0])
+					first_skip = err;
+				continue;
+			}
 			/* A mistake of the scenario is reported in run's words; one that only some
 			 * schemes reveal (another scheme passes) also names the scheme. */
 			bool scheme_specific = i > 0;
 			for (long k = 1; k < n && !scheme_specific; k++) {
 				struct sb_error other = { "" };
 				char set[256];
+				bool unused;
 				snprintf(set, sizeof(set), "switch.scheme=%s", names[k]);
-				scheme_specific = check_scenario(&o, set, &other) == 0;
+				scheme_specific = check_scenario(&o, set, &unused, &other) == 0;
 			}
 			if (scheme_specific)
 				fprintf(stderr, "sharebuf: compare: with switch.scheme=%s: %s\n", names[i], err.msg);
 			else
 				fprintf(stderr, "sharebuf: %s\n", err.msg);
 			rc = 1;
+			free(skip);
 			goto done;
 		}
 		struct stat st;
 		if (stat(j->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "sharebuf: --out: %s exists and is not a directory\n", j->dir);
 			rc = 1;
+			free(skip);
 			goto done;
 		}
 	}
+	/* keep the schemes that run, in order */
+	char skipped[1024] = "";
+	size_t used = 0;
+	njobs = 0;
+	for (long i = 0; i < n; i++) {
+		if (skip[i]) {
+			if (used < sizeof(skipped))
+				used += (size_t)snprintf(skipped + used, sizeof(skipped) - used, "%s%s", used ? ", " : "",
+							 jv[i].scheme);
+			free(jv[i].dir);
+			free(jv[i].set);
+		} else {
+			jv[njobs++] = jv[i];
+		}
+	}
+	free(skip);
+	if (njobs == 0) {
+		fprintf(stderr, "sharebuf: %s\n", first_skip.msg);
+		rc = 1;
+		goto done;
+	}
+	if (*skipped)
+		fprintf(stderr, "sharebuf: compare: skipped %s: no PFC or headroom for the scenario's lossless traffic "
+				"(`sharebuf list` marks the lossless-capable schemes)\n",
+			skipped);
+
 	static const char *const compare_names[] = { "compare.csv", "compare.json", NULL };
 	if (sb_outdir_claim(o.out, compare_names, &err)) {
 		sb_outdir_release(true);
@@ -711,27 +759,27 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = cpus > 0 ? cpus : 1;
 	}
-	if (jobs > n)
-		jobs = n;
+	if (jobs > njobs)
+		jobs = njobs;
 	double t0 = wall_now();
-	size_t failed = run_jobs(jv, (size_t)n, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
+	size_t failed = run_jobs(jv, (size_t)njobs, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
 	double wall = wall_now() - t0;
 	int sig = sb_outdir_stopped();
 	if (sig) {
 		/* Every run has ended (run_jobs waited for them): each removed its temporaries and
 		 * the directory it created. What remains are the runs that had finished. */
 		long finished = 0;
-		for (long i = 0; i < n; i++)
+		for (long i = 0; i < njobs; i++)
 			finished += jv[i].done && jv[i].status == 0;
 		fprintf(stderr, "sharebuf: compare: stopped by signal %d (%s) with %ld of %ld runs finished; the others "
 				"were stopped, no compare.csv or compare.json was written\n",
-			sig, strsignal(sig), finished, n);
+			sig, strsignal(sig), finished, njobs);
 		sb_outdir_release(true);
 		sb_outdir_die(sig);
 	}
 
 	/* Messages of the runs, in --schemes order; the exit status is the first failure's. */
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < njobs; i++) {
 		struct job *j = &jv[i];
 		if (j->status != 0) {
 			if (!j->started)
@@ -751,28 +799,28 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	}
 	if (failed) {
 		fprintf(stderr, "sharebuf: compare: %zu of %ld runs failed; no compare.csv or compare.json was written\n",
-			failed, n);
+			failed, njobs);
 		if (rc == 0)
 			rc = 1;
 		goto done;
 	}
-	for (long i = 0; i < n && rc == 0; i++)
+	for (long i = 0; i < njobs && rc == 0; i++)
 		if (read_summary(&jv[i], &err))
 			rc = 1;
-	if (rc == 0 && write_files(o.out, jv, (size_t)n, &err))
+	if (rc == 0 && write_files(o.out, jv, (size_t)njobs, &err))
 		rc = 1;
 	if (rc) {
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		goto done;
 	}
 	if (!o.quiet)
-		print_table(jv, (size_t)n, o.out, jobs, wall);
+		print_table(jv, (size_t)njobs, o.out, jobs, wall);
 
 done:
 	/* a failed compare removes DIR if it created it and nothing is in it: never a user's files */
 	if (claimed)
 		sb_outdir_release(rc != 0);
-	for (long i = 0; jv && i < n; i++) {
+	for (long i = 0; jv && i < njobs; i++) {
 		if (jv[i].log)
 			fclose(jv[i].log);
 		json_decref(jv[i].summary);

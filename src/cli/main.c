@@ -42,8 +42,9 @@ static const struct command_help {
 	{ "compare",
 	  "compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]\n"
 	  "          [--out DIR] [--quiet]",
-	  "run SCENARIO once per scheme (default: every scheme of `list`),\n"
-	  "N runs in parallel (default: one per CPU), each into DIR/SCHEME/;\n"
+	  "run SCENARIO once per scheme (default: every scheme of `list`\n"
+	  "that can carry its traffic), N runs in parallel (default: one\n"
+	  "per CPU), each into DIR/SCHEME/;\n"
 	  "print the headline metrics side by side and write them to\n"
 	  "DIR/compare.csv and DIR/compare.json" },
 	{ "list", "list [schemes|transports|workloads|topologies]",
