@@ -352,6 +352,9 @@ struct bad_case {
 static const char nonmonotone_cdf[] = "# sizes must not decrease\n0 0\n1000 0.5\n500 1\n";
 static const char bad_flowlist[] =
 	"start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n0,0,1,x,1,dctcp\n";
+static const char two_queriers[] = "start_us,src,dst,size_bytes,priority,transport,class,query\n"
+				   "0,1,0,1000,1,dctcp,,7\n0,2,0,1000,1,dctcp,,7\n5,3,4,1000,1,dctcp,,7\n";
+static const char bad_query[] = "start_us,src,dst,size_bytes,priority,transport,class,query\n0,1,0,1000,1,dctcp,,q1\n";
 
 #define SHORT_RUN "run: { duration_ms = 1.0; arrivals_ms = 1.0; };\n"
 
@@ -382,6 +385,10 @@ static const struct bad_case bad_cases[] = {
 	  { "cannot open $D/nosuch.cfg: No such file or directory" } },
 	{ "flow list with a bad line", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/flows.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/flows.csv:3: column size_bytes: expected a whole number of bytes >= 1, got `x`" } },
+	{ "a query with two queriers", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/queriers.csv\"; }\n);\n",
+	  "BAD", 1, { "$D/queriers.csv:4: column query: query 7's responses go to host 0 (line 2) and to host 4; expected one querier per query" } },
+	{ "a query id that is not a number", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/badquery.csv\"; }\n);\n",
+	  "BAD", 1, { "$D/badquery.csv:2: column query: expected a query id 0..2147483647, or nothing, got `q1`" } },
 	{ "dst beyond the hosts", SHORT_RUN "workloads = (\n  { type = \"burst\"; srcs = [1, 2]; dst = 99; }\n);\n", "BAD",
 	  1, { "bad.cfg:3: workloads.0.dst: host 99 does not exist, the topology has 32 hosts (0..31)" } },
 	{ "src beyond the hosts (--set)", NULL,
@@ -431,6 +438,8 @@ static void test_bad_input(void **state)
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
 		write_file(dir, "flows.csv", bad_flowlist);
+		write_file(dir, "queriers.csv", two_queriers);
+		write_file(dir, "badquery.csv", bad_query);
 		char *bad = tl_path_in(dir, "bad.cfg");
 		if (c->file) {
 			char *text = expand(c->file, dir);
@@ -512,6 +521,92 @@ static void test_bad_output_dir(void **state)
 	assert_string_equal(notes, "keep me\n");
 	free(notes);
 	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* --- queries from a flow list --- */
+
+/* A flow list whose lines carry query ids gives the same incast and QCT metrics as the
+ * generated incast it was written from (docs/workloads.md §2): the incast workload's flows,
+ * written to a list with their query ids (renumbered, to show ids are only labels), replay to
+ * the same flows.csv byte for byte and the same fct_slowdown and qct_slowdown. full_window =
+ * false, since a flow list's responses start with the transport's initial window. */
+static void test_flow_list_queries(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	static const char *const common =
+		"run: { duration_ms = 10.0; arrivals_ms = 4.0; sample_interval_us = 0.0; };\n"
+		"topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 8; spines = 2; host_rate_gbps = 25.0;\n"
+		"  fabric_rate_gbps = 25.0; };\n";
+	char text[4096];
+	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"incast\"; query_rate = 300.0; fanin = 6; size_bytes = 300000;\n"
+		 "  responders = \"next_rack\"; full_window = false; });\n", common);
+	write_file(dir, "gen.cfg", text);
+	char *gen = tl_path_in(dir, "gen"), *rep = tl_path_in(dir, "rep");
+	snprintf(args, sizeof(args), "run --quiet '%s/gen.cfg' --out '%s'", dir, gen);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	tl_cmd_free(&r);
+
+	/* flows.csv, in flow_id order, as a flow list with a query column */
+	char *flows = tl_slurp_in(gen, "flows.csv");
+	size_t cap = 64, n = 0;
+	struct line { unsigned id, src, dst, prio; unsigned long long size; int q; double start_ns; } *v = malloc(cap * sizeof(*v));
+	char *save = NULL;
+	strtok_r(flows, "\n", &save);
+	for (char *l = strtok_r(NULL, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (n == cap)
+			v = realloc(v, (cap *= 2) * sizeof(*v));
+		char klass[16], kind[16];
+		if (sscanf(l, "%u,%u,%u,%llu,%u,%15[^,],%15[^,],%d,%lf", &v[n].id, &v[n].src, &v[n].dst, &v[n].size,
+			   &v[n].prio, klass, kind, &v[n].q, &v[n].start_ns) != 9 || strcmp(kind, "incast"))
+			fail_msg("flows.csv: unexpected line %s", l);
+		n++;
+	}
+	assert_true(n > 50);
+	char *list = malloc(n * 96 + 128), *w = list;
+	w += sprintf(w, "# written from a generated incast's flows.csv\nstart_us,src,dst,size_bytes,priority,transport,class,query\n");
+	for (unsigned id = 0; id < n; id++) {
+		size_t i = 0;
+		while (i < n && v[i].id != id)
+			i++;
+		if (i == n)
+			fail_msg("flow %u did not complete: every flow must, for the replay to have it", id);
+		w += sprintf(w, "%.6f,%u,%u,%llu,%u,dctcp,lossy,%d\n", v[i].start_ns / 1000, v[i].src, v[i].dst, v[i].size,
+			     v[i].prio, 1000 + 7 * v[i].q);
+	}
+	write_file(dir, "list.csv", list);
+	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"file\"; path = \"%s/list.csv\"; });\n", common, dir);
+	write_file(dir, "rep.cfg", text);
+	snprintf(args, sizeof(args), "run --quiet '%s/rep.cfg' --out '%s'", dir, rep);
+	r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	tl_cmd_free(&r);
+
+	char *f2 = tl_slurp_in(rep, "flows.csv"), *f1 = tl_slurp_in(gen, "flows.csv");
+	assert_string_equal(f1, f2);
+	json_t *a = tl_json_load(gen, "summary.json"), *b = tl_json_load(rep, "summary.json");
+	static const char *const keys[] = { "fct_slowdown", "qct_slowdown", "queries_started", "queries_completed" };
+	for (size_t k = 0; k < 4; k++)
+		if (!json_equal(tl_json_get(a, keys[k]), tl_json_get(b, keys[k])))
+			fail_msg("summary.json %s differs between the generated incast and its flow list", keys[k]);
+	long long queries = tl_json_int(b, "qct_slowdown.count");
+	print_message("%zu responses, %lld queries replayed\n", n, queries);
+	assert_true(queries > 5);
+	assert_int_equal(tl_json_int(b, "fct_slowdown.incast.count"), n);
+	json_decref(a);
+	json_decref(b);
+	free(f1);
+	free(f2);
+	free(list);
+	free(v);
+	free(flows);
+	free(gen);
+	free(rep);
 	tl_rmtree(dir);
 	free(dir);
 }
@@ -760,6 +855,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info_commands),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_output_dir),
+		cmocka_unit_test(test_flow_list_queries),
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_command_help),
 		cmocka_unit_test(test_list_groups),
