@@ -38,6 +38,9 @@ static struct {
 	volatile sig_atomic_t used;
 } tmp[MAX_TMP];
 
+/* stderr is a terminal: a progress line may be half written there (known before any signal) */
+static volatile sig_atomic_t stderr_tty;
+
 /* compare's parent: its running children, and the signal that asked it to stop */
 static volatile sig_atomic_t *children;
 static volatile sig_atomic_t nchildren, deferred, stop_signal;
@@ -122,7 +125,7 @@ static void on_signal(int sig)
 				kill((pid_t)children[i], SIGTERM);
 		return;
 	}
-	put("sharebuf: stopped by ");
+	put(stderr_tty ? "\nsharebuf: stopped by " : "sharebuf: stopped by ");
 	put(signal_name(sig));
 	put("\n");
 	sb_outdir_die(sig);
@@ -130,6 +133,7 @@ static void on_signal(int sig)
 
 void sb_outdir_signals(void)
 {
+	stderr_tty = isatty(STDERR_FILENO);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
