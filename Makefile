@@ -27,7 +27,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only sanitize bench deps clean docs demo
+.PHONY: all test test-only build-tests sanitize bench deps clean docs demo
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf
@@ -54,14 +54,18 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libshareb
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
 
 # The README's two commands. Each first installs missing Debian packages, then re-enters make
-# so that pkg-config sees them.
+# so that pkg-config sees them. They build quietly (tools/quietly.sh: the compiler's output
+# goes to BUILD/build.log and is shown only if the build fails), so that they print their
+# result: the comparison table, the test summary. `make` and `make test-only` stay verbose.
+QUIETLY = sh tools/quietly.sh
 demo:
 	@sh tools/install-deps.sh
-	@$(MAKE) --no-print-directory all
+	@$(QUIETLY) $(BUILD)/build.log $(MAKE) --no-print-directory all
 	$(BUILD)/sharebuf compare --out out/default
 
 test:
 	@sh tools/install-deps.sh
+	@$(QUIETLY) $(BUILD)/build.log $(MAKE) --no-print-directory build-tests
 	@$(MAKE) --no-print-directory test-only
 
 # examples are built (and run) with the tests so the documented embedding code cannot rot
@@ -69,14 +73,20 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-test-only: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES)
-	@for e in $(EXAMPLES); do $$e > /dev/null || { echo "example $$e failed"; exit 1; }; done
-	sh tests/run-tests.sh $(BUILD)
+build-tests: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES)
 
+# Each test program's output goes to BUILD/test-logs/; the last line is the summary
+# "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).
+test-only: build-tests
+	@for e in $(EXAMPLES); do $$e > /dev/null || { echo "example $$e failed"; exit 1; }; done
+	@sh tests/run-tests.sh $(BUILD)
+
+SANITIZE = BUILD=build-san LTO= \
+	OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
 sanitize:
 	@sh tools/install-deps.sh
-	@$(MAKE) --no-print-directory BUILD=build-san LTO= \
-		OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all" test-only
+	@$(QUIETLY) build-san/build.log $(MAKE) --no-print-directory $(SANITIZE) build-tests
+	@$(MAKE) --no-print-directory $(SANITIZE) test-only
 
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg

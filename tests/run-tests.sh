@@ -1,18 +1,41 @@
 #!/bin/sh
 # Run every test program in BUILD/tests, from the repository root (tests read data/ and
-# scenarios/), and print one closing line "tests: N passed, N failed" (cmocka counts).
+# scenarios/), each with its output in BUILD/test-logs/NAME.log, and end with one line
+# "tests: N passed, N failed" (cmocka's counts). A program that fails has its whole output
+# printed, so that the failure (and a sanitizer's report) is in the terminal or the CI log;
+# the others print nothing. VERBOSE=1 prints every program's output, as the tests run.
 BUILD=${1:-build}
-passed=0; failed=0; broken=""
+logs="$BUILD/test-logs"
+mkdir -p "$logs"
+rm -f "$logs"/*.log
+tty=0
+[ -t 1 ] && [ "${VERBOSE:-0}" = 0 ] && tty=1
+passed=0; failed=0; programs=0; broken=""
 for t in "$BUILD"/tests/test_*; do
 	case "$t" in *.o|*.d) continue ;; esac
 	[ -x "$t" ] || continue
-	out=$("$t" 2>&1); rc=$?
-	printf '%s\n' "$out"
-	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	name=$(basename "$t")
+	log="$logs/$name.log"
+	[ "$tty" = 1 ] && printf '\r  %-28s' "$name"
+	"$t" > "$log" 2>&1; rc=$?
+	programs=$((programs + 1))
+	[ "${VERBOSE:-0}" != 0 ] && cat "$log"
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+	[ $rc -eq 0 ] && f="" # cmocka reports failures only with a failing status; the text may quote others
 	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-	if [ $rc -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); broken="$broken $t"; fi
+	if [ $rc -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); broken="$broken $name"; fi
+	if [ $rc -ne 0 ]; then
+		[ "$tty" = 1 ] && printf '\r%32s\r' ""
+		if [ "${VERBOSE:-0}" = 0 ]; then
+			echo "=== $name failed (exit status $rc); its output ($log):"
+			cat "$log"
+		fi
+		echo "=== end of $name"
+	fi
 done
+[ "$tty" = 1 ] && printf '\r%32s\r' ""
 [ -n "$broken" ] && echo "crashed or failed without a cmocka summary:$broken"
+echo "$programs test programs; every program's output is in $logs/"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -352,6 +352,9 @@ struct bad_case {
 static const char nonmonotone_cdf[] = "# sizes must not decrease\n0 0\n1000 0.5\n500 1\n";
 static const char bad_flowlist[] =
 	"start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n0,0,1,x,1,dctcp\n";
+static const char two_queriers[] = "start_us,src,dst,size_bytes,priority,transport,class,query\n"
+				   "0,1,0,1000,1,dctcp,,7\n0,2,0,1000,1,dctcp,,7\n5,3,4,1000,1,dctcp,,7\n";
+static const char bad_query[] = "start_us,src,dst,size_bytes,priority,transport,class,query\n0,1,0,1000,1,dctcp,,q1\n";
 
 #define SHORT_RUN "run: { duration_ms = 1.0; arrivals_ms = 1.0; };\n"
 
@@ -382,6 +385,10 @@ static const struct bad_case bad_cases[] = {
 	  { "cannot open $D/nosuch.cfg: No such file or directory" } },
 	{ "flow list with a bad line", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/flows.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/flows.csv:3: column size_bytes: expected a whole number of bytes >= 1, got `x`" } },
+	{ "a query with two queriers", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/queriers.csv\"; }\n);\n",
+	  "BAD", 1, { "$D/queriers.csv:4: column query: query 7's responses go to host 0 (line 2) and to host 4; expected one querier per query" } },
+	{ "a query id that is not a number", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/badquery.csv\"; }\n);\n",
+	  "BAD", 1, { "$D/badquery.csv:2: column query: expected a query id 0..2147483647, or nothing, got `q1`" } },
 	{ "dst beyond the hosts", SHORT_RUN "workloads = (\n  { type = \"burst\"; srcs = [1, 2]; dst = 99; }\n);\n", "BAD",
 	  1, { "bad.cfg:3: workloads.0.dst: host 99 does not exist, the topology has 32 hosts (0..31)" } },
 	{ "src beyond the hosts (--set)", NULL,
@@ -394,6 +401,11 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: run: unknown option --frobnicate" } },
 	{ "option without its value", NULL, "--set", 2, { "sharebuf: --set needs a value" } },
 	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2, { "more than one scenario file" } },
+	/* "--set KEY VALUE" used to take VALUE for a second scenario file */
+	{ "--set without =", "run: { seed = 1; };\n", "BAD --set run.seed 3", 2,
+	  { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"; write --set run.seed=3\n" } },
+	{ "--set= without =", NULL, "--set=run.seed", 2, { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"\n" } },
+	{ "--seed= not a number", NULL, "--seed=x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },
 };
 
 /* Replace every $D in `s` by `dir`. */
@@ -426,6 +438,8 @@ static void test_bad_input(void **state)
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
 		write_file(dir, "flows.csv", bad_flowlist);
+		write_file(dir, "queriers.csv", two_queriers);
+		write_file(dir, "badquery.csv", bad_query);
 		char *bad = tl_path_in(dir, "bad.cfg");
 		if (c->file) {
 			char *text = expand(c->file, dir);
@@ -509,6 +523,242 @@ static void test_bad_output_dir(void **state)
 	free(out);
 	tl_rmtree(dir);
 	free(dir);
+}
+
+/* --- queries from a flow list --- */
+
+/* A flow list whose lines carry query ids gives the same incast and QCT metrics as the
+ * generated incast it was written from (docs/workloads.md §2): the incast workload's flows,
+ * written to a list with their query ids (renumbered, to show ids are only labels), replay to
+ * the same flows.csv byte for byte and the same fct_slowdown and qct_slowdown. full_window =
+ * false, since a flow list's responses start with the transport's initial window. */
+static void test_flow_list_queries(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	static const char *const common =
+		"run: { duration_ms = 10.0; arrivals_ms = 4.0; sample_interval_us = 0.0; };\n"
+		"topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 8; spines = 2; host_rate_gbps = 25.0;\n"
+		"  fabric_rate_gbps = 25.0; };\n";
+	char text[4096];
+	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"incast\"; query_rate = 300.0; fanin = 6; size_bytes = 300000;\n"
+		 "  responders = \"next_rack\"; full_window = false; });\n", common);
+	write_file(dir, "gen.cfg", text);
+	char *gen = tl_path_in(dir, "gen"), *rep = tl_path_in(dir, "rep");
+	snprintf(args, sizeof(args), "run --quiet '%s/gen.cfg' --out '%s'", dir, gen);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	tl_cmd_free(&r);
+
+	/* flows.csv, in flow_id order, as a flow list with a query column */
+	char *flows = tl_slurp_in(gen, "flows.csv");
+	size_t cap = 64, n = 0;
+	struct line { unsigned id, src, dst, prio; unsigned long long size; int q; double start_ns; } *v = malloc(cap * sizeof(*v));
+	char *save = NULL;
+	strtok_r(flows, "\n", &save);
+	for (char *l = strtok_r(NULL, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (n == cap)
+			v = realloc(v, (cap *= 2) * sizeof(*v));
+		char klass[16], kind[16];
+		if (sscanf(l, "%u,%u,%u,%llu,%u,%15[^,],%15[^,],%d,%lf", &v[n].id, &v[n].src, &v[n].dst, &v[n].size,
+			   &v[n].prio, klass, kind, &v[n].q, &v[n].start_ns) != 9 || strcmp(kind, "incast"))
+			fail_msg("flows.csv: unexpected line %s", l);
+		n++;
+	}
+	assert_true(n > 50);
+	char *list = malloc(n * 96 + 128), *w = list;
+	w += sprintf(w, "# written from a generated incast's flows.csv\nstart_us,src,dst,size_bytes,priority,transport,class,query\n");
+	for (unsigned id = 0; id < n; id++) {
+		size_t i = 0;
+		while (i < n && v[i].id != id)
+			i++;
+		if (i == n)
+			fail_msg("flow %u did not complete: every flow must, for the replay to have it", id);
+		w += sprintf(w, "%.6f,%u,%u,%llu,%u,dctcp,lossy,%d\n", v[i].start_ns / 1000, v[i].src, v[i].dst, v[i].size,
+			     v[i].prio, 1000 + 7 * v[i].q);
+	}
+	write_file(dir, "list.csv", list);
+	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"file\"; path = \"%s/list.csv\"; });\n", common, dir);
+	write_file(dir, "rep.cfg", text);
+	snprintf(args, sizeof(args), "run --quiet '%s/rep.cfg' --out '%s'", dir, rep);
+	r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	tl_cmd_free(&r);
+
+	char *f2 = tl_slurp_in(rep, "flows.csv"), *f1 = tl_slurp_in(gen, "flows.csv");
+	assert_string_equal(f1, f2);
+	json_t *a = tl_json_load(gen, "summary.json"), *b = tl_json_load(rep, "summary.json");
+	static const char *const keys[] = { "fct_slowdown", "qct_slowdown", "queries_started", "queries_completed" };
+	for (size_t k = 0; k < 4; k++)
+		if (!json_equal(tl_json_get(a, keys[k]), tl_json_get(b, keys[k])))
+			fail_msg("summary.json %s differs between the generated incast and its flow list", keys[k]);
+	long long queries = tl_json_int(b, "qct_slowdown.count");
+	print_message("%zu responses, %lld queries replayed\n", n, queries);
+	assert_true(queries > 5);
+	assert_int_equal(tl_json_int(b, "fct_slowdown.incast.count"), n);
+	json_decref(a);
+	json_decref(b);
+	free(f1);
+	free(f2);
+	free(list);
+	free(v);
+	free(flows);
+	free(gen);
+	free(rep);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* --- one command line --- */
+
+/* --opt=VALUE is --opt VALUE for every option of run, as for compare. */
+static void test_option_forms(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *a = tl_path_in(dir, "a"), *b = tl_path_in(dir, "b");
+	snprintf(args, sizeof(args), "run --quiet --seed=4 --set=run.duration_ms=2 --set run.arrivals_ms=1 --out='%s'", a);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "run -q --seed 4 --set run.duration_ms=2 --set run.arrivals_ms=1 --out '%s'", b);
+	r = tl_sharebuf(args);
+	assert_int_equal(r.status, 0);
+	tl_cmd_free(&r);
+	char *x = tl_slurp_in(a, "flows.csv"), *y = tl_slurp_in(b, "flows.csv");
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	json_t *sum = tl_json_load(a, "summary.json");
+	assert_int_equal(tl_json_int(sum, "seed"), 4);
+	assert_true(fabs(tl_json_num(sum, "sim_time_s") - 0.002) < 1e-12);
+	json_decref(sum);
+	free(a);
+	free(b);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* `sharebuf CMD --help` for every command: its usage on stdout, status 0, nothing run. */
+static void test_command_help(void **state)
+{
+	(void)state;
+	static const char *const cmds[] = { "run", "compare", "list", "params", "default-scenario" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		for (int form = 0; form < 2; form++) {
+			char args[256], want[128];
+			/* after other arguments too: --help wins and nothing runs */
+			snprintf(args, sizeof(args), "%s %s", cmds[i],
+				 form ? "-h" : (!strcmp(cmds[i], "run") || !strcmp(cmds[i], "compare"))
+						? "--out /nonexistent/x --help" : "--help");
+			struct tl_cmd r = tl_sharebuf(args);
+			if (r.status != 0)
+				fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+			snprintf(want, sizeof(want), "usage: sharebuf %s", cmds[i]);
+			if (strncmp(r.out, want, strlen(want)))
+				fail_msg("sharebuf %s prints: %s", args, r.out);
+			assert_string_equal(r.err, "");
+			tl_cmd_free(&r);
+		}
+}
+
+/* `list GROUP` lists that group only; anything else is refused. */
+static void test_list_groups(void **state)
+{
+	(void)state;
+	static const struct { const char *group, *title, *entry; } groups[] = {
+		{ "schemes", "buffer-management schemes", "\n  dt " },
+		{ "transports", "transports", "\n  dcqcn " },
+		{ "workloads", "workloads", "\n  incast\n" },
+		{ "topologies", "topologies", "\n  fattree\n" },
+	};
+	struct tl_cmd all = tl_sharebuf("list");
+	assert_int_equal(all.status, 0);
+	size_t total = 0;
+	for (size_t g = 0; g < 4; g++) {
+		char args[64];
+		snprintf(args, sizeof(args), "list %s", groups[g].group);
+		struct tl_cmd r = tl_sharebuf(args);
+		assert_int_equal(r.status, 0);
+		assert_true(!strncmp(r.out, groups[g].title, strlen(groups[g].title)));
+		assert_non_null(strstr(r.out, groups[g].entry));
+		/* nothing of the other groups, and exactly its part of the full list */
+		for (size_t o = 0; o < 4; o++)
+			if (o != g)
+				assert_null(strstr(r.out, groups[o].entry));
+		assert_non_null(strstr(all.out, r.out));
+		total += strlen(r.out);
+		tl_cmd_free(&r);
+	}
+	assert_int_equal(total, strlen(all.out));
+	tl_cmd_free(&all);
+	struct tl_cmd r = tl_sharebuf("list scheme"); /* the singular is understood */
+	assert_int_equal(r.status, 0);
+	assert_true(!strncmp(r.out, "buffer-management schemes", 25));
+	tl_cmd_free(&r);
+	static const struct { const char *args, *msg; } bad[] = {
+		{ "list frobs", "sharebuf: list: unknown group \"frobs\", expected one of schemes|transports|workloads|topologies\n" },
+		{ "list schemes transports", "sharebuf: list: one group at most, got schemes and transports\n" },
+		{ "default-scenario extra", "sharebuf: default-scenario: takes no argument, got extra\n" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = tl_sharebuf(bad[i].args);
+		assert_int_equal(r.status, 2);
+		assert_string_equal(r.out, "");
+		assert_string_equal(r.err, bad[i].msg);
+		tl_cmd_free(&r);
+	}
+}
+
+/* `params PREFIX`: the rows of the full reference whose key starts with PREFIX (workloads.3.
+ * as workloads.N.), under their section headings; none is an error. */
+static void test_params_prefix(void **state)
+{
+	(void)state;
+	struct tl_cmd all = tl_sharebuf("params");
+	assert_int_equal(all.status, 0);
+	static const struct { const char *prefix, *as; size_t min_rows; } cases[] = {
+		{ "run.", "run.", 5 },
+		{ "switch.dt.", "switch.dt.", 1 },
+		{ "switch.dt.alpha", "switch.dt.alpha", 1 },
+		{ "workloads.3.load", "workloads.N.load", 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char args[128], row[128];
+		snprintf(args, sizeof(args), "params %s", cases[i].prefix);
+		struct tl_cmd r = tl_sharebuf(args);
+		if (r.status != 0)
+			fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
+		size_t rows = 0;
+		char *save = NULL;
+		for (char *line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (!strncmp(line, "| `", 3)) {
+				snprintf(row, sizeof(row), "| `%s", cases[i].as);
+				if (strncmp(line, row, strlen(row)))
+					fail_msg("params %s prints the row %s", cases[i].prefix, line);
+				/* a row of the full reference, verbatim */
+				char *full = malloc(strlen(line) + 3);
+				sprintf(full, "\n%s\n", line);
+				assert_non_null(strstr(all.out, full));
+				free(full);
+				rows++;
+			} else if (line[0] != '#' && strncmp(line, "| key |", 7) && strncmp(line, "|---", 4)) {
+				fail_msg("params %s prints a line that is neither heading nor table: %s", cases[i].prefix, line);
+			}
+		}
+		print_message("params %s: %zu rows\n", cases[i].prefix, rows);
+		assert_true(rows >= cases[i].min_rows);
+		tl_cmd_free(&r);
+	}
+	tl_cmd_free(&all);
+	struct tl_cmd r = tl_sharebuf("params switch.bogus.");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.out, "");
+	assert_string_equal(r.err, "sharebuf: params: no scenario key starts with \"switch.bogus.\" (`sharebuf params` lists them all)\n");
+	tl_cmd_free(&r);
 }
 
 /* --- informational commands --- */
@@ -605,6 +855,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info_commands),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_output_dir),
+		cmocka_unit_test(test_flow_list_queries),
+		cmocka_unit_test(test_option_forms),
+		cmocka_unit_test(test_command_help),
+		cmocka_unit_test(test_list_groups),
+		cmocka_unit_test(test_params_prefix),
 		cmocka_unit_test(test_run_outputs),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_embedded_default_is_the_file),

@@ -341,6 +341,8 @@ static const struct bad_case bad_cases[] = {
 	{ "--jobs 0", NULL, "--jobs 0", 2, { "sharebuf: --jobs: expected a whole number of processes in [1, 4096], got \"0\"" } },
 	{ "--jobs not a number", NULL, "--jobs many", 2, { "sharebuf: --jobs: expected a whole number" } },
 	{ "--seed not a number", NULL, "--seed x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },
+	{ "--set without =", NULL, "--set run.seed 3", 2,
+	  { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"; write --set run.seed=3\n" } },
 	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: compare: unknown option --frobnicate" } },
 	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2, { "sharebuf: compare: more than one scenario file" } },
 	{ "--out is a file", NULL, "--out '$D/bad.cfg'", 1, { "sharebuf: --out: $D/bad.cfg exists and is not a directory" } },
@@ -428,7 +430,7 @@ static void test_failed_run(void **state)
 	char want[8400];
 	snprintf(want, sizeof(want),
 		 "sharebuf: compare: cs: the run failed with exit status 1:\n"
-		 "  sharebuf: cannot rename %s/.flows.csv.tmp: Is a directory\n"
+		 "  sharebuf: cannot replace %s/flows.csv: Is a directory\n"
 		 "sharebuf: compare: 1 of 3 runs failed; no compare.csv or compare.json was written\n",
 		 cs);
 	assert_string_equal(r.err, want);
@@ -449,6 +451,65 @@ static void test_failed_run(void **state)
 	free(dt_summary);
 	free(blocker);
 	free(cs);
+	free(cmp);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* --- lossless traffic: the schemes that can carry it --- */
+
+/* Without --schemes, compare runs every scheme that can carry the scenario's traffic: with a
+ * lossless (RDMA) workload, the lossless-capable ones, noting the others in one line; sih and
+ * dsh reserve for the run's one lossless priority, so they fit the default switches. A
+ * lossy-only scheme named in --schemes is an error that names the key. */
+static void test_lossless_traffic(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *cmp = tl_path_in(dir, "cmp"), args[8192], known[512];
+	known_schemes(known, sizeof(known));
+	snprintf(args, sizeof(args), "compare --quiet " SHORT " --set workloads.1.transport=dcqcn --out '%s'", cmp);
+	struct tl_cmd r = sharebuf_ok(args);
+	assert_string_equal(r.out, "");
+	/* one line naming every skipped scheme, in `list` order */
+	char skipped[512] = "", capable[8][32];
+	size_t ncap = 0;
+	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s; s++) {
+		if ((*s)->lossless) {
+			assert_true(ncap < 8);
+			snprintf(capable[ncap++], sizeof(capable[0]), "%s", (*s)->name);
+		} else {
+			size_t used = strlen(skipped);
+			snprintf(skipped + used, sizeof(skipped) - used, "%s%s", used ? ", " : "", (*s)->name);
+		}
+	}
+	char want[1024];
+	snprintf(want, sizeof(want),
+		 "sharebuf: compare: skipped %s: no PFC or headroom for the scenario's lossless traffic "
+		 "(`sharebuf list` marks the lossless-capable schemes)\n",
+		 skipped);
+	assert_string_equal(r.err, want);
+	tl_cmd_free(&r);
+	const char *names[8] = { 0 };
+	for (size_t i = 0; i < ncap; i++)
+		names[i] = capable[i];
+	check_tables(cmp, names, ncap, "(default)", 1);
+	assert_int_equal(tl_count_entries(cmp), 2 + ncap);
+	json_t *root = tl_json_load(cmp, "compare.json");
+	json_t *res = tl_json_get(root, "results");
+	for (size_t i = 0; i < ncap; i++) /* the incasts ran over RDMA, lossless */
+		assert_true(json_integer_value(tl_json_get(json_array_get(res, i), "incast_count")) > 0);
+	json_decref(root);
+
+	/* named explicitly, a scheme without PFC is refused before anything runs */
+	char *out2 = tl_path_in(dir, "named");
+	snprintf(args, sizeof(args), "compare --quiet " SHORT " --set workloads.1.transport=dcqcn --schemes sih,dt --out '%s'",
+		 out2);
+	r = tl_sharebuf(args);
+	assert_int_equal(r.status, 1);
+	assert_true(!strncmp(r.err, "sharebuf: compare: with switch.scheme=dt: switch.scheme: \"dt\" has no PFC or headroom", 83));
+	assert_false(tl_exists(out2));
+	tl_cmd_free(&r);
+	free(out2);
 	free(cmp);
 	tl_rmtree(dir);
 	free(dir);
@@ -489,6 +550,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compare_is_runs),
 		cmocka_unit_test(test_jobs_and_order),
 		cmocka_unit_test(test_failed_run),
+		cmocka_unit_test(test_lossless_traffic),
 	};
 	return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

@@ -516,7 +516,8 @@ static void test_bad_configurations(void **state)
 	expect_start_error("sih", cfg, two, "ports = 2 reserves for fewer ports than the switch's 4");
 	struct sb_mmu_config eight = cfg;
 	eight.lossless_prio_mask = 0xFF;
-	expect_start_error("dsh", eight, NULL, "8 lossless priorities but the reserves are sized for lossless_queues = 7");
+	static const char *const seven[] = { "lossless_queues", "7", NULL };
+	expect_start_error("dsh", eight, seven, "8 lossless priorities but the reserves are sized for lossless_queues = 7");
 	/* through the simulator: a switch split into MMUs is refused at build */
 	struct sb_scenario sc;
 	struct sb_sim sim;
@@ -529,6 +530,43 @@ static void test_bad_configurations(void **state)
 	assert_non_null(strstr(err.msg, "dsh: accounts every ingress port"));
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
+}
+
+/* By default the reserves are sized for the lossless priorities the run has (lossless_queues
+ * = 0): one lossless priority reserves φ and, for SIH, η once per port (Eq. 3 with N_q = 1),
+ * so an ordinary one-class lossless scenario fits a buffer that SIH's 7 queues per port would
+ * exhaust (the default scenario's leaves: `sharebuf compare` with a dcqcn workload refused
+ * sih). lossless_queues = 7 is the paper's Tomahawk, reserving for every queue but 0. */
+static void test_reserves_follow_the_run(void **state)
+{
+	(void)state;
+	struct sb_error err = { "" };
+	/* 4 ports, η = 56,840: SIH with 7 queues needs 4·7·3072 + 4·7·56,840 = 1,677,536 B */
+	struct sb_mmu_config cfg = { .nports = 4, .buffer_bytes = 1000000, .lossless_prio_mask = 0x08 };
+	struct sb_dsh_pools pools;
+	for (int dsh = 0; dsh < 2; dsh++) {
+		struct sb_mmu *m = direct_cfg(dsh ? "dsh" : "sih", cfg, NULL, &err);
+		if (!m)
+			fail_msg("%s with one lossless priority: %s", dsh ? "dsh" : "sih", err.msg);
+		sb_dsh_get_pools(m, &pools);
+		assert_int_equal(pools.queues, 1);
+		assert_int_equal(pools.private_total, 4 * 3072);
+		assert_int_equal(pools.headroom_total, 4 * ETA_100G); /* SIH: 1·Σ η; DSH: Σ η */
+		assert_int_equal(pools.shared, 1000000 - 4 * 3072 - 4 * ETA_100G);
+		sb_mmu_free(m);
+	}
+	/* three lossless priorities: three queues */
+	struct sb_mmu_config three = cfg;
+	three.lossless_prio_mask = 0x0E;
+	struct sb_mmu *m = direct_cfg("sih", three, NULL, &err);
+	assert_non_null(m);
+	sb_dsh_get_pools(m, &pools);
+	assert_int_equal(pools.queues, 3);
+	assert_int_equal(pools.headroom_total, 3 * 4 * ETA_100G);
+	sb_mmu_free(m);
+	/* the paper's 7, set explicitly, does not fit this buffer */
+	static const char *const seven[] = { "lossless_queues", "7", NULL };
+	expect_start_error("sih", cfg, seven, "(reserved for 4 ports × 7 lossless queues)");
 }
 
 /* Lossy packets (outside the paper) live in the shared segment under a plain DT on their
@@ -621,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_sih_matches_reference),
 		cmocka_unit_test(test_dsh_random_drains_clean),
 		cmocka_unit_test(test_bad_configurations),
+		cmocka_unit_test(test_reserves_follow_the_run),
 		cmocka_unit_test(test_lossy_dt),
 		cmocka_unit_test(test_theorem_vectors),
 	};

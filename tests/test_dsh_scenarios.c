@@ -27,7 +27,8 @@
 #define ETA_100G 56840 /* Eq. (1) at 100 Gb/s, 2 us, 1500 B */
 
 /* The paper's Tomahawk switch (§V-A): 100 Gb/s ports, 2 us links, 16 MiB, DWRR quantum 1600 B,
- * 1500-byte frames (so η = 56,840 B), no ECN; `hosts` hosts and the given workloads. */
+ * 1500-byte frames (so η = 56,840 B), no ECN, reserves for 7 lossless queues per port whatever
+ * the traffic uses; `hosts` hosts and the given workloads. */
 static void tomahawk(struct sb_scenario *sc, int hosts, double duration_ms, const char *workloads,
 		     const char *scheme)
 {
@@ -35,7 +36,8 @@ static void tomahawk(struct sb_scenario *sc, int hosts, double duration_ms, cons
 	snprintf(text, sizeof(text),
 		 "run: { duration_ms = %g; sample_interval_us = 0.0; sample_switches = \"none\"; };\n"
 		 "topology: { type = \"single\"; hosts = %d; host_rate_gbps = 100.0; host_delay_us = 2.0; };\n"
-		 "switch: { scheme = \"%s\"; buffer_bytes = 16777216; ecn_mode = \"off\"; drr_quantum_bytes = 1600; };\n"
+		 "switch: { scheme = \"%s\"; buffer_bytes = 16777216; ecn_mode = \"off\"; drr_quantum_bytes = 1600;\n"
+		 "  sih: { lossless_queues = 7; }; dsh: { lossless_queues = 7; }; };\n"
 		 "tcp: { mss = 1452; header_bytes = 48; };\n"
 		 "pfc: { deadlock_check_us = 0.0; };\n"
 		 "workloads = (%s);\n",
@@ -123,7 +125,7 @@ static void fig12_pools(const char *scheme, const char *sw, const char *ports, s
 		 "topology: { leaves = 4; hosts_per_leaf = 16; spines = 2; host_rate_gbps = 100.0;\n"
 		 "  fabric_rate_gbps = 400.0; remove_links = (\"spine0-leaf3\", \"spine1-leaf0\"); };\n"
 		 "switch: { scheme = \"%s\"; buffer_bytes = 16777216;\n"
-		 "  %s: { ports = %s; port_gbps = 100.0; }; };\n"
+		 "  %s: { ports = %s; port_gbps = 100.0; lossless_queues = 7; }; };\n"
 		 "rdma: { mtu = 1452; header_bytes = 48; };\n"
 		 "workloads = ({ type = \"longlived\"; transport = \"dcqcn\"; srcs = [1]; dst = 0; prio = 2; });\n",
 		 scheme, scheme, ports);

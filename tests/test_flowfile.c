@@ -145,7 +145,7 @@ static void test_bad_files(void **state)
 	assert_string_equal(err.msg, want);
 
 #define HDR "expected the header line `start_us,src,dst,size_bytes,priority,transport` " \
-	    "(optionally followed by `,class`)"
+	    "(optionally followed by `,class` or `,class,query`)"
 	expect_error("", "%s: " HDR ", found no line");
 	expect_error("# only comments\n\n", "%s: " HDR ", found no line");
 	expect_error("0,0,1,100,0,dctcp\n", "%s:1: " HDR ", got `0,0,1,100,0,dctcp`");

@@ -151,9 +151,10 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
  * small for what one link delivers after a PAUSE (`small`): 2000 B, against two frames plus
  * the link's bytes both ways, ~4.6 KB at 10 Gb/s and 1 µs (Eq. 1: 8,436 B).
  *
- * sih and dsh reserve for `lossless_queues` per port (default 7). The run has one lossless
- * priority, and sih's 7 × η × 68 ports would not fit the 3.5 MB buffer, so sih reserves for
- * the one it has. DSH keeps its defaults. Its undersized case needs the port level to act, the
+ * sih and dsh reserve for `lossless_queues` per port (by default the run's lossless
+ * priorities; the paper's Tomahawk has 7). The run has one lossless priority, and sih's
+ * 7 × η × 68 ports would not fit the 3.5 MB buffer, so sih is set to reserve for the one it
+ * has (which is also the default). DSH keeps its defaults. Its undersized case needs the port level to act, the
  * only path into its insurance: N_q = 1 (U3 with the run's single lossless queue per port) so
  * that X_poff = T, and no U7 fallback, so a full insurance drops (as test_dsh_scenarios.c's
  * port-safety run); with the fallback the same packets go to shared.

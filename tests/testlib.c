@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
 #include "transport/cbr.h"
@@ -246,6 +249,70 @@ struct tl_cmd tl_sharebuf(const char *args)
 	if (!r.out || !r.err)
 		fail_msg("could not capture the output of: %s", cmd);
 	return r;
+}
+
+const char *tl_sharebuf_path(void) { return tl_program; }
+
+pid_t tl_sharebuf_start(const char *const *argv, const char *out, const char *err)
+{
+	size_t n = 0;
+	while (argv[n])
+		n++;
+	char **args = calloc(n + 2, sizeof(*args));
+	assert_non_null(args);
+	args[0] = tl_program;
+	for (size_t i = 0; i < n; i++)
+		args[i + 1] = (char *)argv[i];
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		fail_msg("fork failed");
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY);
+		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (in < 0 || o < 0 || e < 0)
+			_exit(127);
+		dup2(in, STDIN_FILENO);
+		dup2(o, STDOUT_FILENO);
+		dup2(e, STDERR_FILENO);
+		execv(tl_program, args);
+		_exit(127);
+	}
+	free(args);
+	return pid;
+}
+
+static void tl_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}
+
+bool tl_wait_for(const char *path, double seconds)
+{
+	for (long waited = 0; waited <= (long)(seconds * 1000); waited += 5) {
+		if (tl_exists(path))
+			return true;
+		tl_sleep_ms(5);
+	}
+	return false;
+}
+
+int tl_wait_pid(pid_t pid, double seconds)
+{
+	int st;
+	for (long waited = 0; waited <= (long)(seconds * 1000); waited += 5) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return st;
+		if (r < 0)
+			fail_msg("waitpid(%d) failed", (int)pid);
+		tl_sleep_ms(5);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return -1;
 }
 
 void tl_cmd_free(struct tl_cmd *r)

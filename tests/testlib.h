@@ -6,6 +6,7 @@
 #define SB_TESTLIB_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <jansson.h>
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -96,6 +97,16 @@ void tl_sharebuf_init(const char *argv0);
 /* Run `sharebuf ARGS` (ARGS is shell text), capturing stdout and stderr. */
 struct tl_cmd tl_sharebuf(const char *args);
 void tl_cmd_free(struct tl_cmd *r);
+/* The program tl_sharebuf runs. */
+const char *tl_sharebuf_path(void);
+/* Start `sharebuf ARGV...` (NULL-terminated, no shell) in the background, stdin from /dev/null,
+ * stdout and stderr into the files `out` and `err` (NULL: /dev/null). Returns its pid. */
+pid_t tl_sharebuf_start(const char *const *argv, const char *out, const char *err);
+/* Wait until `path` exists; false after `seconds`. */
+bool tl_wait_for(const char *path, double seconds);
+/* Wait for child `pid` at most `seconds`; its wait status, or -1 (the child is then killed
+ * with SIGKILL and reaped, so a test never leaves it running). */
+int tl_wait_pid(pid_t pid, double seconds);
 
 /* Set the scheme parameters of a NULL-terminated key, value, ... list (NULL: none) and start
  * the MMU; any error fails the test with the library's message. */

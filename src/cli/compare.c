@@ -13,6 +13,7 @@
 #include "cli/compare.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <jansson.h>
 #include <stdbool.h>
@@ -23,10 +24,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/args.h"
 #include "cli/cfg_internal.h"
 #include "cli/cfgfile.h"
 #include "core/util.h"
 #include "mmu/mmu.h"
+#include "sim/outdir.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
@@ -148,27 +151,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 	static const char *const valued[] = { "--set", "--seed", "--out", "--schemes", "--jobs", "-j" };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *opt = NULL;
-		for (size_t k = 0; k < SB_ARRAY_LEN(valued) && !opt; k++) {
-			size_t n = strlen(valued[k]);
-			if (!strcmp(a, valued[k])) {
-				opt = valued[k];
-				if (i + 1 >= argc)
-					return usage_error("%s needs a value", a);
-				v = argv[++i];
-			} else if (valued[k][1] == '-' && !strncmp(a, valued[k], n) && a[n] == '=') {
-				opt = valued[k]; /* --option=VALUE */
-				v = a + n + 1;
-			}
-		}
+		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
+		if (st == 2)
+			return 2;
 		if (opt && !strcmp(opt, "--set")) {
+			if (sb_args_set(v, i + 1 < argc ? argv[i + 1] : NULL))
+				return 2;
 			o->sets[o->nsets++] = v;
 		} else if (opt && !strcmp(opt, "--seed")) {
-			char *end;
-			errno = 0;
-			long long seed = strtoll(v, &end, 10);
-			if (!*v || *end || errno || seed < 0)
-				return usage_error("--seed: expected a non-negative integer, got \"%s\"", v);
-			snprintf(o->seed_set, sizeof(o->seed_set), "run.seed=%lld", seed);
+			if (sb_args_seed(v, o->seed_set, sizeof(o->seed_set)))
+				return 2;
 			o->sets[o->nsets++] = o->seed_set;
 		} else if (opt && !strcmp(opt, "--out")) {
 			o->out = v;
@@ -184,7 +176,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
 			o->quiet = true;
 		} else if (a[0] == '-') {
-			return usage_error("compare: unknown option %s (see sharebuf --help)", a);
+			return usage_error("compare: unknown option %s (see sharebuf compare --help)", a);
 		} else if (!o->path) {
 			o->path = a;
 		} else {
@@ -265,20 +257,26 @@ static long parse_schemes(const char *arg, char ***out)
 
 /* Load, validate and build the scenario exactly as `run` would with `--set switch.scheme=S`
  * added (building catches what only a scheme's set-up can see, e.g. a static share smaller
- * than one cell), then free it: the child process loads it again through `run`. */
-static int check_scenario(const struct options *o, const char *scheme_set, struct sb_error *err)
+ * than one cell), then free it: the child process loads it again through `run`. On failure,
+ * *lossy_only says whether the only trouble is that S has no PFC or headroom while the
+ * scenario has lossless traffic (sb_switch_init_mmus refuses that), which compare may skip. */
+static int check_scenario(const struct options *o, const char *scheme_set, bool *lossy_only, struct sb_error *err)
 {
 	const char **sets = sb_xcalloc(o->nsets + 1, sizeof(*sets));
 	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
 	sets[o->nsets] = scheme_set;
 	struct sb_scenario sc;
 	sb_scenario_defaults(&sc);
+	*lossy_only = false;
 	int rc = sb_cfg_load(&sc, o->path, sb_default_scenario, sets, o->nsets + 1, err);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, err);
 	if (rc == 0) {
 		struct sb_sim sim;
 		rc = sb_sim_build(&sim, &sc, err);
+		/* the workloads, which set the lossless priorities, are built before the switches */
+		const struct sb_bm_ops *ops = sb_bm_find(sc.sw.scheme);
+		*lossy_only = rc && ops && !ops->lossless && sim.lossless_prio_mask && !sc.sw.lossless_as_label;
 		sb_sim_free(&sim);
 	}
 	sb_scenario_free(&sc);
@@ -288,8 +286,10 @@ static int check_scenario(const struct options *o, const char *scheme_set, struc
 
 /* ---------- the runs ---------- */
 
-/* `run` for one scheme, in a child process whose output goes to j->log. */
-static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
+/* `run` for one scheme, in a child process whose output goes to j->log; `slot` is its place
+ * among the children a signal must stop. Returns 0, -1 when fork failed, 1 when a signal
+ * already asked compare to stop. */
+static int start_job(struct job *j, size_t slot, const struct options *o, sb_command_fn *run)
 {
 	char **args = sb_xcalloc(2 * o->nsets + 8, sizeof(*args));
 	int n = 0;
@@ -308,13 +308,27 @@ static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
 
 	j->log = tmpfile(); /* NULL: the child writes to our stderr directly */
 	fflush(NULL);
+	/* Signals wait until the child is registered (the parent's handler stops registered
+	 * children) and until the child has dropped the parent's claim on DIR (its own handler
+	 * must clean up only what it wrote). */
+	sigset_t saved;
+	sb_outdir_block(&saved);
+	if (sb_outdir_stopped()) {
+		sb_outdir_unblock(&saved);
+		free(args);
+		return 1;
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(errno));
+		int e = errno;
+		sb_outdir_unblock(&saved);
+		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(e));
 		free(args);
 		return -1;
 	}
 	if (pid == 0) {
+		sb_outdir_forget();
+		sb_outdir_unblock(&saved);
 		if (j->log) {
 			dup2(fileno(j->log), STDOUT_FILENO);
 			dup2(fileno(j->log), STDERR_FILENO);
@@ -323,6 +337,8 @@ static int start_job(struct job *j, const struct options *o, sb_command_fn *run)
 		fflush(NULL);
 		_exit(rc);
 	}
+	sb_outdir_child(slot, pid);
+	sb_outdir_unblock(&saved);
 	free(args);
 	j->pid = pid;
 	j->started = true;
@@ -345,45 +361,71 @@ static void relay_log(struct job *j)
 		fputc('\n', stderr);
 }
 
-/* Run every job, at most `jobs` at a time. Returns the number of failed jobs. */
+/* Stop the runs still going (waiting for them failed): each removes its own temporaries and
+ * the directory it created. */
+static void stop_jobs(struct job *jv, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (jv[i].started && !jv[i].done)
+			kill(jv[i].pid, SIGTERM);
+}
+
+/* Run every job, at most `jobs` at a time (none new once a signal asked compare to stop).
+ * Returns the number of failed jobs. */
 static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
 		       bool progress)
 {
 	size_t next = 0, running = 0, done = 0, failed = 0;
-	while (done < n) {
-		while (running < (size_t)jobs && next < n) {
-			struct job *j = &jv[next++];
-			if (start_job(j, o, run)) {
-				j->done = true;
+	sb_outdir_defer(n);
+	while (running || (next < n && !sb_outdir_stopped())) {
+		while (running < (size_t)jobs && next < n && !sb_outdir_stopped()) {
+			size_t i = next++;
+			int st = start_job(&jv[i], i, o, run);
+			if (st < 0) {
+				jv[i].done = true;
 				done++;
 				failed++;
-			} else {
+			} else if (st == 0) {
 				running++;
 			}
 		}
+		/* once a signal asked compare to stop, the handler has already sent SIGTERM to every
+		 * registered run (outdir.c); the loop only waits for them */
 		if (progress) {
 			fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", done, n, running);
 			fflush(stderr);
 		}
 		if (!running)
 			continue;
-		int st;
-		pid_t pid = waitpid(-1, &st, 0);
-		if (pid < 0) {
+		/* Learn which child ended without reaping it: until it is reaped its pid cannot be
+		 * reused, so the handler, which may still signal it, never hits another process. */
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "sharebuf: compare: waiting for the runs failed: %s\n", strerror(errno));
+			stop_jobs(jv, n);
+			while (wait(NULL) > 0 || errno == EINTR)
+				;
 			for (size_t i = 0; i < n; i++)
 				if (jv[i].started && !jv[i].done) {
 					jv[i].done = true;
 					failed++;
 				}
+			sb_outdir_undefer();
 			return failed + (n - next);
 		}
+		sigset_t saved;
+		sb_outdir_block(&saved);
+		int st = 0;
 		for (size_t i = 0; i < n; i++) {
 			struct job *j = &jv[i];
-			if (!j->started || j->done || j->pid != pid)
+			if (!j->started || j->done || j->pid != si.si_pid)
 				continue;
+			sb_outdir_child(i, 0);
+			while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
+				;
 			j->done = true;
 			running--;
 			done++;
@@ -395,10 +437,12 @@ static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options
 			}
 			failed += j->status != 0;
 		}
+		sb_outdir_unblock(&saved);
 	}
+	sb_outdir_undefer();
 	if (progress)
 		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", done, n);
-	return failed;
+	return failed + (n - next);
 }
 
 /* ---------- the results ---------- */
@@ -491,23 +535,20 @@ static json_t *compare_json(const struct job *jv, size_t n)
 	return root;
 }
 
-/* Write DIR/compare.csv and DIR/compare.json, each through a hidden temporary file renamed
- * only once both are complete. */
+/* Write DIR/compare.csv and DIR/compare.json, each through a unique hidden temporary file
+ * (outdir.c), renamed only once both are complete and with signals held, so that one is
+ * never left without the other. */
 static int write_files(const char *dir, const struct job *jv, size_t n, struct sb_error *err)
 {
 	static const char *const names[2] = { "compare.csv", "compare.json" };
-	char *final[2], *tmp[2];
+	char *final[2], tmp[2][4096];
 	FILE *f[2] = { NULL, NULL };
 	int rc = 0;
-	for (int i = 0; i < 2; i++) {
-		char hidden[64];
-		snprintf(hidden, sizeof(hidden), ".%s.tmp", names[i]);
+	for (int i = 0; i < 2; i++)
 		final[i] = join_path(dir, names[i]);
-		tmp[i] = join_path(dir, hidden);
-	}
 	for (int i = 0; i < 2 && rc == 0; i++)
-		if (!(f[i] = fopen(tmp[i], "w")))
-			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
+		if (!(f[i] = sb_outdir_tmp_open(dir, names[i], tmp[i], sizeof(tmp[i]), err)))
+			rc = -1;
 	if (rc == 0) {
 		write_csv(f[0], jv, n);
 		json_t *j = compare_json(jv, n);
@@ -522,19 +563,22 @@ static int write_files(const char *dir, const struct job *jv, size_t n, struct s
 		if ((fclose(f[i]) || failed) && rc == 0)
 			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
 	}
+	sigset_t saved;
+	sb_outdir_block(&saved);
 	for (int i = 0; i < 2; i++) {
 		if (f[i] && rc == 0 && rename(tmp[i], final[i]))
-			rc = sb_fail(err, "cannot rename %s: %s", tmp[i], strerror(errno));
+			rc = sb_fail(err, "cannot replace %s: %s", final[i], strerror(errno));
 		if (f[i] && rc)
 			unlink(tmp[i]);
+		if (f[i])
+			sb_outdir_tmp_done(tmp[i]);
 	}
 	if (rc) /* never one of the two without the other */
 		for (int i = 0; i < 2; i++)
 			unlink(final[i]);
-	for (int i = 0; i < 2; i++) {
+	sb_outdir_unblock(&saved);
+	for (int i = 0; i < 2; i++)
 		free(final[i]);
-		free(tmp[i]);
-	}
 	return rc;
 }
 
@@ -601,7 +645,8 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
 	char **names = NULL;
 	struct job *jv = NULL;
-	long n = 0;
+	long n = 0, njobs = 0; /* schemes listed; runs (those not skipped) */
+	bool claimed = false;
 	int rc = parse_options(argc, argv, &o);
 	if (rc)
 		goto done;
@@ -618,7 +663,9 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 
 	/* Everything is checked before anything runs or is written. */
 	jv = sb_xcalloc((size_t)n, sizeof(*jv));
-	struct sb_error err = { "" };
+	njobs = n; /* until the skipped ones are taken out: `done` frees them all */
+	bool *skip = sb_xcalloc((size_t)n, sizeof(*skip));
+	struct sb_error err = { "" }, first_skip = { "" };
 	for (long i = 0; i < n; i++) {
 		struct job *j = &jv[i];
 		j->scheme = names[i];
@@ -627,42 +674,82 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 		j->set = sb_xmalloc(len);
 		snprintf(j->set, len, "switch.scheme=%s", names[i]);
 		j->status = -1;
-		if (check_scenario(&o, j->set, &err)) {
+		bool lossy_only;
+		if (check_scenario(&o, j->set, &lossy_only, &err)) {
+			/* Without --schemes, "every scheme" means every scheme that can run the
+			 * scenario: one without PFC cannot carry lossless traffic, and is skipped
+			 * (noted below) rather than failing the comparison of the others. Named in
+			 * --schemes, it is an error as in `run`. */
+			if (lossy_only && !o.schemes_arg) {
+				skip[i] = true;
+				if (!first_skip.msg[0])
+					first_skip = err;
+				continue;
+			}
 			/* A mistake of the scenario is reported in run's words; one that only some
 			 * schemes reveal (another scheme passes) also names the scheme. */
 			bool scheme_specific = i > 0;
 			for (long k = 1; k < n && !scheme_specific; k++) {
 				struct sb_error other = { "" };
 				char set[256];
+				bool unused;
 				snprintf(set, sizeof(set), "switch.scheme=%s", names[k]);
-				scheme_specific = check_scenario(&o, set, &other) == 0;
+				scheme_specific = check_scenario(&o, set, &unused, &other) == 0;
 			}
 			if (scheme_specific)
 				fprintf(stderr, "sharebuf: compare: with switch.scheme=%s: %s\n", names[i], err.msg);
 			else
 				fprintf(stderr, "sharebuf: %s\n", err.msg);
 			rc = 1;
+			free(skip);
 			goto done;
 		}
 		struct stat st;
 		if (stat(j->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "sharebuf: --out: %s exists and is not a directory\n", j->dir);
 			rc = 1;
+			free(skip);
 			goto done;
 		}
 	}
-	bool created = false;
-	if (sb_report_prepare_dir(o.out, &created, &err)) {
-		if (created)
-			rmdir(o.out);
+	/* keep the schemes that run, in order */
+	char skipped[1024] = "";
+	size_t used = 0;
+	njobs = 0;
+	for (long i = 0; i < n; i++) {
+		if (skip[i]) {
+			if (used < sizeof(skipped))
+				used += (size_t)snprintf(skipped + used, sizeof(skipped) - used, "%s%s", used ? ", " : "",
+							 jv[i].scheme);
+			free(jv[i].dir);
+			free(jv[i].set);
+		} else {
+			jv[njobs++] = jv[i];
+		}
+	}
+	free(skip);
+	if (njobs == 0) {
+		fprintf(stderr, "sharebuf: %s\n", first_skip.msg);
+		rc = 1;
+		goto done;
+	}
+	if (*skipped)
+		fprintf(stderr, "sharebuf: compare: skipped %s: no PFC or headroom for the scenario's lossless traffic "
+				"(`sharebuf list` marks the lossless-capable schemes)\n",
+			skipped);
+
+	static const char *const compare_names[] = { "compare.csv", "compare.json", NULL };
+	if (sb_outdir_claim(o.out, compare_names, &err)) {
+		sb_outdir_release(true);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		rc = 1;
 		goto done;
 	}
+	claimed = true;
 	/* A compare.csv/json of an earlier compare would no longer match the directories this
 	 * one rewrites, whether it succeeds or not. */
 	for (int i = 0; i < 2; i++) {
-		char *p = join_path(o.out, i ? "compare.json" : "compare.csv");
+		char *p = join_path(o.out, compare_names[i]);
 		unlink(p);
 		free(p);
 	}
@@ -672,14 +759,27 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = cpus > 0 ? cpus : 1;
 	}
-	if (jobs > n)
-		jobs = n;
+	if (jobs > njobs)
+		jobs = njobs;
 	double t0 = wall_now();
-	size_t failed = run_jobs(jv, (size_t)n, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
+	size_t failed = run_jobs(jv, (size_t)njobs, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
 	double wall = wall_now() - t0;
+	int sig = sb_outdir_stopped();
+	if (sig) {
+		/* Every run has ended (run_jobs waited for them): each removed its temporaries and
+		 * the directory it created. What remains are the runs that had finished. */
+		long finished = 0;
+		for (long i = 0; i < njobs; i++)
+			finished += jv[i].done && jv[i].status == 0;
+		fprintf(stderr, "sharebuf: compare: stopped by signal %d (%s) with %ld of %ld runs finished; the others "
+				"were stopped, no compare.csv or compare.json was written\n",
+			sig, strsignal(sig), finished, njobs);
+		sb_outdir_release(true);
+		sb_outdir_die(sig);
+	}
 
 	/* Messages of the runs, in --schemes order; the exit status is the first failure's. */
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < njobs; i++) {
 		struct job *j = &jv[i];
 		if (j->status != 0) {
 			if (!j->started)
@@ -699,27 +799,28 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	}
 	if (failed) {
 		fprintf(stderr, "sharebuf: compare: %zu of %ld runs failed; no compare.csv or compare.json was written\n",
-			failed, n);
-		if (created)
-			rmdir(o.out); /* only if empty */
+			failed, njobs);
 		if (rc == 0)
 			rc = 1;
 		goto done;
 	}
-	for (long i = 0; i < n && rc == 0; i++)
+	for (long i = 0; i < njobs && rc == 0; i++)
 		if (read_summary(&jv[i], &err))
 			rc = 1;
-	if (rc == 0 && write_files(o.out, jv, (size_t)n, &err))
+	if (rc == 0 && write_files(o.out, jv, (size_t)njobs, &err))
 		rc = 1;
 	if (rc) {
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		goto done;
 	}
 	if (!o.quiet)
-		print_table(jv, (size_t)n, o.out, jobs, wall);
+		print_table(jv, (size_t)njobs, o.out, jobs, wall);
 
 done:
-	for (long i = 0; jv && i < n; i++) {
+	/* a failed compare removes DIR if it created it and nothing is in it: never a user's files */
+	if (claimed)
+		sb_outdir_release(rc != 0);
+	for (long i = 0; jv && i < njobs; i++) {
 		if (jv[i].log)
 			fclose(jv[i].log);
 		json_decref(jv[i].summary);

@@ -123,9 +123,10 @@ struct dsh_state {
 	  "1500 B, the paper's value)" }
 
 #define COMMON_PARAMS_TAIL                                                                          \
-	{ "lossless_queues", SB_P_INT, offsetof(struct dsh_state, lossless_queues), "7", 1, 8, "queues", \
+	{ "lossless_queues", SB_P_INT, offsetof(struct dsh_state, lossless_queues), "0", 0, 8, "queues", \
 	  NULL, "lossless queues per port the reserves are sized for (private B_p = ports·queues·φ; "  \
-	  "SIH headroom h = queues·Σ η): 7, the paper's (queue 0 carries ACKs and PFC frames); "      \
+	  "SIH headroom h = queues·Σ η): 0 = the run's lossless priorities; 7 is the paper's "        \
+	  "Tomahawk, which reserves for every queue but 0 (ACKs and PFC frames) whether used or not; " \
 	  "a run with more lossless priorities than this is refused, a run with none reserves "        \
 	  "nothing (the whole buffer is shared)" },                                                    \
 	{ "ports", SB_P_INT, offsetof(struct dsh_state, ports), "0", 0, 65535, "ports", NULL,         \
@@ -255,7 +256,13 @@ static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 		return sb_fail(err, "%s: accounts every ingress port across all egress ports, so it needs "
 				    "one MMU per switch (switch.mmu_ports = 0); this MMU serves ports %u..%u of %u",
 			       name, m->port_lo, m->port_hi - 1, m->nports);
+	/* Sized, by default, for the lossless priorities the run has: a switch reserving for 7
+	 * queues when one carries lossless traffic leaves a small buffer no shared segment (SIH's
+	 * 7·Σ η exceeds the default scenario's switches), so an ordinary lossless scenario would
+	 * be refused. The paper's 7 (every queue but 0, used or not) is lossless_queues = 7. */
 	unsigned lossless_prios = (unsigned)__builtin_popcount(m->lossless_prio_mask);
+	if (!s->lossless_queues)
+		s->lossless_queues = lossless_prios ? lossless_prios : 1;
 	if (lossless_prios > (unsigned)s->lossless_queues)
 		return sb_fail(err, "%s: the run has %u lossless priorities but the reserves are sized for "
 				    "lossless_queues = %lld per port",

@@ -2,6 +2,7 @@
  * report.c — sampling, progress, summary statistics and output files.
  */
 #include "sim/report.h"
+#include "sim/outdir.h"
 #include "sim/report_pfc.h"
 #include "sim/report_rx.h"
 
@@ -460,14 +461,13 @@ struct out_file {
 	FILE *f;
 };
 
+/* A unique temporary DIR/.NAME.XXXXXX (outdir.c): two runs on one directory can never write
+ * the same file, and a signal removes it. */
 static int out_open(struct out_file *o, const char *dir, const char *name, struct sb_error *err)
 {
 	snprintf(o->final, sizeof(o->final), "%s/%s", dir, name);
-	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp", dir, name);
-	o->f = fopen(o->tmp, "w");
-	if (!o->f)
-		return sb_fail(err, "cannot write %s: %s", o->tmp, strerror(errno));
-	return 0;
+	o->f = sb_outdir_tmp_open(dir, name, o->tmp, sizeof(o->tmp), err);
+	return o->f ? 0 : -1;
 }
 
 static int mkdir_p(const char *dir, struct sb_error *err)
@@ -527,19 +527,6 @@ static void write_drops(FILE *f, const struct sb_sim *sim)
 			fprintf(f, "%s,nic,%llu\n", sim->hosts[h]->node.name, (unsigned long long)sim->hosts[h]->nic_drops);
 }
 
-int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err)
-{
-	struct stat st;
-	*created = stat(dir, &st) != 0;
-	if (!*created && !S_ISDIR(st.st_mode))
-		return sb_fail(err, "--out: %s exists and is not a directory", dir);
-	if (mkdir_p(dir, err))
-		return -1;
-	if (access(dir, W_OK | X_OK))
-		return sb_fail(err, "--out: cannot write into %s: %s", dir, strerror(errno));
-	return 0;
-}
-
 static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
 {
 	json_t *j = summary_json(sim, s, wall_s);
@@ -550,8 +537,9 @@ static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_sum
 
 enum { OUT_FLOWS, OUT_SUMMARY, OUT_OCCUPANCY, OUT_DROPS, OUT_PFC, OUT_PFC_PAUSED, OUT_DEADLOCKS, OUT_THROUGHPUT,
        OUT_N };
-static const char *const out_names[OUT_N] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
-					      "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv" };
+static const char *const out_names[OUT_N + 1] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
+						  "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv", NULL };
+const char *const *const sb_report_file_names = out_names;
 
 /* The PFC files only where PFC can happen (a lossless class, or frames were sent anyway). */
 static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
@@ -612,13 +600,30 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp,
 				     closed ? strerror(errno) : "write error (disk full?)");
 	}
+	/* The renames and the removal of stale files happen with the signals held, so that a
+	 * signal cannot leave some files of this run beside some of the previous one: it takes
+	 * effect once the directory holds exactly this run's files. */
+	sigset_t saved;
+	sb_outdir_block(&saved);
 	for (int i = 0; i < OUT_N; i++) {
 		if (!files[i].f)
 			continue;
 		if (rc == 0 && rename(files[i].tmp, files[i].final))
-			rc = sb_fail(err, "cannot rename %s: %s", files[i].tmp, strerror(errno));
+			rc = sb_fail(err, "cannot replace %s: %s", files[i].final, strerror(errno));
 		if (rc)
 			unlink(files[i].tmp);
+		sb_outdir_tmp_done(files[i].tmp);
 	}
+	/* A run owns its outputs' names in DIR: one of them that this run did not write (the
+	 * pfc.csv of an earlier lossless run, say) would read as this run's result. */
+	for (int i = 0; i < OUT_N && rc == 0; i++) {
+		if (wanted[i])
+			continue;
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/%s", dir, out_names[i]);
+		if (unlink(path) && errno != ENOENT)
+			rc = sb_fail(err, "cannot remove %s, the output of an earlier run: %s", path, strerror(errno));
+	}
+	sb_outdir_unblock(&saved);
 	return rc;
 }

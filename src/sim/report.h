@@ -3,10 +3,12 @@
  * and the output directory (flows.csv, summary.json, occupancy.csv, drops.csv; docs/outputs.md
  * documents every column and key).
  *
- * Every file is first written as a hidden temporary file inside the output directory and
- * renamed to its name only once all four are complete, so a failed or interrupted run leaves
- * no partial file under a real name. The directory is created (and checked writable) before
- * the simulation starts, so a bad --out fails at once, not after a long run.
+ * Every file is first written as a unique hidden temporary file inside the output directory
+ * (sim/outdir.h) and renamed to its name only once all of them are complete, so a failed or
+ * interrupted run leaves no partial file under a real name; output names this run does not
+ * write are then removed, so the directory never mixes two runs' files. The command line
+ * claims the directory (creates, checks and locks it, sb_outdir_claim) before the simulation
+ * starts, so a bad or busy --out fails at once, not after a long run.
  */
 #ifndef SB_REPORT_H
 #define SB_REPORT_H
@@ -44,14 +46,14 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
 /* Print the human summary (stdout of `sharebuf run`). */
 void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s);
 
-/* Create `dir` (and parents) if needed and check it is writable; *created says whether this
- * call made it (so a failed run can remove it again). */
-int sb_report_prepare_dir(const char *dir, bool *created, struct sb_error *err);
+/* Every file name sb_report_write may write, NULL-terminated. */
+extern const char *const *const sb_report_file_names;
 
 /* The names of the files sb_report_write writes for this run, comma-separated. */
 void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len);
 
-/* Write every output file into `dir` (files replaced atomically). */
+/* Write every output file into `dir` (each replaced atomically), then remove the files of
+ * sb_report_file_names that this run does not write. */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
 
 /* Nearest-rank percentile of a sorted array: the value at index ceil(p/100·n) − 1. */

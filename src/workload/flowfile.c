@@ -7,14 +7,16 @@
 #include <string.h>
 #include "sim/scenario.h"
 
-enum { COL_START, COL_SRC, COL_DST, COL_SIZE, COL_PRIO, COL_TRANSPORT, COL_CLASS, NCOLS };
+enum { COL_START, COL_SRC, COL_DST, COL_SIZE, COL_PRIO, COL_TRANSPORT, COL_CLASS, COL_QUERY, NCOLS };
 
 static const char *const col_name[NCOLS] = {
-	"start_us", "src", "dst", "size_bytes", "priority", "transport", "class",
+	"start_us", "src", "dst", "size_bytes", "priority", "transport", "class", "query",
 };
 
 #define HEADER6 "start_us,src,dst,size_bytes,priority,transport"
 #define HEADER7 HEADER6 ",class"
+#define HEADER8 HEADER7 ",query"
+#define OPTIONAL "(optionally followed by `,class` or `,class,query`)"
 
 /* Fields longer than this are cut in messages; the message buffer is 512 bytes. */
 #define SHOW 60
@@ -116,7 +118,7 @@ static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb
 {
 	char *f[NCOLS];
 	size_t n = split(s, f, NCOLS);
-	const char *header = ncols == NCOLS ? HEADER7 : HEADER6;
+	const char *header = ncols == NCOLS ? HEADER8 : ncols == COL_QUERY ? HEADER7 : HEADER6;
 	if (n < ncols)
 		return sb_fail(r->err, "%s:%d: column %s: missing, expected %zu comma-separated fields "
 			       "(%s), found %zu", r->path, r->line, col_name[n], ncols, header, n);
@@ -145,29 +147,36 @@ static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb
 		return col_fail(r, COL_TRANSPORT, "a transport name (dctcp, cubic, ...)", "");
 	rec->transport = intern(ff, f[COL_TRANSPORT]);
 	rec->klass = SB_CLASS_LOSSY;
-	if (ncols == NCOLS) {
+	if (ncols > COL_CLASS) {
 		const char *k = f[COL_CLASS];
 		if (strcmp(k, "lossless") == 0)
 			rec->klass = SB_CLASS_LOSSLESS;
 		else if (k[0] != '\0' && strcmp(k, "lossy") != 0)
 			return col_fail(r, COL_CLASS, "lossy or lossless", k);
 	}
+	rec->query = -1;
+	if (ncols > COL_QUERY && f[COL_QUERY][0] != '\0') {
+		uint64_t q;
+		if (parse_u64(f[COL_QUERY], &q) < 0 || q > INT32_MAX)
+			return col_fail(r, COL_QUERY, "a query id 0..2147483647, or nothing", f[COL_QUERY]);
+		rec->query = (int64_t)q;
+	}
 	return 0;
 }
 
-/* Returns the column count the header declares (6 or 7), or -1. */
+/* Returns the column count the header declares (6, 7 or 8), or -1. */
 static int parse_header(const struct reader *r, char *s)
 {
 	char shown[SHOW + 1];
 	snprintf(shown, sizeof(shown), "%s", s);
 	char *f[NCOLS];
 	size_t n = split(s, f, NCOLS);
-	int ok = n == NCOLS - 1 || n == NCOLS;
+	int ok = n >= COL_CLASS && n <= NCOLS;
 	for (size_t i = 0; ok && i < n; i++)
 		ok = strcmp(f[i], col_name[i]) == 0;
 	if (!ok)
-		return sb_fail(r->err, "%s:%d: expected the header line `%s` (optionally followed by "
-			       "`,class`), got `%s`", r->path, r->line, HEADER6, shown);
+		return sb_fail(r->err, "%s:%d: expected the header line `%s` " OPTIONAL ", got `%s`", r->path, r->line,
+			       HEADER6, shown);
 	return (int)n;
 }
 
@@ -225,8 +234,7 @@ int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
 	if (rc == 0 && ferror(f))
 		rc = sb_fail(err, "%s: cannot read flow file: %s", path, strerror(errno ? errno : EIO));
 	if (rc == 0 && ncols == 0)
-		rc = sb_fail(err, "%s: expected the header line `%s` (optionally followed by `,class`), "
-			     "found no line", path, HEADER6);
+		rc = sb_fail(err, "%s: expected the header line `%s` " OPTIONAL ", found no line", path, HEADER6);
 	free(line);
 	fclose(f);
 	ff.path = sb_xstrdup(path);

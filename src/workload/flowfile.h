@@ -4,7 +4,7 @@
  * CSV, one flow per line, after a header line that names the columns:
  *
  *     # comments and blank lines are allowed anywhere
- *     start_us,src,dst,size_bytes,priority,transport[,class]
+ *     start_us,src,dst,size_bytes,priority,transport[,class[,query]]
  *     0,0,5,100000,1,dctcp
  *     12.5,3,5,2000000,3,dcqcn,lossless
  *
@@ -15,6 +15,9 @@
  * transport  a transport name; kept as text, the simulator checks that it exists
  * class      lossy | lossless (PFC-protected); only if the header has the column; an empty
  *            field means lossy
+ * query      the id of the query this flow answers (flows with one id are the responses of
+ *            one incast query: the workload gives them QCTs like generated incasts); only if
+ *            the header has the column; an empty field means none
  *
  * The header fixes the column order and count; every line must have exactly as many fields.
  * Records come back sorted by start time, flows that start together in file order, so a file
@@ -34,6 +37,7 @@ struct sb_flow_record {
 	int priority;          /* 0..7 */
 	int klass;             /* SB_CLASS_LOSSY or SB_CLASS_LOSSLESS (sim/scenario.h) */
 	const char *transport; /* points into sb_flowfile.transports */
+	int64_t query;         /* the file's query id, or -1 */
 	int line;              /* line in the file, for the simulator's own messages */
 };
 
