@@ -367,10 +367,11 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown enum value", "topology: {\n  type = \"ring\";\n};\n", "BAD", 1,
 	  { "bad.cfg:2: topology.type: expected one of single|leafspine|fattree, got \"ring\"" } },
 	{ "syntax error", "run: { seed = ; };\n", "BAD", 1, { "bad.cfg:1: syntax error" } },
-	/* NOTE: the scheme is checked by sb_scenario_validate, which names the key but not the
-	 * file:line (see the report); the key substring is asserted. */
+	/* checked after reading (sb_scenario_validate), still at the key's line */
 	{ "unknown scheme", "switch: {\n  scheme = \"abm2\";\n};\n", "BAD", 1,
-	  { "switch.scheme: unknown scheme \"abm2\", expected one of dt|", "cs", "static" } },
+	  { "bad.cfg:2: switch.scheme: unknown scheme \"abm2\", expected one of dt|", "cs", "static" } },
+	{ "odd fat-tree k", "topology: {\n  type = \"fattree\";\n  k = 5;\n};\n", "BAD", 1,
+	  { "bad.cfg:3: topology.k: a fattree needs an even k, got 5" } },
 	{ "unknown transport", SHORT_RUN "workloads = (\n  { type = \"poisson\"; transport = \"bbr\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads.0.transport: unknown transport \"bbr\", expected one of dctcp|" } },
 	{ "CDF not monotone",

@@ -528,21 +528,21 @@ static void test_validate(void **state)
 	(void)state;
 	char schemes[256], want[512];
 	names_of_schemes(schemes, sizeof(schemes));
-	snprintf(want, sizeof(want), "switch.scheme: unknown scheme \"abc\", expected one of %s", schemes);
+	snprintf(want, sizeof(want), "(default):1: switch.scheme: unknown scheme \"abc\", expected one of %s", schemes);
 	expect_invalid("switch: { scheme = \"abc\"; };", want);
 
-	expect_invalid("run: { duration_ms = 0.0; };", "run.duration_ms: must be greater than 0, got 0");
-	expect_invalid("topology: { type = \"fattree\"; k = 5; };", "topology.k: a fattree needs an even k, got 5");
-	expect_invalid("tcp: { mss = 65500; };", "tcp.mss: mss + header_bytes = 65548 bytes, a packet can be at most 65535 bytes");
+	expect_invalid("run: { duration_ms = 0.0; };", "(default):1: run.duration_ms: must be greater than 0, got 0");
+	expect_invalid("topology: { type = \"fattree\"; k = 5; };", "(default):1: topology.k: a fattree needs an even k, got 5");
+	expect_invalid("tcp: { mss = 65500; };", "(default):1: tcp.mss: mss + header_bytes = 65548 bytes, a packet can be at most 65535 bytes");
 	expect_invalid("workloads = (\n  { type = \"longlived\"; srcs = [1]; dst = 32; }\n);",
 		       "(default):2: workloads.0.dst: host 32 does not exist, the topology has 32 hosts (0..31)");
 	expect_invalid("topology: { type = \"fattree\"; k = 4; };\n"
 		       "workloads = ({ type = \"burst\"; srcs = [1, 16]; dst = 0; });",
 		       "(default):2: workloads.0.srcs[1]: host 16 does not exist, the topology has 16 hosts (0..15)");
 	expect_invalid("run: { sample_hosts = [3, 32]; };",
-		       "run.sample_hosts[1]: host 32 does not exist, the topology has 32 hosts (0..31)");
+		       "(default):1: run.sample_hosts[1]: host 32 does not exist, the topology has 32 hosts (0..31)");
 	expect_invalid("run: { sample_hosts = [3]; sample_interval_us = 0.0; };",
-		       "run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got 0");
+		       "(default):1: run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got 0");
 	expect_invalid("workloads = ({ type = \"burst\"; srcs = [3, 0]; dst = 0; });",
 		       "(default):1: workloads.0.srcs[1]: host 0 is also the destination (dst)");
 	expect_invalid("workloads = ({ type = \"cbr\"; dst = 0; });",
@@ -577,6 +577,45 @@ static void test_validate(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* A check made after reading names the line the key was written on, in the file that wrote
+ * it (an @include'd one too), or "--set KEY" for an override; a key left at its default is
+ * placed at its group (run: { ... }, workloads.N). These checks once printed the bare key. */
+static void test_validate_places(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), want[512];
+	char *part = tl_write_file(dir, "part.cfg", "topology: {\n  type = \"fattree\";\n  k = 5;\n};\n");
+	char *path = tl_write_file(dir, "main.cfg",
+				   "run: { seed = 1; };\nswitch: {\n  ecn_mode = \"off\";\n  scheme = \"abm2\";\n};\n"
+				   "@include \"part.cfg\"\n"
+				   "workloads = (\n  { type = \"burst\";\n    dst = 3; }\n);\n");
+	struct { const char *set[2]; const char *place; } cases[] = {
+		{ { "topology.k=4", NULL }, "%s/main.cfg:4: switch.scheme: unknown scheme \"abm2\"" },
+		{ { "switch.scheme=dt", NULL }, "%s/part.cfg:3: topology.k: a fattree needs an even k, got 5" },
+		{ { "switch.scheme=dt", "topology.k=7" }, "--set topology.k: a fattree needs an even k, got 7" },
+		{ { "topology.k=4", "switch.scheme=abm3" }, "--set switch.scheme: unknown scheme \"abm3\"" },
+		/* srcs is left empty: the workload's own line */
+		{ { "switch.scheme=dt", "topology.k=4" }, "%s/main.cfg:8: workloads.0.srcs: a burst workload needs at least one source host" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sb_scenario sc;
+		struct sb_error err;
+		size_t nsets = cases[i].set[1] ? 2 : cases[i].set[0] ? 1 : 0;
+		sb_scenario_defaults(&sc);
+		if (sb_cfg_load(&sc, path, NULL, cases[i].set, nsets, &err))
+			fail_msg("case %zu: %s", i, err.msg);
+		assert_int_equal(sb_scenario_validate(&sc, &err), -1);
+		snprintf(want, sizeof(want), cases[i].place, dir);
+		if (strncmp(err.msg, want, strlen(want)) != 0)
+			fail_msg("case %zu: want %s..., got %s", i, want, err.msg);
+		sb_scenario_free(&sc);
+	}
+	free(part);
+	free(path);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -596,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_bad_workload_type),
 		cmocka_unit_test(test_bad_overrides),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_validate_places),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

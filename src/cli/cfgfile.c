@@ -27,19 +27,34 @@
  * file carries the name written in the directive, which libconfig resolved against the main
  * file's directory (parse_config sets it as include dir), so we show that resolved path.
  */
-static void file_place(char *buf, size_t n, const char *main, const config_setting_t *s,
-		       const char *key)
+static unsigned setting_file(char *buf, size_t n, const char *main, const config_setting_t *s)
 {
 	const char *file = s && config_setting_source_file(s) ? config_setting_source_file(s) : main;
 	const char *slash = strrchr(main, '/');
 	int dirlen = 0;
 	if (file != main && strcmp(file, main) != 0 && file[0] != '/' && slash)
 		dirlen = (int)SB_MIN(slash - main + 1, 200);
-	unsigned line = s ? config_setting_source_line(s) : 0;
+	snprintf(buf, n, "%.*s%s", dirlen, main, file);
+	return s ? config_setting_source_line(s) : 0;
+}
+
+static void file_place(char *buf, size_t n, const char *main, const config_setting_t *s,
+		       const char *key)
+{
+	char file[CFG_PLACE_LEN];
+	unsigned line = setting_file(file, sizeof(file), main, s);
 	if (line)
-		snprintf(buf, n, "%.*s%s:%u: %s", dirlen, main, file, line, key);
+		snprintf(buf, n, "%.250s:%u: %s", file, line, key);
 	else
-		snprintf(buf, n, "%.*s%s: %s", dirlen, main, file, key);
+		snprintf(buf, n, "%.250s: %s", file, key);
+}
+
+/* Remember where `key` was written, for checks made after reading (sb_scenario_place). */
+static void note(struct sb_scenario *sc, const char *main, const config_setting_t *s, const char *key)
+{
+	char file[CFG_PLACE_LEN];
+	unsigned line = setting_file(file, sizeof(file), main, s);
+	sb_scenario_note_origin(sc, key, file, (int)line);
 }
 
 static void describe(const config_setting_t *s, char *buf, size_t n)
@@ -224,6 +239,7 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 	snprintf(key, sizeof(key), "switch.%s", ops->name);
 	if (expect_group(file, group, key, "of scheme parameters { name = value; ... }", err))
 		return -1;
+	note(sc, file, group, key);
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m);
@@ -242,6 +258,7 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 		}
 		if (set_from_setting(file, p, sc->scheme_params[scheme], m, key, err))
 			return -1;
+		note(sc, file, m, key);
 	}
 	return 0;
 }
@@ -256,6 +273,7 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 	bool is_switch = strcmp(gname, "switch") == 0;
 	if (expect_group(file, group, gname, "{ key = value; ... }", err))
 		return -1;
+	note(sc, file, group, gname);
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m) ? config_setting_name(m) : "";
@@ -265,6 +283,7 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 		if (p) {
 			if (set_from_setting(file, p, obj, m, key, err))
 				return -1;
+			note(sc, file, m, key);
 			continue;
 		}
 		int scheme = is_switch ? cfg_scheme_index(name) : -1;
@@ -285,13 +304,14 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 	return 0;
 }
 
-static int read_workload(const char *file, const config_setting_t *g, size_t index,
+static int read_workload(const char *file, struct sb_scenario *sc, const config_setting_t *g, size_t index,
 			 struct sb_workload *wl, struct sb_error *err)
 {
 	char key[200], place[CFG_PLACE_LEN];
 	snprintf(key, sizeof(key), "workloads.%zu", index);
 	if (expect_group(file, g, key, "{ type = \"poisson\"; ... }", err))
 		return -1;
+	note(sc, file, g, key);
 	const config_setting_t *ts = config_setting_get_member(g, "type");
 	snprintf(key, sizeof(key), "workloads.%zu.type", index);
 	if (!ts) {
@@ -326,6 +346,7 @@ static int read_workload(const char *file, const config_setting_t *g, size_t ind
 		}
 		if (set_from_setting(file, p, wl, m, key, err))
 			return -1;
+		note(sc, file, m, key);
 	}
 	return 0;
 }
@@ -351,13 +372,14 @@ static int read_workloads(const char *file, struct sb_scenario *sc, const config
 		return cfg_fail_place(err, place, "expected a list of groups ( { type = \"poisson\"; ... }, ... ), got %s", got);
 	}
 	free_workloads(sc);
+	sb_scenario_forget_origins(sc, "workloads.");
 	if (n == 0)
 		return 0;
 	/* Zeroed entries are safe to free whatever their type, so a failure half-way leaks nothing. */
 	sc->workloads = sb_xcalloc((size_t)n, sizeof(*sc->workloads));
 	sc->nworkloads = (size_t)n;
 	for (int i = 0; i < n; i++)
-		if (read_workload(file, config_setting_get_elem(list, (unsigned)i), (size_t)i,
+		if (read_workload(file, sc, config_setting_get_elem(list, (unsigned)i), (size_t)i,
 				  &sc->workloads[i], err))
 			return -1;
 	return 0;
