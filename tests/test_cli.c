@@ -350,6 +350,7 @@ struct bad_case {
 
 /* Aux files every case may refer to (in the case's directory). */
 static const char nonmonotone_cdf[] = "# sizes must not decrease\n0 0\n1000 0.5\n500 1\n";
+static const char zero_cdf[] = "# every flow 0 bytes\n0 1\n100 1\n";
 static const char bad_flowlist[] =
 	"start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n0,0,1,x,1,dctcp\n";
 
@@ -377,6 +378,10 @@ static const struct bad_case bad_cases[] = {
 	{ "CDF not monotone",
 	  SHORT_RUN "workloads = (\n  { type = \"poisson\"; cdf = \"$D/nonmonotone.cdf\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads", "cdf", "nonmonotone.cdf:4: CDF is not monotone: size 500 is smaller than the previous size 1000" } },
+	/* sampling it looped for ever: the incast hung */
+	{ "CDF entirely at 0 bytes",
+	  SHORT_RUN "workloads = (\n  { type = \"incast\"; cdf = \"$D/zero.cdf\"; query_rate = 1000.0; fanin = 2; }\n);\n",
+	  "BAD", 1, { "bad.cfg:3: workloads.0.cdf: ", "zero.cdf:3: all of the probability is on sizes below 1 byte" } },
 	{ "missing CDF file", SHORT_RUN "workloads = (\n  { type = \"poisson\"; cdf = \"$D/nosuch.cdf\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads", "nosuch.cdf: cannot read CDF file: No such file or directory" } },
 	{ "missing scenario file", NULL, "'$D/nosuch.cfg'", 1,
@@ -434,6 +439,7 @@ static void test_bad_input(void **state)
 		const struct bad_case *c = &bad_cases[i];
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
+		write_file(dir, "zero.cdf", zero_cdf);
 		write_file(dir, "flows.csv", bad_flowlist);
 		char *bad = tl_path_in(dir, "bad.cfg");
 		if (c->file) {

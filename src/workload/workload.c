@@ -231,7 +231,7 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		if (w->cfg->sync) /* the host's stream draws its queries; the times are the sync process's */
 			continue;
 		/* poisson: flows/s = offered bits/s / (8 × mean size) */
-		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
+		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_flow_mean(&w->cdf));
 		if (!(rate > 0) || !isfinite(rate))
 			continue;
 		g->mean_gap_ps = 1e12 / rate;
