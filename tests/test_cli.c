@@ -350,6 +350,7 @@ struct bad_case {
 
 /* Aux files every case may refer to (in the case's directory). */
 static const char nonmonotone_cdf[] = "# sizes must not decrease\n0 0\n1000 0.5\n500 1\n";
+static const char bbr_flowlist[] = "start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n5,2,3,1000,1,bbr\n";
 static const char zero_cdf[] = "# every flow 0 bytes\n0 1\n100 1\n";
 static const char bad_flowlist[] =
 	"start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n0,0,1,x,1,dctcp\n";
@@ -388,6 +389,16 @@ static const struct bad_case bad_cases[] = {
 	  { "cannot open $D/nosuch.cfg: No such file or directory" } },
 	{ "flow list with a bad line", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/flows.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/flows.csv:3: column size_bytes: expected a whole number of bytes >= 1, got `x`" } },
+	/* the flow list is found next to the scenario that names it, and a missing one is
+	 * reported at the key that names it (it once said only "nosuch.csv: cannot read") */
+	{ "missing flow file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"nosuch.csv\"; }\n);\n", "BAD", 1,
+	  { "bad.cfg:3: workloads.0.path: $D/nosuch.csv: cannot read flow file: No such file or directory" } },
+	{ "unknown transport in a flow file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"bbr.csv\"; }\n);\n",
+	  "BAD", 1,
+	  { "bad.cfg:3: workloads.0.path: $D/bbr.csv:3: column transport: unknown transport \"bbr\", expected one of dctcp|",
+	    "|dcqcn|" } },
+	{ "flow file not a regular file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"/dev/zero\"; }\n);\n",
+	  "BAD", 1, { "bad.cfg:3: workloads.0.path: /dev/zero: cannot read flow file: not a regular file" } },
 	{ "dst beyond the hosts", SHORT_RUN "workloads = (\n  { type = \"burst\"; srcs = [1, 2]; dst = 99; }\n);\n", "BAD",
 	  1, { "bad.cfg:3: workloads.0.dst: host 99 does not exist, the topology has 32 hosts (0..31)" } },
 	{ "src beyond the hosts (--set)", NULL,
@@ -440,6 +451,7 @@ static void test_bad_input(void **state)
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
 		write_file(dir, "zero.cdf", zero_cdf);
+		write_file(dir, "bbr.csv", bbr_flowlist);
 		write_file(dir, "flows.csv", bad_flowlist);
 		char *bad = tl_path_in(dir, "bad.cfg");
 		if (c->file) {
@@ -487,6 +499,36 @@ static void test_bad_input(void **state)
 
 /* An output directory that cannot be created: the run fails before simulating, says why, and
  * leaves nothing behind; a directory that already exists keeps only complete files. */
+/* Relative paths in a scenario file (a flow list, a CDF) are relative to that file, wherever
+ * sharebuf runs from (tests run from the repository root, the files are in a temporary
+ * directory): the scenario and its inputs move together. */
+static void test_relative_paths(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *sub = tl_path_in(dir, "sub");
+	assert_int_equal(mkdir(sub, 0700), 0);
+	write_file(sub, "flows.csv", "start_us,src,dst,size_bytes,priority,transport\n0,0,9,3000,1,dctcp\n10,1,9,3000,1,dctcp\n");
+	write_file(dir, "sizes.cdf", "1000 0\n2000 1\n");
+	write_file(dir, "s.cfg", "run: { duration_ms = 2.0; arrivals_ms = 1.0; };\n"
+				 "workloads = ( { type = \"file\"; path = \"sub/flows.csv\"; },\n"
+				 "  { type = \"poisson\"; cdf = \"sizes.cdf\"; load = 0.01; } );\n");
+	char *cfg = tl_path_in(dir, "s.cfg"), *out = tl_path_in(dir, "out"), args[4096];
+	snprintf(args, sizeof(args), "run '%s' --quiet --out '%s'", cfg, out);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	char *flows = tl_slurp_in(out, "flows.csv");
+	assert_non_null(strstr(flows, ",file,"));
+	free(flows);
+	tl_cmd_free(&r);
+	free(cfg);
+	free(out);
+	free(sub);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 static void test_bad_output_dir(void **state)
 {
 	(void)state;
@@ -620,6 +662,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_info_commands),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_output_dir),
+		cmocka_unit_test(test_relative_paths),
 		cmocka_unit_test(test_run_outputs),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_embedded_default_is_the_file),

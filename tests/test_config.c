@@ -616,6 +616,41 @@ static void test_validate_places(void **state)
 	free(dir);
 }
 
+/* Paths a workload names: relative to the scenario file's directory when written in one,
+ * relative to the working directory when given with --set or in the built-in scenario. */
+static void test_scenario_paths(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	sb_scenario_defaults(&sc);
+	char *p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "f.csv"); /* no origin: as given */
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.0.path", "exp/dir/s.cfg", 4);
+	p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "exp/dir/f.csv");
+	free(p);
+	p = sb_scenario_path(&sc, "workloads.0.path", "/abs/f.csv");
+	assert_string_equal(p, "/abs/f.csv");
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.0.path", NULL, 0); /* a later --set wins */
+	p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "f.csv");
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.1.cdf", "(default)", 2);
+	p = sb_scenario_path(&sc, "workloads.1.cdf", "x.cdf");
+	assert_string_equal(p, "x.cdf");
+	free(p);
+	char place[128];
+	sb_scenario_place(&sc, "workloads.0.path", place, sizeof(place));
+	assert_string_equal(place, "--set workloads.0.path");
+	sb_scenario_place(&sc, "workloads.1.cdf", place, sizeof(place));
+	assert_string_equal(place, "(default):2: workloads.1.cdf");
+	sb_scenario_place(&sc, "tcp.mss", place, sizeof(place));
+	assert_string_equal(place, "tcp.mss");
+	sb_scenario_free(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -636,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_bad_overrides),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_validate_places),
+		cmocka_unit_test(test_scenario_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -316,7 +316,7 @@ const struct sb_param sb_rdma_param_table[] = {
 static const struct sb_param poisson_params[] = {
 	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
 	{ "cdf", SB_P_STRING, WL(cdf), "websearch", 0, 0, "", NULL,
-	  "flow-size distribution: a built-in name (websearch, datamining, hadoop, cache, ...) or the path of a CDF file; write ./NAME for a file named like a built-in" },
+	  "flow-size distribution: a built-in name (websearch, datamining, hadoop, cache, ...) or the path of a CDF file (relative to the scenario file's directory, or with --set to the working directory); write ./NAME for a file named like a built-in" },
 	{ "load", SB_P_DOUBLE, WL(load), "0.5", 0, 2, "", NULL,
 	  "offered load as a fraction of the reference capacity chosen by load_ref; above 1 overloads it" },
 	{ "load_ref", SB_P_ENUM, WL(load_ref), "host", 0, 0, "", load_ref_choices,
@@ -383,7 +383,7 @@ static const struct sb_param cbr_params[] = {
  * workload has only its path and an optional time offset. */
 static const struct sb_param file_params[] = {
 	{ "path", SB_P_STRING, WL(path), "", 0, 0, "", NULL,
-	  "file listing the flows to replay, one per line (see docs/workloads.md); relative to the working directory" },
+	  "file listing the flows to replay, one per line (see docs/workloads.md). A relative path is relative to the directory of the scenario file that names it; one given with --set, to the working directory" },
 	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,
 	  "offset added to every start time of the file" },
 	SB_PARAM_END
