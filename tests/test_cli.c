@@ -387,6 +387,9 @@ static const struct bad_case bad_cases[] = {
 	  { "bad.cfg:3: workloads", "nosuch.cdf: cannot read CDF file: No such file or directory" } },
 	{ "missing scenario file", NULL, "'$D/nosuch.cfg'", 1,
 	  { "cannot open $D/nosuch.cfg: No such file or directory" } },
+	/* read until the machine ran out of memory */
+	{ "scenario is /dev/zero", NULL, "/dev/zero", 1,
+	  { "sharebuf: cannot open /dev/zero: not a regular file (a device, pipe or socket might never end)" } },
 	{ "flow list with a bad line", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/flows.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/flows.csv:3: column size_bytes: expected a whole number of bytes >= 1, got `x`" } },
 	/* the flow list is found next to the scenario that names it, and a missing one is

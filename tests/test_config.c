@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
 #include "sim/scenario.h"
@@ -341,9 +343,72 @@ static void test_missing_file(void **state)
 	char *dir = tl_tmpdir();
 	assert_int_equal(sb_cfg_load(&sc, dir, NULL, NULL, 0, &err), -1);
 	char want[512];
-	snprintf(want, sizeof(want), "cannot open %s: Is a directory", dir);
+	snprintf(want, sizeof(want), "cannot open %s: it is a directory", dir);
 	assert_string_equal(err.msg, want);
 	sb_scenario_free(&sc);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* Load `path` (must fail) and compare the message with `fmt` % dir. */
+static void expect_file_error(const char *path, const char *fmt, const char *dir)
+{
+	struct sb_scenario sc;
+	struct sb_error err;
+	char want[600];
+	sb_scenario_defaults(&sc);
+	assert_int_equal(sb_cfg_load(&sc, path, NULL, NULL, 0, &err), -1);
+	snprintf(want, sizeof(want), fmt, dir, dir);
+	assert_string_equal(err.msg, want);
+	sb_scenario_free(&sc);
+}
+
+/* Files that are no scenario: `run /dev/zero` read until the machine ran out of memory, a FIFO
+ * named by @include waited for ever, a NUL byte silently ended the file, a huge file was read
+ * whole. All are refused before libconfig sees them, @include'd files included. */
+static void test_not_a_scenario(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), path[600];
+	expect_file_error("/dev/zero", "cannot open /dev/zero: not a regular file (a device, pipe or socket might never end)", "");
+
+	snprintf(path, sizeof(path), "%s/nul.cfg", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite("run: { seed = 1; };\nx\0 = 5;\n", 1, 30, f);
+	fclose(f);
+	expect_file_error(path, "%s/nul.cfg:2: unexpected NUL byte (is this a text file?)", dir);
+
+	snprintf(path, sizeof(path), "%s/huge.cfg", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), (off_t)SB_CFG_MAX_BYTES + 1), 0); /* sparse: no disk used */
+	fclose(f);
+	expect_file_error(path, "cannot open %s/huge.cfg: it has 16777217 bytes, a scenario file may have at most 16 MiB (is it a scenario?)", dir);
+
+	/* @include: a FIFO, a huge file, an integer libconfig would truncate (not scanned before) */
+	char *fifo = tl_path_in(dir, "fifo.cfg");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	free(tl_write_file(dir, "a.cfg", "run: { seed = 1; };\n  @include \"fifo.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/a.cfg", dir);
+	expect_file_error(path, "cannot open %s/a.cfg:2: @include \"fifo.cfg\": not a regular file (a device, pipe or socket might never end)", dir);
+	free(tl_write_file(dir, "b.cfg", "# big\n@include \"huge.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/b.cfg", dir);
+	expect_file_error(path, "cannot open %s/b.cfg:2: @include \"huge.cfg\": it has 16777217 bytes, a scenario file may have at most 16 MiB (is it a scenario?)", dir);
+	free(tl_write_file(dir, "int.cfg", "switch: {\n  buffer_bytes = 5000000000;\n};\n"));
+	free(tl_write_file(dir, "c.cfg", "run: { seed = 1; };\n@include \"int.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/c.cfg", dir);
+	expect_file_error(path, "%s/int.cfg:2: integer 5000000000 does not fit in 32 bits; write it as 5000000000L (libconfig would silently truncate it)", dir);
+	/* an @include in a comment or a string is no directive: nothing is opened */
+	free(tl_write_file(dir, "d.cfg", "/*\n@include \"fifo.cfg\"\n*/\nrun: { seed = 1; };\n"));
+	snprintf(path, sizeof(path), "%s/d.cfg", dir);
+	struct sb_scenario sc;
+	struct sb_error err;
+	sb_scenario_defaults(&sc);
+	if (sb_cfg_load(&sc, path, NULL, NULL, 0, &err))
+		fail_msg("%s", err.msg);
+	sb_scenario_free(&sc);
+	free(fifo);
 	tl_rmtree(dir);
 	free(dir);
 }
@@ -662,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_reload_replaces_workloads),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_scenario),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_error_in_included_file),
 		cmocka_unit_test(test_unknown_keys),

@@ -3,23 +3,45 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Room for a whole line, its end and one block read ahead. */
 #define BUF_SIZE (2 * SB_LINE_MAX + 2)
 
+FILE *sb_fopen_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, for ever */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	/* a regular file never blocks; clear the flag all the same */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 int sb_lines_open(struct sb_lines *r, const char *path, const char *what, struct sb_error *err)
 {
 	memset(r, 0, sizeof(*r));
-	FILE *f = fopen(path, "r");
-	if (!f) {
+	FILE *f = sb_fopen_regular(path);
+	if (!f && errno != EINVAL) {
 		int e = errno;
 		sb_fail(err, "%s: cannot read %s: %s", path, what, strerror(e));
 		return e ? e : EIO;
 	}
-	struct stat st = { 0 };
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
+	if (!f) {
+		struct stat st = { 0 };
+		stat(path, &st);
 		if (S_ISDIR(st.st_mode))
 			sb_fail(err, "%s: cannot read %s: it is a directory", path, what);
 		else

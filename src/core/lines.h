@@ -29,6 +29,10 @@ struct sb_lines {
 	bool eof, own;
 };
 
+/* fopen(path, "r") for a regular file only, without blocking on a FIFO: NULL with errno
+ * EINVAL for a file that is not regular, or the errno of open(). */
+FILE *sb_fopen_regular(const char *path);
+
 /*
  * Open `path` for reading; `what` names the file in messages ("CDF file"). Returns 0, or the
  * errno of the failure (a non-regular file gives EINVAL) with err set to
