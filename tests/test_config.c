@@ -633,6 +633,34 @@ static void test_validate(void **state)
 	expect_invalid("workloads = ({ type = \"poisson\"; start_ms = 5; stop_ms = 2; });",
 		       "(default):1: workloads.0.stop_ms: 2 is not after start_ms (5); use 0 for run.arrivals_ms");
 
+	/* a quantum beyond 32 bits wrapped to 0 (a host NIC looped for ever) or overflowed the deficit */
+	expect_invalid("host: {\n  sched = \"drr\";\n  drr_weight = 1000000.0;\n  drr_quantum_bytes = 10000000;\n};",
+		       "(default):4: host.drr_quantum_bytes: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
+		       "bytes per turn, got 1e+06 × 10000000 = 1e+13 at priority 0");
+	expect_invalid("topology: { leaves = 1024; hosts_per_leaf = 1; links_per_spine = 64; };",
+		       "(default):1: topology.links_per_spine: expected at most 65535 ports per switch, got 65536 on each spine "
+		       "(leaves × links_per_spine)");
+	expect_invalid("switch: { drr_quantum_bytes = 100000000; drr_weight = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 20.0); };",
+		       "(default):1: switch.drr_weight: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
+		       "bytes per turn, got 20 × 100000000 = 2e+09 at priority 7");
+	/* a positive time that rounds to 0 ps: sampling silently off, a SYN retransmitted for ever
+	 * at one instant; scheme and workload keys alike */
+	expect_invalid("run: { sample_interval_us = 1e-7; };",
+		       "(default):1: run.sample_interval_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 1e-07 us, which would be 0");
+	expect_invalid("tcp: { handshake = true; syn_timeout_us = 4e-7; };",
+		       "(default):1: tcp.syn_timeout_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 4e-07 us, which would be 0");
+	expect_invalid("switch: { scheme = \"fab\"; fab: { window_us = 1e-9; }; };",
+		       "(default):1: switch.fab.window_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 1e-09 us, which would be 0");
+	expect_invalid("pfc: { processing_delay_ns = 1e-4; };",
+		       "(default):1: pfc.processing_delay_ns: expected 0 or at least 0.001 ns (1 ps, the clock's resolution), "
+		       "got 0.0001 ns, which would be 0");
+	expect_invalid("workloads = ({ type = \"poisson\";\n  stop_ms = 1e-12; });",
+		       "(default):2: workloads.0.stop_ms: expected 0 or at least 1e-09 ms (1 ps, the clock's resolution), "
+		       "got 1e-12 ms, which would be 0");
+
 	/* an unknown transport lists the registered ones */
 	struct sb_scenario sc;
 	struct sb_error err;

@@ -166,7 +166,9 @@ static void test_pools_in_100g_ports(void **state)
 	assert_int_equal(p.shared, MIB16 - 23 * phi7 - 7 * (20 * ETA_100G + 3 * eta400));
 	/* fewer ports than a switch fills (leaf0 needs 20, leaf1 24) */
 	fig12_pools("sih", "leaf1", "20", &p, &err);
-	assert_string_equal(err.msg, "switch leaf1: sih: ports = 20 reserves for fewer ports than the switch's 24 (counted in ports of port_gbps)");
+	/* placed at the scheme's key the scenario set last */
+	assert_string_equal(err.msg, "(default):5: switch.sih.port_gbps: switch leaf1: sih: ports = 20 reserves for fewer ports "
+				     "than the switch's 24 (counted in ports of port_gbps)");
 }
 
 static struct sb_port *switch_port_to(struct sb_sim *sim, uint32_t host)

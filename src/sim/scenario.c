@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,6 +473,15 @@ const struct sb_key_origin *sb_scenario_origin(const struct sb_scenario *sc, con
 	return origin_n(sc, key, strlen(key));
 }
 
+const char *sb_scenario_latest_key(const struct sb_scenario *sc, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	for (size_t i = sc->norigins; i-- > 0;)
+		if (strncmp(sc->origins[i].key, prefix, len) == 0)
+			return sc->origins[i].key;
+	return NULL;
+}
+
 void sb_scenario_place(const struct sb_scenario *sc, const char *key, char *buf, size_t n)
 {
 	/* the key itself ("srcs[1]" is written where "srcs" is), else its innermost noted group */
@@ -700,6 +710,121 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 	return 0;
 }
 
+/*
+ * Time keys are converted to whole picoseconds (core/time.h). A positive value below half a
+ * picosecond becomes 0, which is never what was asked: a sample interval of 1e-7 us turned
+ * sampling off silently, a syn_timeout_us of 1e-7 retransmitted the SYN for ever at the same
+ * instant, a deadlock_check_us of 1e-9 ran the detector at every picosecond. Checked for every
+ * key of `table` whose unit is ms, us or ns.
+ */
+static int check_time_resolution(const struct sb_scenario *sc, const char *prefix, const struct sb_param *table,
+				 const void *obj, struct sb_error *err)
+{
+	for (const struct sb_param *p = table; p && p->name; p++) {
+		if (p->type != SB_P_DOUBLE || !p->unit)
+			continue;
+		double ps_per_unit = !strcmp(p->unit, "ms") ? 1e9 : !strcmp(p->unit, "us") ? 1e6
+				     : !strcmp(p->unit, "ns") ? 1e3 : 0;
+		double v = *(const double *)(const void *)((const char *)obj + p->offset);
+		if (ps_per_unit > 0 && v > 0 && v * ps_per_unit < 0.5) {
+			char key[160];
+			snprintf(key, sizeof(key), "%s%s", prefix, p->name);
+			return sb_scenario_fail(sc, key, err, "expected %sat least %g %s (1 ps, the clock's resolution), got %g %s, "
+						"which would be 0", p->min > 0 ? "" : "0 or ", 1 / ps_per_unit, p->unit, v, p->unit);
+		}
+	}
+	return 0;
+}
+
+/* Of two keys a check relates, the one the scenario set last (a if it set neither): the
+ * message goes where the user last wrote. */
+static const char *set_last(const struct sb_scenario *sc, const char *a, const char *b)
+{
+	for (size_t i = sc->norigins; i-- > 0;) {
+		if (!strcmp(sc->origins[i].key, a))
+			return a;
+		if (!strcmp(sc->origins[i].key, b))
+			return b;
+	}
+	return a;
+}
+
+/* Ports of the largest switch of the topology: a node has at most 65535 (its port indices
+ * are 16 bits), which topo.c could only report without the key to change. */
+static int check_ports(const struct sb_scenario *sc, struct sb_error *err)
+{
+	const struct sb_topo_params *t = &sc->topo;
+	if (t->type != SB_TOPO_LEAFSPINE)
+		return 0; /* single: hosts <= 4096; fattree: k <= 64 */
+	int64_t leaf = t->hosts_per_leaf + t->spines * t->links_per_spine, spine = t->leaves * t->links_per_spine;
+	if (leaf > 65535)
+		return sb_scenario_fail(sc, set_last(sc, "topology.spines", "topology.links_per_spine"), err,
+					"expected at most 65535 ports per switch, got %" PRId64 " on each leaf "
+					"(hosts_per_leaf + spines × links_per_spine)", leaf);
+	if (spine > 65535)
+		return sb_scenario_fail(sc, set_last(sc, "topology.leaves", "topology.links_per_spine"), err,
+					"expected at most 65535 ports per switch, got %" PRId64 " on each spine "
+					"(leaves × links_per_spine)", spine);
+	return 0;
+}
+
+/* The most a DRR queue may be credited per turn: quantum = weight × drr_quantum_bytes is kept in
+ * 32 bits and added to a signed 32-bit deficit (net/port.h); beyond 2^31 the product wrapped (a
+ * quantum of 0 left a host NIC looping for ever) or overflowed the deficit. 2^30 leaves room
+ * for the largest packet on top. */
+#define DRR_MAX_QUANTUM 1073741824.0
+
+static int check_drr(const struct sb_scenario *sc, const char *group, const double weight[8], int64_t quantum,
+		     struct sb_error *err)
+{
+	for (int p = 0; p < 8; p++) {
+		double q = weight[p] * (double)quantum;
+		if (q > DRR_MAX_QUANTUM) {
+			char wkey[48], qkey[48];
+			snprintf(wkey, sizeof(wkey), "%s.drr_weight", group);
+			snprintf(qkey, sizeof(qkey), "%s.drr_quantum_bytes", group);
+			const char *key = set_last(sc, wkey, qkey);
+			return sb_scenario_fail(sc, key, err, "expected drr_weight × drr_quantum_bytes of at most 2^30 = "
+						"1073741824 bytes per turn, got %g × %" PRId64 " = %.4g at priority %d",
+						weight[p], quantum, q, p);
+		}
+	}
+	return 0;
+}
+
+/* The groups whose time keys check_time_resolution covers: every one of the scenario, the
+ * selected scheme's, and each workload's. */
+static int check_times(const struct sb_scenario *sc, struct sb_error *err)
+{
+	static const struct { const char *prefix; const struct sb_param *table; size_t offset; } groups[] = {
+		{ "run.", sb_run_param_table, offsetof(struct sb_scenario, run) },
+		{ "topology.", sb_topo_param_table, offsetof(struct sb_scenario, topo) },
+		{ "switch.", sb_switch_param_table, offsetof(struct sb_scenario, sw) },
+		{ "host.", sb_host_param_table, offsetof(struct sb_scenario, host) },
+		{ "tcp.", sb_tcp_param_table, offsetof(struct sb_scenario, tcp) },
+		{ "pfc.", sb_pfc_param_table, offsetof(struct sb_scenario, pfc) },
+		{ "rdma.", sb_rdma_param_table, offsetof(struct sb_scenario, rdma) },
+	};
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		if (check_time_resolution(sc, groups[g].prefix, groups[g].table, (const char *)sc + groups[g].offset, err))
+			return -1;
+	const struct sb_bm_ops *const *all = sb_bm_all();
+	for (size_t i = 0; all[i]; i++)
+		if (!strcmp(all[i]->name, sc->sw.scheme)) {
+			char prefix[64];
+			snprintf(prefix, sizeof(prefix), "switch.%s.", all[i]->name);
+			if (check_time_resolution(sc, prefix, all[i]->params, sc->scheme_params[i], err))
+				return -1;
+		}
+	for (size_t w = 0; w < sc->nworkloads; w++) {
+		char prefix[48];
+		snprintf(prefix, sizeof(prefix), "workloads.%zu.", w);
+		if (check_time_resolution(sc, prefix, sb_workload_param_table[sc->workloads[w].type], &sc->workloads[w], err))
+			return -1;
+	}
+	return 0;
+}
+
 int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 {
 	const struct sb_run_params *run = &sc->run;
@@ -710,6 +835,8 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 
 	if (t->type == SB_TOPO_FATTREE && t->k % 2 != 0)
 		return sb_scenario_fail(sc, "topology.k", err, "a fattree needs an even k, got %" PRId64, t->k);
+	if (check_ports(sc, err))
+		return -1;
 
 	if (!sc->sw.scheme || !sb_bm_find(sc->sw.scheme)) {
 		char known[256];
@@ -721,25 +848,28 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 		return sb_scenario_fail(sc, "switch.scheme", err, "unknown scheme \"%s\", expected one of %s",
 					sc->sw.scheme ? sc->sw.scheme : "", known);
 	}
+	if (check_times(sc, err) || check_drr(sc, "switch", sc->sw.drr_weight, sc->sw.drr_quantum_bytes, err) ||
+	    check_drr(sc, "host", sc->host.drr_weight, sc->host.drr_quantum_bytes, err))
+		return -1;
 	if (sc->sw.buffer_bytes == 0 && sc->sw.buffer_per_port_per_gbps <= 0)
 		return sb_scenario_fail(sc, "switch.buffer_per_port_per_gbps", err,
 					"must be greater than 0 when switch.buffer_bytes = 0 (the buffer would be empty)");
 	if (sc->sw.ecn_mode == SB_ECN_RED)
 		for (int p = 0; p < 8; p++)
 			if (sc->sw.ecn_kmax_bytes[p] < sc->sw.ecn_kmin_bytes[p])
-				return sb_scenario_fail(sc, "switch.ecn_kmax_bytes", err,
+				return sb_scenario_fail(sc, set_last(sc, "switch.ecn_kmax_bytes", "switch.ecn_kmin_bytes"), err,
 							"priority %d: %g is below ecn_kmin_bytes (%g); red needs kmin <= kmax",
 							p, sc->sw.ecn_kmax_bytes[p], sc->sw.ecn_kmin_bytes[p]);
 
 	if (sc->tcp.mss + sc->tcp.header_bytes > 65535)
-		return sb_scenario_fail(sc, "tcp.mss", err, "mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
+		return sb_scenario_fail(sc, set_last(sc, "tcp.mss", "tcp.header_bytes"), err, "mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
 					sc->tcp.mss + sc->tcp.header_bytes);
 
 	if (sc->rdma.mtu + sc->rdma.header_bytes > 65535)
-		return sb_scenario_fail(sc, "rdma.mtu", err, "mtu + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
+		return sb_scenario_fail(sc, set_last(sc, "rdma.mtu", "rdma.header_bytes"), err, "mtu + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
 					sc->rdma.mtu + sc->rdma.header_bytes);
 	if (sc->rdma.timely_thigh_us < sc->rdma.timely_tlow_us)
-		return sb_scenario_fail(sc, "rdma.timely_thigh_us", err, "%g is below timely_tlow_us (%g); TIMELY needs T_low <= T_high",
+		return sb_scenario_fail(sc, set_last(sc, "rdma.timely_thigh_us", "rdma.timely_tlow_us"), err, "%g is below timely_tlow_us (%g); TIMELY needs T_low <= T_high",
 					sc->rdma.timely_thigh_us, sc->rdma.timely_tlow_us);
 
 	struct topo_shape shape = topo_shape(t);

@@ -236,6 +236,8 @@ void sb_scenario_note_origin(struct sb_scenario *sc, const char *key, const char
 void sb_scenario_forget_origins(struct sb_scenario *sc, const char *prefix);
 /* The latest origin of `key`, or NULL when the key kept its default. */
 const struct sb_key_origin *sb_scenario_origin(const struct sb_scenario *sc, const char *key);
+/* The key of the latest origin whose key starts with `prefix`, or NULL. */
+const char *sb_scenario_latest_key(const struct sb_scenario *sc, const char *prefix);
 /*
  * The place of `key` for a message: "FILE:LINE: KEY", "--set KEY", and for a key that kept its
  * default, the place of its group (workloads.N, switch.SCHEME) or, lacking one, "KEY" alone.
