@@ -52,6 +52,8 @@ const struct sb_param sb_run_param_table[] = {
 	  "hosts whose receive throughput (payload received in order, all their flows together) is written to throughput.csv every sample_interval_us, e.g. [26, 27]; empty = none, no file" },
 	{ "check_invariants", SB_P_BOOL, RUN(check_invariants), "false", 0, 0, "", NULL,
 	  "debug mode: verify the MMU counters of every switch after every operation (several times slower)" },
+	{ "max_memory_mb", SB_P_INT, RUN(max_memory_mb), "0", 0, 1e7, "MB", NULL,
+	  "refuse to run, before building anything, a scenario whose memory is estimated above this many MB (2^20 bytes): network, forwarding tables, flows, samples and queued packets, as docs/scenario.md explains; 0 = half the physical memory, at most 8192" },
 	SB_PARAM_END
 };
 

@@ -21,6 +21,7 @@ struct sb_run_params {
 	int sample_switches;       /* SB_SAMPLE_* */
 	struct sb_int_list sample_hosts; /* hosts whose receive throughput is sampled (throughput.csv) */
 	bool check_invariants;     /* debug mode: verify MMU counters after every operation */
+	int64_t max_memory_mb;     /* refuse a run estimated above this (sim/estimate.h); 0 = automatic */
 };
 enum { SB_SAMPLE_ALL = 0, SB_SAMPLE_LEAVES, SB_SAMPLE_NONE };
 

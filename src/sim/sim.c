@@ -9,6 +9,7 @@
 #include "net/deadlock.h"
 #include "net/pfc.h"
 #include "net/switch.h"
+#include "sim/estimate.h"
 #include "sim/report.h"
 #include "topo/topo.h"
 #include "transport/rdma_nic.h"
@@ -214,6 +215,10 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	memset(sim, 0, sizeof(*sim));
 	sim->sc = sc;
 	sim->seed = (uint64_t)sc->run.seed;
+	/* before anything is allocated: a scenario too large for the machine is refused, not
+	 * built until the kernel kills the process */
+	if (sb_check_memory(sc, err))
+		return -1;
 	sb_eventq_init(&sim->eq);
 	sb_pool_init(&sim->packets, sizeof(struct sb_packet), 4096);
 	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);

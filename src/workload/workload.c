@@ -302,19 +302,32 @@ static int check_fanin(const struct sb_sim *sim, const struct wl_state *w, size_
 	return 0;
 }
 
-/* A workload's CDF: a built-in by name, else a file, found as sb_scenario_path says. */
-static int load_cdf(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
+int sb_workload_load_cdf(const struct sb_scenario *sc, size_t wi, struct sb_cdf *c, struct sb_error *err)
 {
-	const struct sb_workload *c = w->cfg;
+	const char *name = sc->workloads[wi].cdf ? sc->workloads[wi].cdf : "";
 	char key[48], why[sizeof(err->msg)];
 	snprintf(key, sizeof(key), "workloads.%zu.cdf", wi);
-	char *path = sb_cdf_builtin_find(c->cdf) ? sb_xstrdup(c->cdf) : sb_scenario_path(sim->sc, key, c->cdf);
-	int rc = sb_cdf_load(&w->cdf, path, err);
+	char *path = sb_cdf_builtin_find(name) ? sb_xstrdup(name) : sb_scenario_path(sc, key, name);
+	int rc = sb_cdf_load(c, path, err);
 	free(path);
 	if (rc) {
 		snprintf(why, sizeof(why), "%s", err->msg);
-		return sb_scenario_fail(sim->sc, key, err, "%s", why);
+		return sb_scenario_fail(sc, key, err, "%s", why);
 	}
+	return 0;
+}
+
+char *sb_workload_flow_path(const struct sb_scenario *sc, size_t wi)
+{
+	char key[48];
+	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
+	return sb_scenario_path(sc, key, sc->workloads[wi].path ? sc->workloads[wi].path : "");
+}
+
+static int load_cdf(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
+{
+	if (sb_workload_load_cdf(sim->sc, wi, &w->cdf, err))
+		return -1;
 	w->has_cdf = true;
 	return 0;
 }
@@ -325,7 +338,8 @@ static int load_flow_file(struct sb_sim *sim, struct wl_state *w, size_t wi, str
 	const struct sb_workload *c = w->cfg;
 	char key[48], why[sizeof(err->msg)];
 	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
-	char *path = sb_scenario_path(sim->sc, key, c->path);
+	char *path = sb_workload_flow_path(sim->sc, wi);
+	(void)c;
 	int rc = sb_flowfile_load(path, sim->nhosts, &w->file, err);
 	free(path);
 	if (rc) {
