@@ -198,8 +198,10 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
 			struct sb_ecn_cfg *e = &port->ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
-			e->kmin = (uint64_t)(p->ecn_kmin_bytes[q] * scale);
-			e->kmax = (uint64_t)(p->ecn_kmax_bytes[q] * scale);
+			/* saturated: 1e12 bytes at ecn_ref_gbps = 1e-6 on a 25 Gb/s port is 2.5e19, beyond
+			 * uint64_t (undefined); a threshold no queue reaches is what it means */
+			e->kmin = sb_u64_saturate(p->ecn_kmin_bytes[q] * scale);
+			e->kmax = sb_u64_saturate(p->ecn_kmax_bytes[q] * scale);
 			if (e->kmax < e->kmin)
 				e->kmax = e->kmin;
 			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
