@@ -40,7 +40,8 @@ struct sb_error {
 #define SB_PRINTF(a, b)
 #endif
 
-/* Format into err (if non-NULL) and return -1, so callers can `return sb_fail(err, ...)`. */
+/* Format into err (if non-NULL) and return -1, so callers can `return sb_fail(err, ...)`.
+ * Control characters (a line break quoted from the input) become '?': a message is one line. */
 int sb_fail(struct sb_error *err, const char *fmt, ...) SB_PRINTF(2, 3);
 
 /* A non-negative double as uint64_t, saturated at UINT64_MAX (and NaN as 0): converting a
