@@ -1,6 +1,6 @@
 /*
  * test_cdf.c — flow-size distributions: exact means against the published figures, sampling
- * (mean, bounds, determinism, zero redraw), data files against the compiled-in copies, and the
+ * (mean, bounds, determinism, sizes below 1 byte left out), data files against the compiled-in copies, and the
  * exact message of every kind of bad input. Run from the repository root (reads data/cdf/).
  */
 #include <stdarg.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/lines.h"
 #include "core/rng.h"
 #include "testlib.h"
 #include "workload/cdf.h"
@@ -230,7 +231,7 @@ static void test_determinism(void **state)
 	sb_cdf_free(&c);
 }
 
-/* Uniform on [0, 2] rounds to 0 (u < 1/4), 1 or 2: zeros are redrawn, so P(1) = 2/3. */
+/* Uniform on [0, 2] rounds to 0 (u < 1/4), 1 or 2: zeros are left out, so P(1) = 2/3. */
 static void test_zero_redrawn(void **state)
 {
 	(void)state;
@@ -324,8 +325,12 @@ static void test_bad_files(void **state)
 			    "fbhdp, alistorage, websearch_dsh, datamining_dsh, hadoop_dsh)");
 
 	assert_int_equal(sb_cdf_load(&c, tl_group_dir, &err), -1);
-	snprintf(want, sizeof(want), "%s: cannot read CDF file: Is a directory", tl_group_dir);
+	snprintf(want, sizeof(want), "%s: cannot read CDF file: it is a directory", tl_group_dir);
 	assert_string_equal(err.msg, want);
+	/* a device would never end (/dev/zero) or never start (a FIFO): refused before reading */
+	assert_int_equal(sb_cdf_load(&c, "/dev/zero", &err), -1);
+	assert_string_equal(err.msg, "/dev/zero: cannot read CDF file: not a regular file (a device, pipe or socket "
+				     "might never end)");
 
 #define TWO "expected two numbers `size_bytes cumulative_probability`"
 	expect_text("0 0\n100\n", "%s:2: " TWO ", got `100`");
@@ -359,6 +364,10 @@ static void test_bad_files(void **state)
 	expect_text("# only a comment\n\n", "%s: expected at least 2 points (`size_bytes "
 					    "cumulative_probability`), found 0");
 	expect_text("0 0\n0 1\n", "%s:2: largest size is 0, expected at least 1 byte");
+	/* all of the mass at 0 bytes, though the largest size is not 0: sampling it once looped
+	 * for ever (an incast hung) and a poisson workload on it started nothing */
+	expect_text("0 1\n100 1\n", "%s:2: all of the probability is on sizes below 1 byte (a flow of 0 bytes "
+				   "is not a flow), expected some probability on sizes of at least 1 byte");
 #undef TWO
 }
 
@@ -385,6 +394,82 @@ static void test_bad_points(void **state)
 	assert_null(c.points);
 }
 
+/* Read `len` bytes (NULs allowed) through sb_cdf_read; returns its result, message in err. */
+static int read_bytes(struct sb_cdf *c, const char *bytes, size_t len, struct sb_error *err)
+{
+	FILE *f = fmemopen((void *)bytes, len, "r");
+	assert_non_null(f);
+	int rc = sb_cdf_read(c, f, "mem.cdf", err);
+	fclose(f);
+	return rc;
+}
+
+/* A NUL byte once ended the line where it stood and the rest of that line was ignored, so
+ * "1000 0.5 <NUL> 7" read as a valid point; a file without line breaks was read whole into
+ * memory; /dev/zero never ended. Each is now an error at its line. */
+static void test_binary_input(void **state)
+{
+	(void)state;
+	struct sb_cdf c;
+	struct sb_error err;
+	static const char nul[] = "0 0\n1000 0.5 \0 7\n2000 1\n";
+	assert_int_equal(read_bytes(&c, nul, sizeof(nul) - 1, &err), -1);
+	assert_string_equal(err.msg, "mem.cdf:2: unexpected NUL byte (is this a text file?)");
+	assert_null(c.points);
+
+	size_t big = SB_LINE_MAX + 10;
+	char *longline = malloc(big + 20);
+	memcpy(longline, "0 0\n", 4);
+	memset(longline + 4, '1', big);
+	assert_int_equal(read_bytes(&c, longline, big + 4, &err), -1);
+	char want[128];
+	snprintf(want, sizeof(want), "mem.cdf:2: line longer than %d bytes (is this a text file?)", SB_LINE_MAX);
+	assert_string_equal(err.msg, want);
+	free(longline);
+
+	/* CR LF line ends, and a last line without its line break, are fine */
+	static const char crlf[] = "0 0\r\n1000 0.5\r\n2000 1";
+	assert_int_equal(read_bytes(&c, crlf, sizeof(crlf) - 1, &err), 0);
+	assert_int_equal(c.n, 3);
+	sb_cdf_free(&c);
+}
+
+/*
+ * Most of the mass at 0 bytes: flows are drawn from the rest, and the mean flow rates are
+ * derived from is the rest's. 99.99 % at 0 and the rest uniform on (0, 1000]: every draw is in
+ * [1, 1000] with mean 500.25 (not the curve's 0.05 B, which made a poisson workload start
+ * 10^4 times too many flows).
+ */
+static void test_mass_at_zero(void **state)
+{
+	(void)state;
+	const struct sb_cdf_point pts[] = {{0, 0.9999}, {1000, 1}};
+	struct sb_cdf c;
+	struct sb_error err;
+	assert_int_equal(sb_cdf_from_points(&c, "mostly0", pts, 2, &err), 0);
+	double p0 = 0.9999 + 0.0001 * 0.5 / 1000; /* the point mass and half a byte of the slope */
+	assert_float_equal(c.zero_share, p0, 1e-12);
+	assert_float_equal(sb_cdf_mean(&c), 0.0001 * 500, 1e-9);
+	assert_float_equal(sb_cdf_flow_mean(&c), 0.05 / (1 - p0), 1e-6);
+	struct sb_rng r;
+	sb_rng_init(&r, 3, SB_STREAM_TEST);
+	double sum = 0;
+	int n = 200000;
+	for (int k = 0; k < n; k++) {
+		uint64_t x = sb_cdf_sample(&c, &r);
+		assert_true(x >= 1 && x <= 1000);
+		sum += (double)x;
+	}
+	/* uniform on [0.5, 1000] rounded: sd 289 / sqrt(n) = 0.65 B */
+	TL_EXPECT_NEAR(sum / n, sb_cdf_flow_mean(&c), 0.01, "99.99 %% at 0: mean of the draws");
+	sb_cdf_free(&c);
+	/* the curves without mass below half a byte keep p0 = 0 and their random stream */
+	struct sb_cdf w;
+	load_ok(&w, "websearch");
+	assert_true(w.zero_share == 0 && sb_cdf_flow_mean(&w) == w.mean);
+	sb_cdf_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +483,8 @@ int main(void)
 		cmocka_unit_test(test_format_accepted),
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_bad_points),
+		cmocka_unit_test(test_binary_input),
+		cmocka_unit_test(test_mass_at_zero),
 	};
 	return cmocka_run_group_tests(tests, tl_group_tmpdir, tl_group_rmdir);
 }

@@ -350,6 +350,8 @@ struct bad_case {
 
 /* Aux files every case may refer to (in the case's directory). */
 static const char nonmonotone_cdf[] = "# sizes must not decrease\n0 0\n1000 0.5\n500 1\n";
+static const char bbr_flowlist[] = "start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n5,2,3,1000,1,bbr\n";
+static const char zero_cdf[] = "# every flow 0 bytes\n0 1\n100 1\n";
 static const char bad_flowlist[] =
 	"start_us,src,dst,size_bytes,priority,transport\n0,0,1,1000,1,dctcp\n0,0,1,x,1,dctcp\n";
 static const char two_queriers[] = "start_us,src,dst,size_bytes,priority,transport,class,query\n"
@@ -370,25 +372,47 @@ static const struct bad_case bad_cases[] = {
 	{ "unknown enum value", "topology: {\n  type = \"ring\";\n};\n", "BAD", 1,
 	  { "bad.cfg:2: topology.type: expected one of single|leafspine|fattree, got \"ring\"" } },
 	{ "syntax error", "run: { seed = ; };\n", "BAD", 1, { "bad.cfg:1: syntax error" } },
-	/* NOTE: the scheme is checked by sb_scenario_validate, which names the key but not the
-	 * file:line (see the report); the key substring is asserted. */
+	/* checked after reading (sb_scenario_validate), still at the key's line */
 	{ "unknown scheme", "switch: {\n  scheme = \"abm2\";\n};\n", "BAD", 1,
-	  { "switch.scheme: unknown scheme \"abm2\", expected one of dt|", "cs", "static" } },
+	  { "bad.cfg:2: switch.scheme: unknown scheme \"abm2\", expected one of dt|", "cs", "static" } },
+	/* allocated until the kernel killed it: now refused from the estimate, nothing written */
+	{ "fat-tree k = 64", "topology: {\n  type = \"fattree\";\n  k = 64;\n};\n", "BAD", 1,
+	  { "bad.cfg:3: topology.k: expected a run of at most ", "MB of it for the forwarding tables of 5120 switches to 65536 hosts",
+	    "raise run.max_memory_mb" } },
+	{ "odd fat-tree k", "topology: {\n  type = \"fattree\";\n  k = 5;\n};\n", "BAD", 1,
+	  { "bad.cfg:3: topology.k: a fattree needs an even k, got 5" } },
 	{ "unknown transport", SHORT_RUN "workloads = (\n  { type = \"poisson\"; transport = \"bbr\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads.0.transport: unknown transport \"bbr\", expected one of dctcp|" } },
 	{ "CDF not monotone",
 	  SHORT_RUN "workloads = (\n  { type = \"poisson\"; cdf = \"$D/nonmonotone.cdf\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads", "cdf", "nonmonotone.cdf:4: CDF is not monotone: size 500 is smaller than the previous size 1000" } },
+	/* sampling it looped for ever: the incast hung */
+	{ "CDF entirely at 0 bytes",
+	  SHORT_RUN "workloads = (\n  { type = \"incast\"; cdf = \"$D/zero.cdf\"; query_rate = 1000.0; fanin = 2; }\n);\n",
+	  "BAD", 1, { "bad.cfg:3: workloads.0.cdf: ", "zero.cdf:3: all of the probability is on sizes below 1 byte" } },
 	{ "missing CDF file", SHORT_RUN "workloads = (\n  { type = \"poisson\"; cdf = \"$D/nosuch.cdf\"; }\n);\n", "BAD", 1,
 	  { "bad.cfg:3: workloads", "nosuch.cdf: cannot read CDF file: No such file or directory" } },
 	{ "missing scenario file", NULL, "'$D/nosuch.cfg'", 1,
 	  { "cannot open $D/nosuch.cfg: No such file or directory" } },
+	/* read until the machine ran out of memory */
+	{ "scenario is /dev/zero", NULL, "/dev/zero", 1,
+	  { "sharebuf: cannot open /dev/zero: not a regular file (a device, pipe or socket might never end)" } },
 	{ "flow list with a bad line", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/flows.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/flows.csv:3: column size_bytes: expected a whole number of bytes >= 1, got `x`" } },
 	{ "a query with two queriers", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/queriers.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/queriers.csv:4: column query: query 7's responses go to host 0 (line 2) and to host 4; expected one querier per query" } },
 	{ "a query id that is not a number", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"$D/badquery.csv\"; }\n);\n",
 	  "BAD", 1, { "$D/badquery.csv:2: column query: expected a query id 0..2147483647, or nothing, got `q1`" } },
+	/* the flow list is found next to the scenario that names it, and a missing one is
+	 * reported at the key that names it (it once said only "nosuch.csv: cannot read") */
+	{ "missing flow file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"nosuch.csv\"; }\n);\n", "BAD", 1,
+	  { "bad.cfg:3: workloads.0.path: $D/nosuch.csv: cannot read flow file: No such file or directory" } },
+	{ "unknown transport in a flow file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"bbr.csv\"; }\n);\n",
+	  "BAD", 1,
+	  { "bad.cfg:3: workloads.0.path: $D/bbr.csv:3: column transport: unknown transport \"bbr\", expected one of dctcp|",
+	    "|dcqcn|" } },
+	{ "flow file not a regular file", SHORT_RUN "workloads = (\n  { type = \"file\"; path = \"/dev/zero\"; }\n);\n",
+	  "BAD", 1, { "bad.cfg:3: workloads.0.path: /dev/zero: cannot read flow file: not a regular file" } },
 	{ "dst beyond the hosts", SHORT_RUN "workloads = (\n  { type = \"burst\"; srcs = [1, 2]; dst = 99; }\n);\n", "BAD",
 	  1, { "bad.cfg:3: workloads.0.dst: host 99 does not exist, the topology has 32 hosts (0..31)" } },
 	{ "src beyond the hosts (--set)", NULL,
@@ -397,6 +421,14 @@ static const struct bad_case bad_cases[] = {
 	{ "--set unknown key", NULL, "--set run.bogus=1", 1, { "--set run.bogus: unknown key" } },
 	{ "--set out of range", NULL, "--set topology.hosts_per_leaf=0", 1,
 	  { "--set topology.hosts_per_leaf: 0 is out of range, expected a value in [1, 4096]" } },
+	/* list values: a hole, a lost bracket or an empty priority list is an error, not a list */
+	{ "--set list with an empty element", NULL,
+	  "--set workloads.2.type=burst --set 'workloads.2.srcs=1,,2' --set workloads.2.dst=5", 1,
+	  { "--set workloads.2.srcs: expected a list of integers, got an empty element in `1,,2`" } },
+	{ "--set list without its ]", NULL, "--set 'run.sample_hosts=[1,2'", 1,
+	  { "--set run.sample_hosts: expected a list [a, b, ...] with matching brackets, got `[1,2`" } },
+	{ "--set empty priority list", NULL, "--set 'switch.dt.alpha=[]'", 1,
+	  { "--set switch.dt.alpha: expected a number or a list of 8 numbers (one per priority), got an empty list" } },
 	{ "--seed not a number", NULL, "--seed abc", 2, { "sharebuf: --seed: expected a non-negative integer, got \"abc\"" } },
 	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: run: unknown option --frobnicate" } },
 	{ "option without its value", NULL, "--set", 2, { "sharebuf: --set needs a value" } },
@@ -437,6 +469,8 @@ static void test_bad_input(void **state)
 		const struct bad_case *c = &bad_cases[i];
 		char *dir = tl_tmpdir();
 		write_file(dir, "nonmonotone.cdf", nonmonotone_cdf);
+		write_file(dir, "zero.cdf", zero_cdf);
+		write_file(dir, "bbr.csv", bbr_flowlist);
 		write_file(dir, "flows.csv", bad_flowlist);
 		write_file(dir, "queriers.csv", two_queriers);
 		write_file(dir, "badquery.csv", bad_query);
@@ -486,6 +520,36 @@ static void test_bad_input(void **state)
 
 /* An output directory that cannot be created: the run fails before simulating, says why, and
  * leaves nothing behind; a directory that already exists keeps only complete files. */
+/* Relative paths in a scenario file (a flow list, a CDF) are relative to that file, wherever
+ * sharebuf runs from (tests run from the repository root, the files are in a temporary
+ * directory): the scenario and its inputs move together. */
+static void test_relative_paths(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *sub = tl_path_in(dir, "sub");
+	assert_int_equal(mkdir(sub, 0700), 0);
+	write_file(sub, "flows.csv", "start_us,src,dst,size_bytes,priority,transport\n0,0,9,3000,1,dctcp\n10,1,9,3000,1,dctcp\n");
+	write_file(dir, "sizes.cdf", "1000 0\n2000 1\n");
+	write_file(dir, "s.cfg", "run: { duration_ms = 2.0; arrivals_ms = 1.0; };\n"
+				 "workloads = ( { type = \"file\"; path = \"sub/flows.csv\"; },\n"
+				 "  { type = \"poisson\"; cdf = \"sizes.cdf\"; load = 0.01; } );\n");
+	char *cfg = tl_path_in(dir, "s.cfg"), *out = tl_path_in(dir, "out"), args[4096];
+	snprintf(args, sizeof(args), "run '%s' --quiet --out '%s'", cfg, out);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	char *flows = tl_slurp_in(out, "flows.csv");
+	assert_non_null(strstr(flows, ",file,"));
+	free(flows);
+	tl_cmd_free(&r);
+	free(cfg);
+	free(out);
+	free(sub);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 static void test_bad_output_dir(void **state)
 {
 	(void)state;
@@ -860,6 +924,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_command_help),
 		cmocka_unit_test(test_list_groups),
 		cmocka_unit_test(test_params_prefix),
+		cmocka_unit_test(test_relative_paths),
 		cmocka_unit_test(test_run_outputs),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_embedded_default_is_the_file),

@@ -337,7 +337,7 @@ static const struct bad_case bad_cases[] = {
 	  { "sharebuf: --set switch.scheme: compare sets the scheme of each run itself" } },
 	{ "a setting only one scheme refuses", NULL,
 	  "--schemes dt,static --set switch.cell_bytes=256 --set switch.static.queue_bytes=100", 1,
-	  { "sharebuf: compare: with switch.scheme=static: switch leaf0: static: queue share of 100 bytes is smaller than one unit" } },
+	  { "sharebuf: compare: with switch.scheme=static: --set switch.static.queue_bytes: switch leaf0: static: queue share of 100 bytes is smaller than one unit" } },
 	{ "--jobs 0", NULL, "--jobs 0", 2, { "sharebuf: --jobs: expected a whole number of processes in [1, 4096], got \"0\"" } },
 	{ "--jobs not a number", NULL, "--jobs many", 2, { "sharebuf: --jobs: expected a whole number" } },
 	{ "--seed not a number", NULL, "--seed x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },

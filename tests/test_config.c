@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cfgfile.h"
 #include "mmu/mmu.h"
 #include "sim/scenario.h"
@@ -341,9 +343,72 @@ static void test_missing_file(void **state)
 	char *dir = tl_tmpdir();
 	assert_int_equal(sb_cfg_load(&sc, dir, NULL, NULL, 0, &err), -1);
 	char want[512];
-	snprintf(want, sizeof(want), "cannot open %s: Is a directory", dir);
+	snprintf(want, sizeof(want), "cannot open %s: it is a directory", dir);
 	assert_string_equal(err.msg, want);
 	sb_scenario_free(&sc);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* Load `path` (must fail) and compare the message with `fmt` % dir. */
+static void expect_file_error(const char *path, const char *fmt, const char *dir)
+{
+	struct sb_scenario sc;
+	struct sb_error err;
+	char want[600];
+	sb_scenario_defaults(&sc);
+	assert_int_equal(sb_cfg_load(&sc, path, NULL, NULL, 0, &err), -1);
+	snprintf(want, sizeof(want), fmt, dir, dir);
+	assert_string_equal(err.msg, want);
+	sb_scenario_free(&sc);
+}
+
+/* Files that are no scenario: `run /dev/zero` read until the machine ran out of memory, a FIFO
+ * named by @include waited for ever, a NUL byte silently ended the file, a huge file was read
+ * whole. All are refused before libconfig sees them, @include'd files included. */
+static void test_not_a_scenario(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), path[600];
+	expect_file_error("/dev/zero", "cannot open /dev/zero: not a regular file (a device, pipe or socket might never end)", "");
+
+	snprintf(path, sizeof(path), "%s/nul.cfg", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite("run: { seed = 1; };\nx\0 = 5;\n", 1, 30, f);
+	fclose(f);
+	expect_file_error(path, "%s/nul.cfg:2: unexpected NUL byte (is this a text file?)", dir);
+
+	snprintf(path, sizeof(path), "%s/huge.cfg", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), (off_t)SB_CFG_MAX_BYTES + 1), 0); /* sparse: no disk used */
+	fclose(f);
+	expect_file_error(path, "cannot open %s/huge.cfg: it has 16777217 bytes, a scenario file may have at most 16 MiB (is it a scenario?)", dir);
+
+	/* @include: a FIFO, a huge file, an integer libconfig would truncate (not scanned before) */
+	char *fifo = tl_path_in(dir, "fifo.cfg");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	free(tl_write_file(dir, "a.cfg", "run: { seed = 1; };\n  @include \"fifo.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/a.cfg", dir);
+	expect_file_error(path, "cannot open %s/a.cfg:2: @include \"fifo.cfg\": not a regular file (a device, pipe or socket might never end)", dir);
+	free(tl_write_file(dir, "b.cfg", "# big\n@include \"huge.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/b.cfg", dir);
+	expect_file_error(path, "cannot open %s/b.cfg:2: @include \"huge.cfg\": it has 16777217 bytes, a scenario file may have at most 16 MiB (is it a scenario?)", dir);
+	free(tl_write_file(dir, "int.cfg", "switch: {\n  buffer_bytes = 5000000000;\n};\n"));
+	free(tl_write_file(dir, "c.cfg", "run: { seed = 1; };\n@include \"int.cfg\"\n"));
+	snprintf(path, sizeof(path), "%s/c.cfg", dir);
+	expect_file_error(path, "%s/int.cfg:2: integer 5000000000 does not fit in 32 bits; write it as 5000000000L (libconfig would silently truncate it)", dir);
+	/* an @include in a comment or a string is no directive: nothing is opened */
+	free(tl_write_file(dir, "d.cfg", "/*\n@include \"fifo.cfg\"\n*/\nrun: { seed = 1; };\n"));
+	snprintf(path, sizeof(path), "%s/d.cfg", dir);
+	struct sb_scenario sc;
+	struct sb_error err;
+	sb_scenario_defaults(&sc);
+	if (sb_cfg_load(&sc, path, NULL, NULL, 0, &err))
+		fail_msg("%s", err.msg);
+	sb_scenario_free(&sc);
+	free(fifo);
 	tl_rmtree(dir);
 	free(dir);
 }
@@ -528,21 +593,21 @@ static void test_validate(void **state)
 	(void)state;
 	char schemes[256], want[512];
 	names_of_schemes(schemes, sizeof(schemes));
-	snprintf(want, sizeof(want), "switch.scheme: unknown scheme \"abc\", expected one of %s", schemes);
+	snprintf(want, sizeof(want), "(default):1: switch.scheme: unknown scheme \"abc\", expected one of %s", schemes);
 	expect_invalid("switch: { scheme = \"abc\"; };", want);
 
-	expect_invalid("run: { duration_ms = 0.0; };", "run.duration_ms: must be greater than 0, got 0");
-	expect_invalid("topology: { type = \"fattree\"; k = 5; };", "topology.k: a fattree needs an even k, got 5");
-	expect_invalid("tcp: { mss = 65500; };", "tcp.mss: mss + header_bytes = 65548 bytes, a packet can be at most 65535 bytes");
+	expect_invalid("run: { duration_ms = 0.0; };", "(default):1: run.duration_ms: must be greater than 0, got 0");
+	expect_invalid("topology: { type = \"fattree\"; k = 5; };", "(default):1: topology.k: a fattree needs an even k, got 5");
+	expect_invalid("tcp: { mss = 65500; };", "(default):1: tcp.mss: mss + header_bytes = 65548 bytes, a packet can be at most 65535 bytes");
 	expect_invalid("workloads = (\n  { type = \"longlived\"; srcs = [1]; dst = 32; }\n);",
 		       "(default):2: workloads.0.dst: host 32 does not exist, the topology has 32 hosts (0..31)");
 	expect_invalid("topology: { type = \"fattree\"; k = 4; };\n"
 		       "workloads = ({ type = \"burst\"; srcs = [1, 16]; dst = 0; });",
 		       "(default):2: workloads.0.srcs[1]: host 16 does not exist, the topology has 16 hosts (0..15)");
 	expect_invalid("run: { sample_hosts = [3, 32]; };",
-		       "run.sample_hosts[1]: host 32 does not exist, the topology has 32 hosts (0..31)");
+		       "(default):1: run.sample_hosts[1]: host 32 does not exist, the topology has 32 hosts (0..31)");
 	expect_invalid("run: { sample_hosts = [3]; sample_interval_us = 0.0; };",
-		       "run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got 0");
+		       "(default):1: run.sample_hosts: sampling host throughput needs run.sample_interval_us > 0, got 0");
 	expect_invalid("workloads = ({ type = \"burst\"; srcs = [3, 0]; dst = 0; });",
 		       "(default):1: workloads.0.srcs[1]: host 0 is also the destination (dst)");
 	expect_invalid("workloads = ({ type = \"cbr\"; dst = 0; });",
@@ -568,12 +633,114 @@ static void test_validate(void **state)
 	expect_invalid("workloads = ({ type = \"poisson\"; start_ms = 5; stop_ms = 2; });",
 		       "(default):1: workloads.0.stop_ms: 2 is not after start_ms (5); use 0 for run.arrivals_ms");
 
+	/* a quantum beyond 32 bits wrapped to 0 (a host NIC looped for ever) or overflowed the deficit */
+	expect_invalid("host: {\n  sched = \"drr\";\n  drr_weight = 1000000.0;\n  drr_quantum_bytes = 10000000;\n};",
+		       "(default):4: host.drr_quantum_bytes: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
+		       "bytes per turn, got 1e+06 × 10000000 = 1e+13 at priority 0");
+	expect_invalid("topology: { leaves = 1024; hosts_per_leaf = 1; links_per_spine = 64; };",
+		       "(default):1: topology.links_per_spine: expected at most 65535 ports per switch, got 65536 on each spine "
+		       "(leaves × links_per_spine)");
+	expect_invalid("switch: { drr_quantum_bytes = 100000000; drr_weight = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 20.0); };",
+		       "(default):1: switch.drr_weight: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
+		       "bytes per turn, got 20 × 100000000 = 2e+09 at priority 7");
+	/* a positive time that rounds to 0 ps: sampling silently off, a SYN retransmitted for ever
+	 * at one instant; scheme and workload keys alike */
+	expect_invalid("run: { sample_interval_us = 1e-7; };",
+		       "(default):1: run.sample_interval_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 1e-07 us, which would be 0");
+	expect_invalid("tcp: { handshake = true; syn_timeout_us = 4e-7; };",
+		       "(default):1: tcp.syn_timeout_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 4e-07 us, which would be 0");
+	expect_invalid("switch: { scheme = \"fab\"; fab: { window_us = 1e-9; }; };",
+		       "(default):1: switch.fab.window_us: expected 0 or at least 1e-06 us (1 ps, the clock's resolution), "
+		       "got 1e-09 us, which would be 0");
+	expect_invalid("pfc: { processing_delay_ns = 1e-4; };",
+		       "(default):1: pfc.processing_delay_ns: expected 0 or at least 0.001 ns (1 ps, the clock's resolution), "
+		       "got 0.0001 ns, which would be 0");
+	expect_invalid("workloads = ({ type = \"poisson\";\n  stop_ms = 1e-12; });",
+		       "(default):2: workloads.0.stop_ms: expected 0 or at least 1e-09 ms (1 ps, the clock's resolution), "
+		       "got 1e-12 ms, which would be 0");
+
 	/* an unknown transport lists the registered ones */
 	struct sb_scenario sc;
 	struct sb_error err;
 	assert_int_equal(load(&sc, "workloads = ({ type = \"poisson\"; transport = \"tcpx\"; });", NULL, 0, &err), 0);
 	assert_int_equal(sb_scenario_validate(&sc, &err), -1);
 	assert_non_null(strstr(err.msg, "(default):1: workloads.0.transport: unknown transport \"tcpx\", expected one of dctcp|"));
+	sb_scenario_free(&sc);
+}
+
+/* A check made after reading names the line the key was written on, in the file that wrote
+ * it (an @include'd one too), or "--set KEY" for an override; a key left at its default is
+ * placed at its group (run: { ... }, workloads.N). These checks once printed the bare key. */
+static void test_validate_places(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), want[512];
+	char *part = tl_write_file(dir, "part.cfg", "topology: {\n  type = \"fattree\";\n  k = 5;\n};\n");
+	char *path = tl_write_file(dir, "main.cfg",
+				   "run: { seed = 1; };\nswitch: {\n  ecn_mode = \"off\";\n  scheme = \"abm2\";\n};\n"
+				   "@include \"part.cfg\"\n"
+				   "workloads = (\n  { type = \"burst\";\n    dst = 3; }\n);\n");
+	struct { const char *set[2]; const char *place; } cases[] = {
+		{ { "topology.k=4", NULL }, "%s/main.cfg:4: switch.scheme: unknown scheme \"abm2\"" },
+		{ { "switch.scheme=dt", NULL }, "%s/part.cfg:3: topology.k: a fattree needs an even k, got 5" },
+		{ { "switch.scheme=dt", "topology.k=7" }, "--set topology.k: a fattree needs an even k, got 7" },
+		{ { "topology.k=4", "switch.scheme=abm3" }, "--set switch.scheme: unknown scheme \"abm3\"" },
+		/* srcs is left empty: the workload's own line */
+		{ { "switch.scheme=dt", "topology.k=4" }, "%s/main.cfg:8: workloads.0.srcs: a burst workload needs at least one source host" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sb_scenario sc;
+		struct sb_error err;
+		size_t nsets = cases[i].set[1] ? 2 : cases[i].set[0] ? 1 : 0;
+		sb_scenario_defaults(&sc);
+		if (sb_cfg_load(&sc, path, NULL, cases[i].set, nsets, &err))
+			fail_msg("case %zu: %s", i, err.msg);
+		assert_int_equal(sb_scenario_validate(&sc, &err), -1);
+		snprintf(want, sizeof(want), cases[i].place, dir);
+		if (strncmp(err.msg, want, strlen(want)) != 0)
+			fail_msg("case %zu: want %s..., got %s", i, want, err.msg);
+		sb_scenario_free(&sc);
+	}
+	free(part);
+	free(path);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* Paths a workload names: relative to the scenario file's directory when written in one,
+ * relative to the working directory when given with --set or in the built-in scenario. */
+static void test_scenario_paths(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	sb_scenario_defaults(&sc);
+	char *p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "f.csv"); /* no origin: as given */
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.0.path", "exp/dir/s.cfg", 4);
+	p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "exp/dir/f.csv");
+	free(p);
+	p = sb_scenario_path(&sc, "workloads.0.path", "/abs/f.csv");
+	assert_string_equal(p, "/abs/f.csv");
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.0.path", NULL, 0); /* a later --set wins */
+	p = sb_scenario_path(&sc, "workloads.0.path", "f.csv");
+	assert_string_equal(p, "f.csv");
+	free(p);
+	sb_scenario_note_origin(&sc, "workloads.1.cdf", "(default)", 2);
+	p = sb_scenario_path(&sc, "workloads.1.cdf", "x.cdf");
+	assert_string_equal(p, "x.cdf");
+	free(p);
+	char place[128];
+	sb_scenario_place(&sc, "workloads.0.path", place, sizeof(place));
+	assert_string_equal(place, "--set workloads.0.path");
+	sb_scenario_place(&sc, "workloads.1.cdf", place, sizeof(place));
+	assert_string_equal(place, "(default):2: workloads.1.cdf");
+	sb_scenario_place(&sc, "tcp.mss", place, sizeof(place));
+	assert_string_equal(place, "tcp.mss");
 	sb_scenario_free(&sc);
 }
 
@@ -588,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_reload_replaces_workloads),
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_not_a_scenario),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_error_in_included_file),
 		cmocka_unit_test(test_unknown_keys),
@@ -596,6 +764,8 @@ int main(void)
 		cmocka_unit_test(test_bad_workload_type),
 		cmocka_unit_test(test_bad_overrides),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_validate_places),
+		cmocka_unit_test(test_scenario_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,7 +222,32 @@ static void test_params(void **state)
 	assert_int_equal(o.names.line[0], 12);
 	assert_int_equal(sb_param_set_text(names, &o, "a,,b", &err), -1);
 	assert_string_equal(err.msg, "names: expected a list of strings, got an empty element in `a,,b`");
+	assert_int_equal(sb_param_set_text(names, &o, "[a-b", &err), -1);
+	assert_string_equal(err.msg, "names: expected a list [a, b, ...] with matching brackets, got `[a-b`");
 	assert_int_equal(sb_param_set_text(names, &o, "x-y, z-w", &err), 0);
+	/* A list with a hole or a lost bracket is a typo, never a shorter, longer or default list:
+	 * `srcs=1,,2` once added host 0 (the unset middle element), "[1,2" and "alpha=[]" passed. */
+	const struct sb_param *l = sb_param_find(ptab, "l"), *prio = sb_param_find(ptab, "prio");
+	const char *bad_lists[] = { "1,,2", "1,2,", ",1", "[1,,2]", "[ , ]" };
+	for (size_t i = 0; i < sizeof(bad_lists) / sizeof(bad_lists[0]); i++) {
+		assert_int_equal(sb_param_set_text(l, &o, bad_lists[i], &err), -1);
+		assert_non_null(strstr(err.msg, "l: expected a list of integers, got an empty element in `"));
+	}
+	const char *unbalanced[] = { "[1,2", "1,2]", "(1,2]", "[1,2)", "[", ")" };
+	for (size_t i = 0; i < sizeof(unbalanced) / sizeof(unbalanced[0]); i++) {
+		assert_int_equal(sb_param_set_text(l, &o, unbalanced[i], &err), -1);
+		assert_non_null(strstr(err.msg, "l: expected a list [a, b, ...] with matching brackets, got `"));
+	}
+	assert_int_equal(o.l.n, 2); /* untouched by the failures: still [1, 2] */
+	assert_int_equal(sb_param_set_text(l, &o, "[]", &err), 0); /* an empty integer list is "none" */
+	assert_int_equal(o.l.n, 0);
+	assert_int_equal(sb_param_set_text(l, &o, "(4, 5)", &err), 0);
+	assert_true(o.l.n == 2 && o.l.v[0] == 4 && o.l.v[1] == 5);
+	assert_int_equal(sb_param_set_text(prio, &o, "[]", &err), -1);
+	assert_string_equal(err.msg, "prio: expected a number or a list of 8 numbers (one per priority), got an empty list");
+	assert_int_equal(sb_param_set_text(prio, &o, "", &err), -1);
+	assert_int_equal(sb_param_set_text(prio, &o, "[0,1,2,3,4,5,,7]", &err), -1);
+	assert_true(o.prio[7] == 7.0 && o.prio[6] == 6.0);
 	sb_params_defaults(ptab, &c);
 	sb_params_copy(ptab, &c, &o);
 	assert_true(c.prio[5] == 5.0);

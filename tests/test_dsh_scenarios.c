@@ -125,7 +125,7 @@ static void fig12_pools(const char *scheme, const char *sw, const char *ports, s
 		 "topology: { leaves = 4; hosts_per_leaf = 16; spines = 2; host_rate_gbps = 100.0;\n"
 		 "  fabric_rate_gbps = 400.0; remove_links = (\"spine0-leaf3\", \"spine1-leaf0\"); };\n"
 		 "switch: { scheme = \"%s\"; buffer_bytes = 16777216;\n"
-		 "  %s: { ports = %s; port_gbps = 100.0; lossless_queues = 7; }; };\n"
+		 "  %s: { lossless_queues = 7; ports = %s; port_gbps = 100.0; }; };\n"
 		 "rdma: { mtu = 1452; header_bytes = 48; };\n"
 		 "workloads = ({ type = \"longlived\"; transport = \"dcqcn\"; srcs = [1]; dst = 0; prio = 2; });\n",
 		 scheme, scheme, ports);
@@ -168,7 +168,9 @@ static void test_pools_in_100g_ports(void **state)
 	assert_int_equal(p.shared, MIB16 - 23 * phi7 - 7 * (20 * ETA_100G + 3 * eta400));
 	/* fewer ports than a switch fills (leaf0 needs 20, leaf1 24) */
 	fig12_pools("sih", "leaf1", "20", &p, &err);
-	assert_string_equal(err.msg, "switch leaf1: sih: ports = 20 reserves for fewer ports than the switch's 24 (counted in ports of port_gbps)");
+	/* placed at the scheme's key the scenario set last */
+	assert_string_equal(err.msg, "(default):5: switch.sih.port_gbps: switch leaf1: sih: ports = 20 reserves for fewer ports "
+				     "than the switch's 24 (counted in ports of port_gbps)");
 }
 
 static struct sb_port *switch_port_to(struct sb_sim *sim, uint32_t host)

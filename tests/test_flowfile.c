@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/lines.h"
 #include "sim/scenario.h"
 #include "testlib.h"
 #include "workload/flowfile.h"
@@ -24,6 +25,7 @@ static void write_file(char *path, size_t n, const char *text)
 	free(p);
 }
 
+#define START "expected a number of microseconds in [0, 1e10] (10^4 s, the longest run)"
 #define H6 "start_us,src,dst,size_bytes,priority,transport\n"
 #define H7 "start_us,src,dst,size_bytes,priority,transport,class\n"
 
@@ -168,15 +170,18 @@ static void test_bad_files(void **state)
 		     "(start_us,src,dst,size_bytes,priority,transport,class), found 9");
 
 	expect_error(H6 "# c\nabc,0,1,100,0,dctcp\n",
-		     "%s:3: column start_us: expected a number of microseconds >= 0, got `abc`");
+		     "%s:3: column start_us: " START ", got `abc`");
 	expect_error(H6 ",0,1,100,0,dctcp\n",
-		     "%s:2: column start_us: expected a number of microseconds >= 0, got ``");
+		     "%s:2: column start_us: " START ", got ``");
 	expect_error(H6 "-1,0,1,100,0,dctcp\n",
-		     "%s:2: column start_us: expected a number of microseconds >= 0, got `-1`");
+		     "%s:2: column start_us: " START ", got `-1`");
 	expect_error(H6 "nan,0,1,100,0,dctcp\n",
-		     "%s:2: column start_us: expected a number of microseconds >= 0, got `nan`");
+		     "%s:2: column start_us: " START ", got `nan`");
 	expect_error(H6 "1e999,0,1,100,0,dctcp\n",
-		     "%s:2: column start_us: expected a number of microseconds >= 0, got `1e999`");
+		     "%s:2: column start_us: " START ", got `1e999`");
+	/* 1e20 us = 1e26 ps wrapped around sb_time: the flow started at t = 0, silently */
+	expect_error(H6 "0,0,1,100,0,dctcp\n1e20,0,1,100,0,dctcp\n", "%s:3: column start_us: " START ", got `1e20`");
+	expect_error(H6 "10000000000.5,0,1,100,0,dctcp\n", "%s:2: column start_us: " START ", got `10000000000.5`");
 	expect_error(H6 "0,8,1,100,0,dctcp\n",
 		     "%s:2: column src: expected a host index 0..7, got `8`");
 	expect_error(H6 "0,-1,1,100,0,dctcp\n",
@@ -207,12 +212,59 @@ static void test_bad_files(void **state)
 		     "%s:3: column class: expected lossy or lossless, got `Lossless`");
 }
 
+/* Read `len` bytes (NULs allowed) through sb_flowfile_read with 8 hosts. */
+static int read_bytes(const char *bytes, size_t len, struct sb_flowfile *ff, struct sb_error *err)
+{
+	FILE *f = fmemopen((void *)bytes, len, "r");
+	assert_non_null(f);
+	int rc = sb_flowfile_read(f, "mem.csv", 8, ff, err);
+	fclose(f);
+	return rc;
+}
+
+/* A NUL byte ended the line where it stood and the rest was ignored ("...,dctcp<NUL>,x" read
+ * as a good line), /dev/zero never ended, a line without a break was read whole: errors now. */
+static void test_binary_input(void **state)
+{
+	(void)state;
+	struct sb_flowfile ff;
+	struct sb_error err;
+	static const char nul[] = H6 "0,0,1,100,0,dctcp\0,junk,more\n";
+	assert_int_equal(read_bytes(nul, sizeof(nul) - 1, &ff, &err), -1);
+	assert_string_equal(err.msg, "mem.csv:2: unexpected NUL byte (is this a text file?)");
+	assert_null(ff.flows);
+
+	assert_int_equal(sb_flowfile_load("/dev/zero", 8, &ff, &err), -1);
+	assert_string_equal(err.msg, "/dev/zero: cannot read flow file: not a regular file (a device, pipe or socket "
+				     "might never end)");
+	assert_int_equal(sb_flowfile_load(tl_group_dir, 8, &ff, &err), -1);
+	assert_non_null(strstr(err.msg, ": cannot read flow file: it is a directory"));
+
+	size_t big = SB_LINE_MAX + 1;
+	char *text = malloc(sizeof(H6) + big);
+	memcpy(text, H6, sizeof(H6) - 1);
+	memset(text + sizeof(H6) - 1, '0', big);
+	assert_int_equal(read_bytes(text, sizeof(H6) - 1 + big, &ff, &err), -1);
+	char want[128];
+	snprintf(want, sizeof(want), "mem.csv:2: line longer than %d bytes (is this a text file?)", SB_LINE_MAX);
+	assert_string_equal(err.msg, want);
+	free(text);
+
+	/* the largest start still fits sb_time, and CR LF ends are fine */
+	static const char ok[] = H6 "\r\n10000000000,0,1,100,0,dctcp\r\n";
+	assert_int_equal(read_bytes(ok, sizeof(ok) - 1, &ff, &err), 0);
+	assert_int_equal(ff.n, 1);
+	assert_true(ff.flows[0].start_us == 1e10);
+	sb_flowfile_free(&ff);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_six_columns_and_empty),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_binary_input),
 	};
 	return cmocka_run_group_tests(tests, tl_group_tmpdir, tl_group_rmdir);
 }

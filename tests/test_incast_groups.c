@@ -184,7 +184,7 @@ static void test_bad_groups(void **state)
 	/* the mirrored rack has 8 hosts, one of them a receiver: 7 responders at most */
 	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"incast\"; receivers = [0, 8, 16, 24];\n"
 		 "  responders = \"mirror_rack\"; fanin = 8; });\n", topo);
-	expect_build_error(text, "(default):2: workloads.0.fanin: 8 responders per query, but host 0's queries can draw on only 7 (responders = mirror_rack, receivers excluded)");
+	expect_build_error(text, "(default):3: workloads.0.fanin: 8 responders per query, but host 0's queries can draw on only 7 (responders = mirror_rack, receivers excluded)");
 	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"incast\"; fanin_min = 5; fanin = 4; });\n", topo);
 	expect_build_error(text, "(default):2: workloads.0.fanin_min: 5 is above fanin (4); the fan-in is drawn from fanin_min..fanin");
 	snprintf(text, sizeof(text), "%sworkloads = ({ type = \"incast\"; fanin = 4; receivers = [0, 32]; });\n", topo);

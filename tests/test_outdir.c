@@ -4,7 +4,8 @@
  * (docs/outputs.md §1, docs/compare.md §7; src/sim/outdir.c), driven as a user would.
  *
  * A run that must still be going when something happens to it is given a simulated time it
- * would take hours to reach (LONG) and is stopped by the test; the test waits for the run's
+ * would take hours to reach (LONG: 100 s, traffic arriving in the first 50 ms only, so that the
+ * memory estimate accepts it) and is stopped by the test; the test waits for the run's
  * lock file, which it creates once the scenario is built and just before simulating.
  */
 #include <stdarg.h>
@@ -25,7 +26,7 @@
 #include <unistd.h>
 #include "testlib.h"
 
-#define LONG_SETS "--set", "run.duration_ms=100000", "--set", "run.arrivals_ms=100000"
+#define LONG_SETS "--set", "run.duration_ms=100000", "--set", "run.arrivals_ms=50"
 #define SHORT "--set run.duration_ms=2 --set run.arrivals_ms=1"
 #define WAIT_S 30.0 /* for a run to start: generous, the sanitized build starts slowly */
 #define STOP_S 10.0 /* for a signalled command to end (it takes milliseconds) */

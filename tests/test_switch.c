@@ -69,6 +69,28 @@ static void test_ecn_thresholds_per_rate(void **state)
 	}
 }
 
+/* Thresholds scaled beyond 64 bits (1e12 bytes written for 1 kb/s, on 100G and 400G ports:
+ * 1e20 and more) are "never mark", saturated; converting them was undefined behaviour. */
+static void test_ecn_thresholds_saturate(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_scenario(&sc, "topology: { leaves = 2; hosts_per_leaf = 2; spines = 1; host_rate_gbps = 100.0;\n"
+			 "  fabric_rate_gbps = 400.0; };\n"
+			 "switch: { ecn_mode = \"red\"; ecn_kmin_bytes = 1e12; ecn_kmax_bytes = 1e12; ecn_ref_gbps = 1e-6; };\n",
+		    NULL, 0);
+	tl_build(&sim, &sc);
+	const struct sb_node *leaf = &sim.switches[0]->node;
+	for (uint16_t p = 0; p < leaf->nports; p++) {
+		assert_true(leaf->ports[p].ecn[1].kmin == UINT64_MAX);
+		assert_true(leaf->ports[p].ecn[1].kmax == UINT64_MAX);
+		assert_false(sb_ecn_decide(&leaf->ports[p].ecn[1], UINT64_MAX - 1, &sim.switches[0]->rng));
+	}
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* Two line-rate CBR sources to one host, priorities 1 and 6. */
 static void two_class_run(struct sb_sim *sim, struct sb_scenario *sc, uint64_t *bytes1, uint64_t *bytes6)
 {
@@ -338,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ecn_step_and_red),
 		cmocka_unit_test(test_ecn_thresholds_per_rate),
+		cmocka_unit_test(test_ecn_thresholds_saturate),
 		cmocka_unit_test(test_strict_priority),
 		cmocka_unit_test(test_drr_weights),
 		cmocka_unit_test(test_multi_mmu_split),

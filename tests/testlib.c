@@ -239,7 +239,9 @@ struct tl_cmd tl_sharebuf(const char *args)
 	char cmd[16384], outp[4200], errp[4200];
 	snprintf(outp, sizeof(outp), "%s/stdout", dir);
 	snprintf(errp, sizeof(errp), "%s/stderr", dir);
-	snprintf(cmd, sizeof(cmd), "'%s' %s >'%s' 2>'%s' </dev/null", tl_program, args, outp, errp);
+	/* a program that hangs fails the test (status 124) instead of hanging the suite: some of
+	 * the inputs the tests try once made it loop for ever */
+	snprintf(cmd, sizeof(cmd), "timeout -k 5 300 '%s' %s >'%s' 2>'%s' </dev/null", tl_program, args, outp, errp);
 	int rc = system(cmd);
 	struct tl_cmd r = { -1, tl_slurp(outp), tl_slurp(errp) };
 	if (rc != -1 && WIFEXITED(rc))

@@ -95,8 +95,14 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 						   ? strtoull(part[1], &end, 10) : 0;
 		if (nparts < 3 || !end || *end)
 			return cfg_fail_place(err, place, "expected workloads.N.KEY, N counted from 0");
-		if (index == sc->nworkloads && !strcmp(part[2], "type") && nparts == 3)
-			return append_workload(sc, place, value, err) ? -1 : 1;
+		if (index == sc->nworkloads && !strcmp(part[2], "type") && nparts == 3) {
+			if (append_workload(sc, place, value, err))
+				return -1;
+			char wkey[48];
+			snprintf(wkey, sizeof(wkey), "workloads.%llu", index);
+			sb_scenario_note_origin(sc, wkey, NULL, 0);
+			return 1;
+		}
 		if (index >= sc->nworkloads)
 			return cfg_fail_place(err, place, "the scenario has %zu workload%s; add one with workloads.%zu.type=TYPE",
 					      sc->nworkloads, sc->nworkloads == 1 ? "" : "s", sc->nworkloads);
@@ -189,6 +195,16 @@ int cfg_apply_override(struct sb_scenario *sc, const char *set, struct sb_error 
 			char *bare = bare_value(value);
 			rc = cfg_relay_string(err, place, p, &inner, bare);
 			free(bare);
+		} else {
+			/* the key as the file reader spells it (workloads.007.load is workloads.7.load) */
+			char canon[CFG_PLACE_LEN];
+			if (!strcmp(part[0], "workloads"))
+				snprintf(canon, sizeof(canon), "workloads.%llu.%.200s", strtoull(part[1], NULL, 10), part[2]);
+			else if (nparts == 3)
+				snprintf(canon, sizeof(canon), "%s.%.100s.%.100s", part[0], part[1], part[2]);
+			else
+				snprintf(canon, sizeof(canon), "%s.%.200s", part[0], part[1]);
+			sb_scenario_note_origin(sc, canon, NULL, 0);
 		}
 	}
 	free(key);

@@ -17,7 +17,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli/cfg_internal.h"
+#include "core/lines.h"
 #include "mmu/mmu.h"
 
 /* ---------- messages that need a libconfig setting ---------- */
@@ -27,19 +29,34 @@
  * file carries the name written in the directive, which libconfig resolved against the main
  * file's directory (parse_config sets it as include dir), so we show that resolved path.
  */
-static void file_place(char *buf, size_t n, const char *main, const config_setting_t *s,
-		       const char *key)
+static unsigned setting_file(char *buf, size_t n, const char *main, const config_setting_t *s)
 {
 	const char *file = s && config_setting_source_file(s) ? config_setting_source_file(s) : main;
 	const char *slash = strrchr(main, '/');
 	int dirlen = 0;
 	if (file != main && strcmp(file, main) != 0 && file[0] != '/' && slash)
 		dirlen = (int)SB_MIN(slash - main + 1, 200);
-	unsigned line = s ? config_setting_source_line(s) : 0;
+	snprintf(buf, n, "%.*s%s", dirlen, main, file);
+	return s ? config_setting_source_line(s) : 0;
+}
+
+static void file_place(char *buf, size_t n, const char *main, const config_setting_t *s,
+		       const char *key)
+{
+	char file[CFG_PLACE_LEN];
+	unsigned line = setting_file(file, sizeof(file), main, s);
 	if (line)
-		snprintf(buf, n, "%.*s%s:%u: %s", dirlen, main, file, line, key);
+		snprintf(buf, n, "%.250s:%u: %s", file, line, key);
 	else
-		snprintf(buf, n, "%.*s%s: %s", dirlen, main, file, key);
+		snprintf(buf, n, "%.250s: %s", file, key);
+}
+
+/* Remember where `key` was written, for checks made after reading (sb_scenario_place). */
+static void note(struct sb_scenario *sc, const char *main, const config_setting_t *s, const char *key)
+{
+	char file[CFG_PLACE_LEN];
+	unsigned line = setting_file(file, sizeof(file), main, s);
+	sb_scenario_note_origin(sc, key, file, (int)line);
 }
 
 static void describe(const config_setting_t *s, char *buf, size_t n)
@@ -224,6 +241,7 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 	snprintf(key, sizeof(key), "switch.%s", ops->name);
 	if (expect_group(file, group, key, "of scheme parameters { name = value; ... }", err))
 		return -1;
+	note(sc, file, group, key);
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m);
@@ -242,6 +260,7 @@ static int read_scheme_group(const char *file, struct sb_scenario *sc, int schem
 		}
 		if (set_from_setting(file, p, sc->scheme_params[scheme], m, key, err))
 			return -1;
+		note(sc, file, m, key);
 	}
 	return 0;
 }
@@ -256,6 +275,7 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 	bool is_switch = strcmp(gname, "switch") == 0;
 	if (expect_group(file, group, gname, "{ key = value; ... }", err))
 		return -1;
+	note(sc, file, group, gname);
 	for (int i = 0; i < config_setting_length(group); i++) {
 		const config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m) ? config_setting_name(m) : "";
@@ -265,6 +285,7 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 		if (p) {
 			if (set_from_setting(file, p, obj, m, key, err))
 				return -1;
+			note(sc, file, m, key);
 			continue;
 		}
 		int scheme = is_switch ? cfg_scheme_index(name) : -1;
@@ -285,13 +306,14 @@ static int read_section(const char *file, struct sb_scenario *sc, const config_s
 	return 0;
 }
 
-static int read_workload(const char *file, const config_setting_t *g, size_t index,
+static int read_workload(const char *file, struct sb_scenario *sc, const config_setting_t *g, size_t index,
 			 struct sb_workload *wl, struct sb_error *err)
 {
 	char key[200], place[CFG_PLACE_LEN];
 	snprintf(key, sizeof(key), "workloads.%zu", index);
 	if (expect_group(file, g, key, "{ type = \"poisson\"; ... }", err))
 		return -1;
+	note(sc, file, g, key);
 	const config_setting_t *ts = config_setting_get_member(g, "type");
 	snprintf(key, sizeof(key), "workloads.%zu.type", index);
 	if (!ts) {
@@ -326,6 +348,7 @@ static int read_workload(const char *file, const config_setting_t *g, size_t ind
 		}
 		if (set_from_setting(file, p, wl, m, key, err))
 			return -1;
+		note(sc, file, m, key);
 	}
 	return 0;
 }
@@ -351,13 +374,14 @@ static int read_workloads(const char *file, struct sb_scenario *sc, const config
 		return cfg_fail_place(err, place, "expected a list of groups ( { type = \"poisson\"; ... }, ... ), got %s", got);
 	}
 	free_workloads(sc);
+	sb_scenario_forget_origins(sc, "workloads.");
 	if (n == 0)
 		return 0;
 	/* Zeroed entries are safe to free whatever their type, so a failure half-way leaks nothing. */
 	sc->workloads = sb_xcalloc((size_t)n, sizeof(*sc->workloads));
 	sc->nworkloads = (size_t)n;
 	for (int i = 0; i < n; i++)
-		if (read_workload(file, config_setting_get_elem(list, (unsigned)i), (size_t)i,
+		if (read_workload(file, sc, config_setting_get_elem(list, (unsigned)i), (size_t)i,
 				  &sc->workloads[i], err))
 			return -1;
 	return 0;
@@ -386,25 +410,95 @@ static int read_root(const char *file, struct sb_scenario *sc, const config_sett
 	return 0;
 }
 
-/* ---------- integers libconfig 1.5 would truncate ---------- */
+/* ---------- what libconfig is not asked to read ---------- */
 
 static bool starts_word(char c) { return isalpha((unsigned char)c) || c == '_' || c == '*'; }
 static bool in_word(char c) { return isalnum((unsigned char)c) || c == '_' || c == '*' || c == '-'; }
 
+static int read_file(const char *path, const char *shown, size_t *len, char **out, struct sb_error *err);
+static int scan_text(const char *text, size_t len, const char *file, const char *include_dir, int depth,
+		     struct sb_error *err);
+
+/* libconfig 1.5's own limit on nested @include (MAX_INCLUDE_DEPTH): deeper it reports an error. */
+#define INCLUDE_DEPTH 10
+
 /*
- * libconfig 1.5 stores an integer literal above 2^31 - 1 without an L suffix as a 32-bit int,
- * silently wrapped (5000000000 becomes 705032704): a plausible but wrong buffer size. We scan
- * the text for such literals first and ask for the L suffix. Files pulled in with @include are
- * not scanned.
+ * An @include directive at `s` (its line's first word), in `file` at `line`: the file it names
+ * must be a regular file of at most SB_CFG_MAX_BYTES (libconfig would wait for ever on a FIFO
+ * and read a multi-gigabyte file whole), and its own text is scanned as the main file's is.
+ * libconfig 1.5 takes the name verbatim up to the closing quote, and puts the include
+ * directory (the main file's) in front of it; a file that does not exist is left to libconfig
+ * to report.
  */
-static int check_int_literals(const char *text, const char *file, struct sb_error *err)
+static int check_include(const char *s, const char *file, unsigned line, const char *include_dir, int depth,
+			 struct sb_error *err)
 {
+	s += strlen("@include");
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != '"' || depth >= INCLUDE_DEPTH)
+		return 0; /* not a directive libconfig accepts: its syntax error says so */
+	const char *name = ++s, *end = strchr(name, '"');
+	if (!end || memchr(name, '\n', (size_t)(end - name)))
+		return 0;
+	char path[4200], shown[300];
+	int n = (int)SB_MIN(end - name, 4000);
+	if (include_dir)
+		snprintf(path, sizeof(path), "%s/%.*s", include_dir, n, name);
+	else
+		snprintf(path, sizeof(path), "%.*s", n, name);
+	snprintf(shown, sizeof(shown), "%s:%u: @include \"%.*s\"", file, line, (int)SB_MIN(n, 200), name);
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return 0;
+	char *text;
+	size_t len;
+	if (read_file(path, shown, &len, &text, err))
+		return -1;
+	int rc = scan_text(text, len, path, include_dir, depth + 1, err);
+	free(text);
+	return rc;
+}
+
+/*
+ * Checks of a scenario's text that libconfig cannot make, before it parses it:
+ *   - a NUL byte: libconfig would stop there and silently ignore the rest of the file;
+ *   - an integer literal above 2^31 - 1 without an L suffix: libconfig 1.5 stores it as a
+ *     32-bit int, silently wrapped (5000000000 becomes 705032704), a plausible but wrong
+ *     buffer size; we ask for the L suffix;
+ *   - the files of @include directives (check_include), to the depth libconfig follows.
+ */
+static int scan_text(const char *text, size_t len, const char *file, const char *include_dir, int depth,
+		     struct sb_error *err)
+{
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		unsigned line = 1;
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		return sb_fail(err, "%s:%u: unexpected NUL byte (is this a text file?)", file, line);
+	}
 	unsigned line = 1;
 	const char *s = text;
+	bool line_start = true; /* only blanks so far on this line */
 	while (*s) {
 		if (*s == '\n') {
 			line++;
 			s++;
+			line_start = true;
+			continue;
+		}
+		if (*s == ' ' || *s == '\t' || *s == '\r') {
+			s++;
+			continue;
+		}
+		bool first = line_start;
+		line_start = false;
+		if (first && strncmp(s, "@include", 8) == 0) {
+			if (check_include(s, file, line, include_dir, depth, err))
+				return -1;
+			while (*s && *s != '\n')
+				s++;
 		} else if (*s == '"') {
 			for (s++; *s && *s != '"'; s++) {
 				if (*s == '\\' && s[1])
@@ -448,10 +542,10 @@ static int check_int_literals(const char *text, const char *file, struct sb_erro
 			if (*s == 'L')
 				continue;
 			if (huge || v > (negative ? 2147483648ULL : 2147483647ULL)) {
-				int len = (int)SB_MIN(s - start, 40);
+				int n = (int)SB_MIN(s - start, 40);
 				return sb_fail(err, "%s:%u: integer %s%.*s does not fit in 32 bits; write it as %s%.*sL "
 					       "(libconfig would silently truncate it)",
-					       file, line, negative ? "-" : "", len, start, negative ? "-" : "", len, start);
+					       file, line, negative ? "-" : "", n, start, negative ? "-" : "", n, start);
 			}
 		} else {
 			s++;
@@ -462,32 +556,47 @@ static int check_int_literals(const char *text, const char *file, struct sb_erro
 
 /* ---------- reading ---------- */
 
-static char *slurp(const char *path, struct sb_error *err)
+/*
+ * The whole of a scenario file, which must be a regular file of at most SB_CFG_MAX_BYTES:
+ * `sharebuf run /dev/zero` once read until the machine ran out of memory. `shown` names the
+ * file in messages. *out is NUL-terminated (and may hold NULs: scan_text refuses them).
+ */
+static int read_file(const char *path, const char *shown, size_t *len, char **out, struct sb_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		sb_fail(err, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
+	*out = NULL;
+	FILE *f = sb_fopen_regular(path);
+	if (!f && errno != EINVAL)
+		return sb_fail(err, "cannot open %s: %s", shown, strerror(errno));
+	struct stat st = { 0 };
+	if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (!f)
+			stat(path, &st);
+		bool dir = S_ISDIR(st.st_mode);
+		if (f)
+			fclose(f);
+		if (dir)
+			return sb_fail(err, "cannot open %s: it is a directory", shown);
+		return sb_fail(err, "cannot open %s: not a regular file (a device, pipe or socket might never end)", shown);
 	}
-	size_t cap = 4096, len = 0;
-	char *buf = sb_xmalloc(cap);
-	for (;;) {
-		size_t got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-		if (len + 1 == cap)
-			buf = sb_xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f)) {
-		sb_fail(err, "cannot open %s: %s", path, strerror(errno ? errno : EIO));
+	if (st.st_size > SB_CFG_MAX_BYTES) {
 		fclose(f);
-		free(buf);
-		return NULL;
+		return sb_fail(err, "cannot open %s: it has %lld bytes, a scenario file may have at most %d MiB "
+			       "(is it a scenario?)", shown, (long long)st.st_size, SB_CFG_MAX_BYTES >> 20);
 	}
+	/* read one byte more than the size: a file that grows meanwhile is refused too */
+	size_t cap = (size_t)st.st_size + 2;
+	char *buf = sb_xmalloc(cap);
+	size_t got = fread(buf, 1, cap - 1, f);
+	bool bad = ferror(f) != 0;
 	fclose(f);
-	buf[len] = 0;
-	return buf;
+	if (bad || got > SB_CFG_MAX_BYTES) {
+		free(buf);
+		return sb_fail(err, "cannot open %s: %s", shown, bad ? "read error" : "the file grew while it was read");
+	}
+	buf[got] = 0;
+	*len = got;
+	*out = buf;
+	return 0;
 }
 
 static int parse_config(config_t *cfg, const char *path, const char *text, const char *name,
@@ -495,12 +604,9 @@ static int parse_config(config_t *cfg, const char *path, const char *text, const
 {
 	int ok;
 	if (path) {
-		char *content = slurp(path, err);
-		if (!content)
-			return -1;
-		int rc = check_int_literals(content, name, err);
-		free(content);
-		if (rc)
+		char *content;
+		size_t len;
+		if (read_file(path, path, &len, &content, err))
 			return -1;
 		/* @include "x.cfg" is relative to the including file, not to the working directory. */
 		char *dir = sb_xstrdup(path);
@@ -509,10 +615,15 @@ static int parse_config(config_t *cfg, const char *path, const char *text, const
 			slash[slash == dir] = 0; /* keep "/" for a file at the root */
 			config_set_include_dir(cfg, dir);
 		}
-		ok = config_read_file(cfg, path);
+		int rc = scan_text(content, len, name, slash ? dir : NULL, 0, err);
+		/* the text checked is the text parsed: the file is not opened a second time */
+		ok = rc == 0 ? config_read_string(cfg, content) : CONFIG_FALSE;
+		free(content);
 		free(dir);
+		if (rc)
+			return -1;
 	} else {
-		if (check_int_literals(text, name, err))
+		if (scan_text(text, strlen(text), name, NULL, 0, err))
 			return -1;
 		ok = config_read_string(cfg, text);
 	}

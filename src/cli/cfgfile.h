@@ -30,6 +30,10 @@
 int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, const char *const *sets,
 		size_t nsets, struct sb_error *err);
 
+/* A scenario file, and each file it @includes, must be a regular file of at most this size
+ * (scenarios are a few KB; a larger file is almost certainly not one). */
+#define SB_CFG_MAX_BYTES (16 << 20)
+
 /* Markdown reference of every key, scheme parameter and workload type (`sharebuf params`,
  * docs/scenario-keys.md). */
 void sb_cfg_write_reference(FILE *f);

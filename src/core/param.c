@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,57 +211,82 @@ static int parse_number(const char *s, double *out)
 	return 0;
 }
 
-/* The elements of a list in text form, in place: `text` without surrounding blanks and brackets
- * ("[...]" or "(...)") into *body; returns the number of comma-separated elements (0 for an
- * empty list). */
-static size_t list_body(char *text, char **body)
+/*
+ * The elements of a list in text form, split in place: "[a, b]", "(a, b)" or a bare "a, b".
+ * Brackets must match and every element must hold something: `--set srcs=1,,2` is a typo, not
+ * a list of three hosts, and "[1, 2" is a truncated list, not the list [1, 2]. On success *n
+ * elements (trimmed, 0 for an empty list) are in elem[], which the caller frees.
+ */
+static int list_split(const struct sb_param *p, char *text, const char *orig, char ***elem, size_t *n,
+		      struct sb_error *err)
 {
 	char *s = sb_trim(text);
 	size_t len = strlen(s);
-	if (len && (s[0] == '[' || s[0] == '(')) {
+	bool opened = len && (s[0] == '[' || s[0] == '(');
+	bool closed = len && (s[len - 1] == ']' || s[len - 1] == ')');
+	*elem = NULL;
+	*n = 0;
+	if (opened || closed) {
+		if (!opened || !closed || len < 2 || s[len - 1] != (s[0] == '[' ? ']' : ')'))
+			return sb_fail(err, "%s: expected a list [a, b, ...] with matching brackets, got `%.200s`",
+				       p->name, orig);
+		s[len - 1] = 0;
 		s++;
-		len--;
-		if (len && (s[len - 1] == ']' || s[len - 1] == ')'))
-			s[--len] = 0;
 	}
-	*body = s;
-	size_t n = 0;
-	if (*skip_ws(s)) {
-		n = 1;
-		for (char *c = s; *c; c++)
-			n += *c == ',';
+	if (!*skip_ws(s))
+		return 0;
+	size_t count = 1;
+	for (const char *c = s; *c; c++)
+		count += *c == ',';
+	char **e = sb_xcalloc(count, sizeof(*e));
+	for (size_t i = 0; i < count; i++) {
+		char *comma = strchr(s, ',');
+		if (comma)
+			*comma = 0;
+		e[i] = sb_trim(s);
+		if (!*e[i]) {
+			free(e);
+			return sb_fail(err, "%s: expected a list of %s, got an empty element in `%.200s`", p->name,
+				       p->type == SB_P_STR_LIST ? "strings" : p->type == SB_P_INT_LIST ? "integers" : "numbers",
+				       orig);
+		}
+		s = comma ? comma + 1 : s;
 	}
-	return n;
+	*elem = e;
+	*n = count;
+	return 0;
 }
 
-/* Lists in text form: "[1, 2, 3]" or "1,2,3" or "(1,2)". */
+/* Number lists in text form: "[1, 2, 3]" or "1,2,3" or "(1,2)". An empty list empties an
+ * integer list; a priority list needs one number or eight. */
 static int set_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
 {
-	char *buf = sb_xstrdup(text), *s;
-	size_t n = list_body(buf, &s);
-	if (n == 0 && p->type == SB_P_INT_LIST) {
-		struct sb_int_list *l = AT(obj, p, struct sb_int_list);
-		free(l->v);
-		l->v = NULL;
-		l->n = 0;
-		free(buf);
-		return 0;
+	char *buf = sb_xstrdup(text), **e;
+	size_t n;
+	int rc = list_split(p, buf, text, &e, &n, err);
+	if (rc == 0 && n == 0) {
+		if (p->type == SB_P_PRIO) {
+			rc = type_fail(p, "an empty list", err);
+		} else {
+			struct sb_int_list *l = AT(obj, p, struct sb_int_list);
+			free(l->v);
+			l->v = NULL;
+			l->n = 0;
+		}
 	}
-	if (n == 1 && p->type == SB_P_PRIO) {
-		double v;
-		int rc = parse_number(s, &v) ? type_fail(p, text, err) : sb_param_set_double(p, obj, v, err);
-		free(buf);
-		return rc;
-	}
-	size_t i = 0;
-	int rc = 0;
-	for (char *tok = strtok(s, ","); tok && rc == 0; tok = strtok(NULL, ","), i++) {
-		double v;
-		if (parse_number(skip_ws(tok), &v))
+	/* every element parsed before any is stored: a failure leaves the old list */
+	double *v = rc == 0 && n ? sb_xcalloc(n, sizeof(*v)) : NULL;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		if (parse_number(e[i], &v[i]))
 			rc = type_fail(p, text, err);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if (n == 1 && p->type == SB_P_PRIO)
+			rc = sb_param_set_double(p, obj, v[i], err);
 		else
-			rc = sb_param_set_elem(p, obj, i, n, v, err);
+			rc = sb_param_set_elem(p, obj, i, n, v[i], err);
 	}
+	free(v);
+	free(e);
 	free(buf);
 	return rc;
 }
@@ -269,34 +295,24 @@ static int set_list_text(const struct sb_param *p, void *obj, const char *text, 
  * may contain a comma (none of the names such lists hold does). */
 static int set_str_list_text(const struct sb_param *p, void *obj, const char *text, struct sb_error *err)
 {
-	char *buf = sb_xstrdup(text), *s;
-	size_t n = list_body(buf, &s);
-	if (n == 0) {
+	char *buf = sb_xstrdup(text), **e;
+	size_t n;
+	int rc = list_split(p, buf, text, &e, &n, err);
+	if (rc == 0 && n == 0)
 		str_list_clear(AT(obj, p, struct sb_str_list));
-		free(buf);
-		return 0;
-	}
-	int rc = 0;
-	size_t i = 0;
-	for (char *tok = s;; i++) {
-		char *comma = strchr(tok, ',');
-		if (comma)
-			*comma = 0;
-		char *t = sb_trim(tok);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		char *t = e[i];
 		size_t tl = strlen(t);
 		if (tl >= 2 && t[0] == '"' && t[tl - 1] == '"') {
 			t[tl - 1] = 0;
 			t++;
 		}
-		if (!*t) {
+		if (!*t)
 			rc = sb_fail(err, "%s: expected a list of strings, got an empty element in `%s`", p->name, text);
-			break;
-		}
-		sb_param_set_str_elem(p, obj, i, n, t, 0, err);
-		if (!comma)
-			break;
-		tok = comma + 1;
+		else
+			sb_param_set_str_elem(p, obj, i, n, t, 0, err);
 	}
+	free(e);
 	free(buf);
 	return rc;
 }

@@ -24,6 +24,15 @@ typedef uint64_t sb_time;
 static inline sb_time sb_time_from_us(double us) { return (sb_time)(us * 1e6 + 0.5); }
 static inline sb_time sb_time_from_ms(double ms) { return (sb_time)(ms * 1e9 + 0.5); }
 static inline sb_time sb_time_from_sec(double s) { return (sb_time)(s * 1e12 + 0.5); }
+/* A span computed in floating point (picoseconds), saturated at 2^62 ps (53 days, beyond any
+ * run): a derived timer such as EDT's B/C for a terabyte buffer on a 1 Mb/s port would
+ * otherwise exceed sb_time, and converting it would be undefined. */
+static inline sb_time sb_time_span_ps(double ps)
+{
+	if (!(ps > 0))
+		return 0;
+	return ps >= 4611686018427387904.0 ? (sb_time)1 << 62 : (sb_time)(ps + 0.5);
+}
 static inline double sb_time_to_sec(sb_time t) { return (double)t * 1e-12; }
 static inline double sb_time_to_us(sb_time t) { return (double)t * 1e-6; }
 static inline double sb_time_to_ns(sb_time t) { return (double)t * 1e-3; }

@@ -72,6 +72,11 @@ int sb_fail(struct sb_error *err, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
+		/* A message is one line: a value quoted from the input (a string with a line break,
+		 * a key with a control character) must not break it, or forge a line of its own. */
+		for (char *c = err->msg; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = *c == '\t' ? ' ' : '?';
 	}
 	return -1;
 }

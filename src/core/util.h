@@ -40,8 +40,18 @@ struct sb_error {
 #define SB_PRINTF(a, b)
 #endif
 
-/* Format into err (if non-NULL) and return -1, so callers can `return sb_fail(err, ...)`. */
+/* Format into err (if non-NULL) and return -1, so callers can `return sb_fail(err, ...)`.
+ * Control characters (a line break quoted from the input) become '?': a message is one line. */
 int sb_fail(struct sb_error *err, const char *fmt, ...) SB_PRINTF(2, 3);
+
+/* A non-negative double as uint64_t, saturated at UINT64_MAX (and NaN as 0): converting a
+ * double beyond 2^64 is undefined behaviour. For set-up code, not per packet. */
+static inline uint64_t sb_u64_saturate(double v)
+{
+	if (!(v > 0))
+		return 0;
+	return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
 
 /* 64-bit mixing function (splitmix64 finaliser): hashing flow keys, deriving seeds. */
 static inline uint64_t sb_mix64(uint64_t x)

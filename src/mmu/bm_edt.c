@@ -119,7 +119,7 @@ static int edt_init(struct sb_mmu *m, struct sb_error *err)
 		if (c == 0)
 			return sb_fail(err, "edt: d_us = 0 derives d from the port rate, but this MMU's ports "
 					    "have none; set switch.edt.d_us");
-		s->tm2 = (sb_time)(1.25 * (double)m->buffer_bytes * 8.0 / (double)c * 1e12 + 0.5);
+		s->tm2 = sb_time_span_ps(1.25 * (double)m->buffer_bytes * 8.0 / (double)c * 1e12);
 	}
 	double p = (double)s->p_used, b = (double)m->buffer_bytes;
 	for (int k = 0; k < SB_MMU_NPRIO; k++) {
@@ -129,7 +129,7 @@ static int edt_init(struct sb_mmu *m, struct sb_error *err)
 		s->cn2_of[k] = s->cn2 ? s->cn2 : (cn2 < 1 ? 1 : cn2);
 		/* eq. 74-78: growth slower than cn2/TM1 cannot make DT drop within d */
 		s->tm1_of[k] = s->tm1_us > 0 ? sb_time_from_us(s->tm1_us)
-					     : (sb_time)(4 * (1 + a * p) / den * (double)s->tm2 + 0.5);
+					     : sb_time_span_ps(4 * (1 + a * p) / den * (double)s->tm2);
 	}
 	s->q = sb_xcalloc(nqueues(m), sizeof(*s->q));
 	s->unc_list = sb_xcalloc(nqueues(m), sizeof(*s->unc_list));

@@ -222,9 +222,13 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 		sb_params_copy(ops->params, m->state, sc->scheme_params[scheme_index]);
 		sw->mmus[g] = m;
 		if (sb_mmu_start(m, err)) {
-			char why[sizeof(err->msg)];
+			/* placed at the scheme's key set last (the parameter a user just changed, most
+			 * likely the one at fault), else at switch.scheme */
+			char why[sizeof(err->msg)], prefix[80];
 			snprintf(why, sizeof(why), "%s", err->msg);
-			rc = sb_fail(err, "switch %s: %s", sw->node.name, why);
+			snprintf(prefix, sizeof(prefix), "switch.%s.", ops->name);
+			const char *key = sb_scenario_latest_key(sc, prefix);
+			rc = sb_scenario_fail(sc, key ? key : "switch.scheme", err, "switch %s: %s", sw->node.name, why);
 		}
 	}
 	free(rates);

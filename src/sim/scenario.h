@@ -21,6 +21,7 @@ struct sb_run_params {
 	int sample_switches;       /* SB_SAMPLE_* */
 	struct sb_int_list sample_hosts; /* hosts whose receive throughput is sampled (throughput.csv) */
 	bool check_invariants;     /* debug mode: verify MMU counters after every operation */
+	int64_t max_memory_mb;     /* refuse a run estimated above this (sim/estimate.h); 0 = automatic */
 };
 enum { SB_SAMPLE_ALL = 0, SB_SAMPLE_LEAVES, SB_SAMPLE_NONE };
 
@@ -190,6 +191,18 @@ struct sb_workload {
 	char *path;
 };
 
+/*
+ * Where a key got its value, so that checks made long after reading (sb_scenario_validate,
+ * building the network, opening a workload's files) can still say "FILE:LINE: KEY". The
+ * reader (src/cli/cfgfile.c) notes every key it sets, and the groups switch.SCHEME and
+ * workloads.N; an override notes its key with file NULL. The latest note of a key wins.
+ */
+struct sb_key_origin {
+	char *key;   /* full dotted key, as --set writes it: "switch.scheme", "workloads.0.path" */
+	char *file;  /* the file as messages name it; NULL = a --set override */
+	int line;    /* 0 = unknown */
+};
+
 struct sb_scenario {
 	struct sb_run_params run;
 	struct sb_topo_params topo;
@@ -202,6 +215,8 @@ struct sb_scenario {
 	size_t nworkloads;
 	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
 	char *source;             /* scenario file name, or "(default)" */
+	struct sb_key_origin *origins; /* sb_scenario_note_origin, in the order the keys were set */
+	size_t norigins, origins_cap;
 };
 
 extern const struct sb_param sb_run_param_table[];
@@ -216,6 +231,33 @@ extern const struct sb_param *const sb_workload_param_table[SB_WL_N];
 
 void sb_scenario_defaults(struct sb_scenario *sc);
 void sb_scenario_free(struct sb_scenario *sc);
+/* Record that `key` was set at file:line (file NULL: by --set). */
+void sb_scenario_note_origin(struct sb_scenario *sc, const char *key, const char *file, int line);
+/* Forget every origin whose key starts with `prefix` (a replaced workloads list). */
+void sb_scenario_forget_origins(struct sb_scenario *sc, const char *prefix);
+/* The latest origin of `key`, or NULL when the key kept its default. */
+const struct sb_key_origin *sb_scenario_origin(const struct sb_scenario *sc, const char *key);
+/* The key of the latest origin whose key starts with `prefix`, or NULL. */
+const char *sb_scenario_latest_key(const struct sb_scenario *sc, const char *prefix);
+/*
+ * The place of `key` for a message: "FILE:LINE: KEY", "--set KEY", and for a key that kept its
+ * default, the place of its group (workloads.N, switch.SCHEME) or, lacking one, "KEY" alone.
+ */
+void sb_scenario_place(const struct sb_scenario *sc, const char *key, char *buf, size_t n);
+/* sb_fail() with the place of `key` in front: "PLACE: what". */
+int sb_scenario_fail(const struct sb_scenario *sc, const char *key, struct sb_error *err, const char *fmt, ...)
+	SB_PRINTF(4, 5);
+/*
+ * A file named by the value of `key` (a workload's flow list or CDF), as the program opens
+ * it: a relative path written in a scenario file is relative to that file's directory, as
+ * @include is; one given with --set (or in the built-in scenario) is relative to the working
+ * directory, as any path on a command line. malloc'd.
+ */
+char *sb_scenario_path(const struct sb_scenario *sc, const char *key, const char *path);
+
+/* "dctcp|cubic|...": the registered transports, for messages. */
+void sb_transport_names(char *buf, size_t n);
+
 /* Cross-field checks the tables cannot express (e.g. a host index beyond the topology). */
 int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err);
 

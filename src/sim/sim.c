@@ -9,6 +9,7 @@
 #include "net/deadlock.h"
 #include "net/pfc.h"
 #include "net/switch.h"
+#include "sim/estimate.h"
 #include "sim/report.h"
 #include "topo/topo.h"
 #include "transport/rdma_nic.h"
@@ -197,8 +198,10 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
 			struct sb_ecn_cfg *e = &port->ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
-			e->kmin = (uint64_t)(p->ecn_kmin_bytes[q] * scale);
-			e->kmax = (uint64_t)(p->ecn_kmax_bytes[q] * scale);
+			/* saturated: 1e12 bytes at ecn_ref_gbps = 1e-6 on a 25 Gb/s port is 2.5e19, beyond
+			 * uint64_t (undefined); a threshold no queue reaches is what it means */
+			e->kmin = sb_u64_saturate(p->ecn_kmin_bytes[q] * scale);
+			e->kmax = sb_u64_saturate(p->ecn_kmax_bytes[q] * scale);
 			if (e->kmax < e->kmin)
 				e->kmax = e->kmin;
 			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
@@ -214,6 +217,10 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	memset(sim, 0, sizeof(*sim));
 	sim->sc = sc;
 	sim->seed = (uint64_t)sc->run.seed;
+	/* before anything is allocated: a scenario too large for the machine is refused, not
+	 * built until the kernel kills the process */
+	if (sb_check_memory(sc, err))
+		return -1;
 	sb_eventq_init(&sim->eq);
 	sb_pool_init(&sim->packets, sizeof(struct sb_packet), 4096);
 	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lines.h"
 
 /* Sizes are kept as doubles for interpolation; above 2^53 they would stop being exact. */
 #define CDF_MAX_SIZE 9007199254740992.0
@@ -66,9 +67,27 @@ static int check_point(const struct where *w, const struct sb_cdf_point *prev,
 	return 0;
 }
 
-/* Checks that need the whole list, then take ownership of pts (grown by one if needed). */
+/*
+ * P(a draw rounds to 0 bytes) = F(0.5) of the piecewise-linear curve through pts (whole sizes,
+ * starting at probability 0), the share of draws sb_cdf_sample throws away.
+ */
+static double zero_share(const struct sb_cdf_point *pts, size_t n)
+{
+	if (pts[0].size > 0.5)
+		return 0; /* nothing below the first point, whose probability is 0 */
+	size_t k = 0;
+	while (k + 1 < n && pts[k + 1].size <= 0.5)
+		k++;
+	if (k + 1 == n)
+		return pts[k].prob;
+	double frac = (0.5 - pts[k].size) / (pts[k + 1].size - pts[k].size);
+	return pts[k].prob + (pts[k + 1].prob - pts[k].prob) * frac;
+}
+
+/* Checks that need the whole list, then take ownership of pts (grown by one if needed).
+ * `sized` is the first point of at least 1 byte (line 0 / index 0: none). */
 static int finish(struct sb_cdf *c, const char *name, struct sb_cdf_point *pts, size_t n,
-		  const struct where *last, struct sb_error *err)
+		  const struct where *last, const struct where *sized, struct sb_error *err)
 {
 	char at[300];
 	memset(c, 0, sizeof(*c));
@@ -96,28 +115,40 @@ static int finish(struct sb_cdf *c, const char *name, struct sb_cdf_point *pts, 
 		pts[0] = (struct sb_cdf_point){0, 0};
 		n++;
 	}
+	/* Sizes that round to 0 bytes are never drawn (see cdf.h). A curve with nothing else
+	 * has no flow to give: its sampling once looped for ever. */
+	double zero = zero_share(pts, n);
+	if (!(zero < 1)) {
+		where_text(sized->line || sized->index ? sized : last, at, sizeof(at));
+		free(pts);
+		return sb_fail(err, "%s: all of the probability is on sizes below 1 byte (a flow of 0 bytes "
+			       "is not a flow), expected some probability on sizes of at least 1 byte", at);
+	}
 	c->name = sb_xstrdup(name);
 	c->points = pts;
 	c->n = n;
 	c->mean = sb_cdf_mean(c);
+	c->zero_share = zero;
 	return 0;
 }
 
 int sb_cdf_from_points(struct sb_cdf *c, const char *name, const struct sb_cdf_point *pts,
 		       size_t n, struct sb_error *err)
 {
-	struct where w = {name, 0, 0};
+	struct where w = {name, 0, 0}, sized = {name, 0, 0};
 	for (size_t i = 0; i < n; i++) {
 		w.index = i + 1;
 		if (check_point(&w, i ? &pts[i - 1] : NULL, &pts[i], err) < 0) {
 			memset(c, 0, sizeof(*c));
 			return -1;
 		}
+		if (pts[i].size >= 1 && !sized.index)
+			sized = w;
 	}
 	struct sb_cdf_point *copy = sb_xmalloc((n ? n : 1) * sizeof(*copy));
 	if (n)
 		memcpy(copy, pts, n * sizeof(*copy));
-	return finish(c, name, copy, n, &w, err);
+	return finish(c, name, copy, n, &w, &sized, err);
 }
 
 /*
@@ -175,30 +206,18 @@ static void append_builtin_names(char *buf, size_t n)
 	}
 }
 
-static int load_file(struct sb_cdf *c, const char *path, struct sb_error *err)
+/* The points of an open file, checked one by one, then as a whole (finish). */
+static int read_lines(struct sb_cdf *c, struct sb_lines *in, struct sb_error *err)
 {
-	memset(c, 0, sizeof(*c));
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		int e = errno;
-		if (e == ENOENT && !strchr(path, '/')) {
-			char names[256] = "";
-			append_builtin_names(names, sizeof(names));
-			return sb_fail(err, "%s: cannot read CDF file: %s (and it is not a built-in "
-				       "distribution: %s)", path, strerror(e), names);
-		}
-		return sb_fail(err, "%s: cannot read CDF file: %s", path, strerror(e));
-	}
+	const char *path = in->name;
 	struct sb_cdf_point *pts = NULL;
 	size_t n = 0, cap = 0;
 	char *line = NULL;
-	size_t linecap = 0;
-	struct where w = {path, 0, 0}, last = {path, 0, 0};
-	int rc = 0;
-	errno = 0;
-	while (getline(&line, &linecap, f) >= 0) {
-		w.line++;
-		line[strcspn(line, "#\r\n")] = '\0';
+	struct where w = {path, 0, 0}, last = {path, 0, 0}, sized = {path, 0, 0};
+	int rc = 0, got;
+	while ((got = sb_lines_next(in, &line, err)) > 0) {
+		w.line = in->line;
+		line[strcspn(line, "#")] = '\0';
 		const char *s = skip_blanks(line);
 		if (*s == '\0')
 			continue;
@@ -221,16 +240,44 @@ static int load_file(struct sb_cdf *c, const char *path, struct sb_error *err)
 		}
 		pts[n++] = pt;
 		last = w;
+		if (pt.size >= 1 && !sized.line)
+			sized = w;
 	}
-	if (rc == 0 && ferror(f))
-		rc = sb_fail(err, "%s: cannot read CDF file: %s", path, strerror(errno ? errno : EIO));
-	free(line);
-	fclose(f);
+	if (got < 0)
+		rc = -1;
 	if (rc < 0) {
 		free(pts);
+		memset(c, 0, sizeof(*c));
 		return -1;
 	}
-	return finish(c, path, pts, n, &last, err);
+	return finish(c, path, pts, n, &last, &sized, err);
+}
+
+int sb_cdf_read(struct sb_cdf *c, FILE *f, const char *name, struct sb_error *err)
+{
+	struct sb_lines in;
+	sb_lines_init(&in, f, name);
+	int rc = read_lines(c, &in, err);
+	sb_lines_close(&in);
+	return rc;
+}
+
+static int load_file(struct sb_cdf *c, const char *path, struct sb_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	struct sb_lines in;
+	int e = sb_lines_open(&in, path, "CDF file", err);
+	if (e == ENOENT && !strchr(path, '/')) {
+		char names[256] = "";
+		append_builtin_names(names, sizeof(names));
+		return sb_fail(err, "%s: cannot read CDF file: %s (and it is not a built-in "
+			       "distribution: %s)", path, strerror(e), names);
+	}
+	if (e)
+		return -1;
+	int rc = read_lines(c, &in, err);
+	sb_lines_close(&in);
+	return rc;
 }
 
 int sb_cdf_load(struct sb_cdf *c, const char *name_or_path, struct sb_error *err)
@@ -262,12 +309,21 @@ double sb_cdf_quantile(const struct sb_cdf *c, double u)
 
 uint64_t sb_cdf_sample(const struct sb_cdf *c, struct sb_rng *r)
 {
-	for (;;) {
-		/* Round to nearest: unbiased, and stays in [min, max] because the points are whole. */
-		uint64_t s = (uint64_t)floor(sb_cdf_quantile(c, sb_rng_uniform(r)) + 0.5);
-		if (s > 0)
-			return s;
-	}
+	double u = sb_rng_uniform(r);
+	/* u in [p0, 1): exactly the draws that round to 1 byte or more, each as likely as before
+	 * (no change at all for the curves with p0 = 0, every built-in but three) */
+	if (c->zero_share > 0)
+		u = c->zero_share + u * (1 - c->zero_share);
+	/* Round to nearest: unbiased, and stays in [min, max] because the points are whole. */
+	uint64_t s = (uint64_t)floor(sb_cdf_quantile(c, u) + 0.5);
+	return s ? s : 1; /* only a rounding error of u = p0 lands below 0.5 bytes */
+}
+
+double sb_cdf_flow_mean(const struct sb_cdf *c)
+{
+	/* Rounding to whole bytes keeps the mean of every segment (its ends are whole), and the
+	 * sizes that round to 0 contribute 0 to it: leaving them out divides it by 1 - p0. */
+	return c->mean / (1 - c->zero_share);
 }
 
 double sb_cdf_mean(const struct sb_cdf *c)

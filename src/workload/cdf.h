@@ -19,16 +19,20 @@
  * (0, 0) when needed, so points[0].prob == 0.
  *
  * Sampling (sb_cdf_sample) is inverse transform: u uniform in [0, 1), find the segment with
- * p_{k-1} <= u < p_k, interpolate linearly, round to the nearest byte. A result of 0 bytes is
- * drawn again (as ns3-datacenter does: a zero-byte flow is not a flow). The redraw and the
- * rounding move the sampled mean away from sb_cdf_mean by well under 0.01 % for every
- * built-in distribution.
+ * p_{k-1} <= u < p_k, interpolate linearly, round to the nearest byte. A zero-byte flow is not
+ * a flow (ns3-datacenter draws again), so the draws that would round to 0 bytes, a share
+ * p0 = P(size < 0.5), are left out: u is taken uniform in [p0, 1) instead, which gives exactly
+ * the distribution conditioned on at least 1 byte in one draw. Its mean, the one flow rates
+ * derive from, is sb_cdf_flow_mean = sb_cdf_mean / (1 - p0): rounding to whole bytes keeps
+ * every segment's mean. p0 is 0 for every built-in but websearch_hpcc, fbhdp and alistorage
+ * (at most 0.005 %). A curve with p0 = 1 (every size below 1 byte) is refused.
  */
 #ifndef SB_CDF_H
 #define SB_CDF_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "core/rng.h"
 #include "core/util.h"
 
@@ -42,6 +46,7 @@ struct sb_cdf {
 	struct sb_cdf_point *points; /* points[0].prob == 0, points[n-1].prob == 1 */
 	size_t n;
 	double mean;                 /* bytes, = sb_cdf_mean() */
+	double zero_share;           /* p0 = P(size < 0.5 byte), the draws left out; < 1 */
 };
 
 /* A distribution compiled into the binary (src/workload/cdf_builtin.c = data/cdf/NAME.cdf). */
@@ -65,6 +70,9 @@ const struct sb_cdf_builtin *sb_cdf_builtin_find(const char *name);
  */
 int sb_cdf_load(struct sb_cdf *c, const char *name_or_path, struct sb_error *err);
 
+/* The same from an open stream, named `name` in messages (fuzzing harnesses: fmemopen). */
+int sb_cdf_read(struct sb_cdf *c, FILE *f, const char *name, struct sb_error *err);
+
 /* Build a distribution from n points with the same checks as the file reader; messages
  * read "NAME: point K: ..." with K counted from 1. */
 int sb_cdf_from_points(struct sb_cdf *c, const char *name, const struct sb_cdf_point *pts,
@@ -75,6 +83,9 @@ double sb_cdf_quantile(const struct sb_cdf *c, double u);
 
 /* A flow size in bytes, >= 1; see the top of this file for the exact rule. */
 uint64_t sb_cdf_sample(const struct sb_cdf *c, struct sb_rng *r);
+
+/* Mean of the sizes sb_cdf_sample draws: sb_cdf_mean / (1 - p0). Flow rates use it. */
+double sb_cdf_flow_mean(const struct sb_cdf *c);
 
 /* Exact mean of the piecewise-linear distribution: Σ (p_k − p_{k−1}) · (s_{k−1} + s_k) / 2. */
 double sb_cdf_mean(const struct sb_cdf *c);

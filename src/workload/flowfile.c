@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/lines.h"
 #include "sim/scenario.h"
 
 enum { COL_START, COL_SRC, COL_DST, COL_SIZE, COL_PRIO, COL_TRANSPORT, COL_CLASS, COL_QUERY, NCOLS };
@@ -129,8 +130,11 @@ static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb
 
 	memset(rec, 0, sizeof(*rec));
 	rec->line = r->line;
-	if (parse_decimal(f[COL_START], &rec->start_us) < 0 || rec->start_us < 0)
-		return col_fail(r, COL_START, "a number of microseconds >= 0", f[COL_START]);
+	/* bounded so that the start in picoseconds fits sb_time: 1e20 us once wrapped to t = 0 */
+	if (parse_decimal(f[COL_START], &rec->start_us) < 0 || rec->start_us < 0 ||
+	    rec->start_us > SB_FLOWFILE_MAX_START_US)
+		return col_fail(r, COL_START, "a number of microseconds in [0, 1e10] (10^4 s, the longest run)",
+				f[COL_START]);
 	if (parse_host(r, COL_SRC, f[COL_SRC], &rec->src) < 0 ||
 	    parse_host(r, COL_DST, f[COL_DST], &rec->dst) < 0)
 		return -1;
@@ -188,26 +192,17 @@ static int cmp_start(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line); /* file order: qsort is not stable */
 }
 
-int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
-		     struct sb_error *err)
+static int read_lines(struct sb_lines *in, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err)
 {
+	const char *path = in->name;
 	memset(out, 0, sizeof(*out));
-	if (nhosts == 0)
-		return sb_fail(err, "%s: the topology has no hosts to send flows between", path);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return sb_fail(err, "%s: cannot read flow file: %s", path, strerror(errno));
-
 	struct reader r = {path, 0, nhosts, err};
 	struct sb_flowfile ff = {0};
 	size_t cap = 0;
-	int ncols = 0, rc = 0;
+	int ncols = 0, rc = 0, got;
 	char *line = NULL;
-	size_t linecap = 0;
-	errno = 0;
-	while (getline(&line, &linecap, f) >= 0) {
-		r.line++;
-		line[strcspn(line, "\r\n")] = '\0';
+	while ((got = sb_lines_next(in, &line, err)) > 0) {
+		r.line = in->line;
 		char *s = line;
 		if (r.line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
 			s += 3; /* UTF-8 byte-order mark, as spreadsheet exports write */
@@ -231,12 +226,10 @@ int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
 		}
 		ff.n++;
 	}
-	if (rc == 0 && ferror(f))
-		rc = sb_fail(err, "%s: cannot read flow file: %s", path, strerror(errno ? errno : EIO));
+	if (got < 0)
+		rc = -1;
 	if (rc == 0 && ncols == 0)
 		rc = sb_fail(err, "%s: expected the header line `%s` " OPTIONAL ", found no line", path, HEADER6);
-	free(line);
-	fclose(f);
 	ff.path = sb_xstrdup(path);
 	if (rc < 0) {
 		sb_flowfile_free(&ff);
@@ -246,6 +239,33 @@ int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
 		qsort(ff.flows, ff.n, sizeof(*ff.flows), cmp_start);
 	*out = ff;
 	return 0;
+}
+
+int sb_flowfile_read(FILE *f, const char *name, uint32_t nhosts, struct sb_flowfile *out,
+		     struct sb_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (nhosts == 0)
+		return sb_fail(err, "%s: the topology has no hosts to send flows between", name);
+	struct sb_lines in;
+	sb_lines_init(&in, f, name);
+	int rc = read_lines(&in, nhosts, out, err);
+	sb_lines_close(&in);
+	return rc;
+}
+
+int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
+		     struct sb_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (nhosts == 0)
+		return sb_fail(err, "%s: the topology has no hosts to send flows between", path);
+	struct sb_lines in;
+	if (sb_lines_open(&in, path, "flow file", err))
+		return -1;
+	int rc = read_lines(&in, nhosts, out, err);
+	sb_lines_close(&in);
+	return rc;
 }
 
 void sb_flowfile_free(struct sb_flowfile *ff)

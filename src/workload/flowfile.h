@@ -8,7 +8,8 @@
  *     0,0,5,100000,1,dctcp
  *     12.5,3,5,2000000,3,dcqcn,lossless
  *
- * start_us   flow start in microseconds from the beginning of the run (>= 0, may be fractional)
+ * start_us   flow start in microseconds from the beginning of the run (0 .. 1e10, may be
+ *            fractional; 1e10 us is the longest run, and larger values would not fit sb_time)
  * src, dst   host indices in 0..nhosts-1, different from each other
  * size_bytes bytes to transfer, >= 1
  * priority   0..7 (the switch queue the flow's data uses)
@@ -28,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "core/util.h"
 
 struct sb_flow_record {
@@ -50,9 +52,15 @@ struct sb_flowfile {
 	size_t ntransports;
 };
 
+#define SB_FLOWFILE_MAX_START_US 1e10
+
 /* Read and check `path` for a topology with `nhosts` hosts. On error fills err and returns -1
- * with *out left empty (safe to sb_flowfile_free). */
+ * with *out left empty (safe to sb_flowfile_free). The file is read as src/core/lines.h says:
+ * a regular file, lines of at most 64 KiB, no NUL byte. */
 int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
+		     struct sb_error *err);
+/* The same from an open stream named `name` in messages (fuzzing harnesses: fmemopen). */
+int sb_flowfile_read(FILE *f, const char *name, uint32_t nhosts, struct sb_flowfile *out,
 		     struct sb_error *err);
 
 void sb_flowfile_free(struct sb_flowfile *ff);

@@ -231,7 +231,7 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		if (w->cfg->sync) /* the host's stream draws its queries; the times are the sync process's */
 			continue;
 		/* poisson: flows/s = offered bits/s / (8 × mean size) */
-		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_mean(&w->cdf));
+		double rate = fixed ? fixed_rate : sb_workload_offered_bps(sim, w->cfg, h) / (8.0 * sb_cdf_flow_mean(&w->cdf));
 		if (!(rate > 0) || !isfinite(rate))
 			continue;
 		g->mean_gap_ps = 1e12 / rate;
@@ -254,9 +254,12 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 static int check_host(const struct sb_sim *sim, const struct sb_workload *c, size_t wi, const char *key, int64_t h,
 		      struct sb_error *err)
 {
+	char k[80];
+	snprintf(k, sizeof(k), "workloads.%zu.%s", wi, key);
+	(void)c;
 	if (h < 0 || h >= (int64_t)sim->nhosts)
-		return sb_fail(err, "%s:%d: workloads.%zu.%s: %lld is not a host (the topology has %u, 0..%u)",
-			       sim->sc->source, c->line, wi, key, (long long)h, sim->nhosts, sim->nhosts - 1);
+		return sb_scenario_fail(sim->sc, k, err, "%lld is not a host (the topology has %u, 0..%u)",
+					(long long)h, sim->nhosts, sim->nhosts - 1);
 	return 0;
 }
 
@@ -289,10 +292,73 @@ static int check_fanin(const struct sb_sim *sim, const struct wl_state *w, size_
 		if (w->receiver && !w->receiver[h])
 			continue;
 		uint32_t n = fewest_candidates(sim, w, h);
+		char key[48];
+		snprintf(key, sizeof(key), "workloads.%zu.fanin", wi);
 		if ((int64_t)n < c->fanin)
-			return sb_fail(err, "%s:%d: workloads.%zu.fanin: %lld responders per query, but host %u's queries can draw on only %u (responders = %s%s)",
-				       sim->sc->source, c->line, wi, (long long)c->fanin, h, n,
-				       sb_responders_names[c->responders], w->receiver ? ", receivers excluded" : "");
+			return sb_scenario_fail(sim->sc, key, err, "%lld responders per query, but host %u's queries can draw on only %u (responders = %s%s)",
+						(long long)c->fanin, h, n,
+						sb_responders_names[c->responders], w->receiver ? ", receivers excluded" : "");
+	}
+	return 0;
+}
+
+int sb_workload_load_cdf(const struct sb_scenario *sc, size_t wi, struct sb_cdf *c, struct sb_error *err)
+{
+	const char *name = sc->workloads[wi].cdf ? sc->workloads[wi].cdf : "";
+	char key[48], why[sizeof(err->msg)];
+	snprintf(key, sizeof(key), "workloads.%zu.cdf", wi);
+	char *path = sb_cdf_builtin_find(name) ? sb_xstrdup(name) : sb_scenario_path(sc, key, name);
+	int rc = sb_cdf_load(c, path, err);
+	free(path);
+	if (rc) {
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return sb_scenario_fail(sc, key, err, "%s", why);
+	}
+	return 0;
+}
+
+char *sb_workload_flow_path(const struct sb_scenario *sc, size_t wi)
+{
+	char key[48];
+	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
+	return sb_scenario_path(sc, key, sc->workloads[wi].path ? sc->workloads[wi].path : "");
+}
+
+static int load_cdf(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
+{
+	if (sb_workload_load_cdf(sim->sc, wi, &w->cdf, err))
+		return -1;
+	w->has_cdf = true;
+	return 0;
+}
+
+/* A file workload: its flow list, found as sb_scenario_path says, and its transports. */
+static int load_flow_file(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
+{
+	const struct sb_workload *c = w->cfg;
+	char key[48], why[sizeof(err->msg)];
+	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
+	char *path = sb_workload_flow_path(sim->sc, wi);
+	(void)c;
+	int rc = sb_flowfile_load(path, sim->nhosts, &w->file, err);
+	free(path);
+	if (rc) {
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return sb_scenario_fail(sim->sc, key, err, "%s", why);
+	}
+	w->has_file = true;
+	w->file_ops = sb_xcalloc(w->file.ntransports + 1, sizeof(*w->file_ops));
+	for (size_t t = 0; t < w->file.ntransports; t++) {
+		w->file_ops[t] = sb_transport_find(w->file.transports[t]);
+		if (w->file_ops[t])
+			continue;
+		char known[256];
+		sb_transport_names(known, sizeof(known));
+		for (size_t i = 0; i < w->file.n; i++) /* the first line that names it */
+			if (!strcmp(w->file.flows[i].transport, w->file.transports[t]))
+				return sb_scenario_fail(sim->sc, key, err,
+							"%s:%d: column transport: unknown transport \"%s\", expected one of %s",
+							w->file.path, w->file.flows[i].line, w->file.transports[t], known);
 	}
 	return 0;
 }
@@ -393,14 +459,15 @@ static int file_queries(struct sb_sim *sim, struct wl_state *w, int32_t **qid, s
 static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
 {
 	const struct sb_workload *c = w->cfg;
-	const char *src = sim->sc->source;
+	char key[48];
+#define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", wi, name), key)
 	w->start = sb_time_from_ms(c->start_ms);
 	w->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sim->arrivals_end;
 	if (c->type != SB_WL_FILE) {
 		w->ops = sb_transport_find(c->transport);
 		if (!w->ops)
-			return sb_fail(err, "%s:%d: workloads.%zu.transport: unknown transport \"%s\" (see `sharebuf list`)",
-				       src, c->line, wi, c->transport);
+			return sb_scenario_fail(sim->sc, KEY("transport"), err, "unknown transport \"%s\" (see `sharebuf list`)",
+						c->transport);
 		w->prio = c->prio >= 0 ? (int)c->prio : sb_transport_default_prio(w->ops);
 		w->klass = c->klass != SB_CLASS_AUTO ? c->klass
 			   : w->ops->lossless_by_default ? SB_CLASS_LOSSLESS : SB_CLASS_LOSSY;
@@ -409,29 +476,18 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 	}
 	switch (c->type) {
 	case SB_WL_POISSON:
-		if (sb_cdf_load(&w->cdf, c->cdf, err)) {
-			char why[sizeof(err->msg)];
-			snprintf(why, sizeof(why), "%s", err->msg);
-			return sb_fail(err, "%s:%d: workloads.%zu.cdf: %s", src, c->line, wi, why);
-		}
-		w->has_cdf = true;
+		if (load_cdf(sim, w, wi, err))
+			return -1;
 		if (sim->nracks < 2 && c->dest != SB_DEST_ANY)
-			return sb_fail(err, "%s:%d: workloads.%zu.dest: the topology has one rack; use dest = \"any\"",
-				       src, c->line, wi);
+			return sb_scenario_fail(sim->sc, KEY("dest"), err, "the topology has one rack; use dest = \"any\"");
 		start_processes(sim, w, wi, false, 0, poisson_arrival);
 		return 0;
 	case SB_WL_INCAST:
 		if (sim->nracks < 2 && c->responders != SB_RESP_ANY)
-			return sb_fail(err, "%s:%d: workloads.%zu.responders: the topology has one rack; use responders = \"any\"",
-				       src, c->line, wi);
-		if (c->cdf && *c->cdf) {
-			if (sb_cdf_load(&w->cdf, c->cdf, err)) {
-				char why[sizeof(err->msg)];
-				snprintf(why, sizeof(why), "%s", err->msg);
-				return sb_fail(err, "%s:%d: workloads.%zu.cdf: %s", src, c->line, wi, why);
-			}
-			w->has_cdf = true;
-		}
+			return sb_scenario_fail(sim->sc, KEY("responders"), err,
+						"the topology has one rack; use responders = \"any\"");
+		if (c->cdf && *c->cdf && load_cdf(sim, w, wi, err))
+			return -1;
 		if (c->receivers.n) {
 			w->receiver = sb_xcalloc(sim->nhosts, 1);
 			for (size_t i = 0; i < c->receivers.n; i++) {
@@ -450,16 +506,15 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 	case SB_WL_BURST:
 	case SB_WL_CBR:
 		if (c->srcs.n == 0)
-			return sb_fail(err, "%s:%d: workloads.%zu.srcs: a %s workload needs at least one source host",
-				       src, c->line, wi, sb_workload_type_name[c->type]);
+			return sb_scenario_fail(sim->sc, KEY("srcs"), err, "a %s workload needs at least one source host",
+						sb_workload_type_name[c->type]);
 		if (check_host(sim, c, wi, "dst", c->dst, err))
 			return -1;
 		for (size_t i = 0; i < c->srcs.n; i++) {
 			if (check_host(sim, c, wi, "srcs", c->srcs.v[i], err))
 				return -1;
 			if (c->srcs.v[i] == c->dst)
-				return sb_fail(err, "%s:%d: workloads.%zu.srcs: host %lld sends to itself", src, c->line, wi,
-					       (long long)c->dst);
+				return sb_scenario_fail(sim->sc, KEY("srcs"), err, "host %lld sends to itself", (long long)c->dst);
 			enum sb_flow_kind kind = c->type == SB_WL_BURST ? SB_KIND_BURST
 						 : c->type == SB_WL_CBR ? SB_KIND_CBR : SB_KIND_LONGLIVED;
 			struct sb_flow *f = spawn(sim, w, w->ops, (uint32_t)c->srcs.v[i], (uint32_t)c->dst,
@@ -471,19 +526,8 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 		}
 		return 0;
 	case SB_WL_FILE:
-		if (sb_flowfile_load(c->path, sim->nhosts, &w->file, err))
+		if (load_flow_file(sim, w, wi, err))
 			return -1;
-		w->has_file = true;
-		w->file_ops = sb_xcalloc(w->file.ntransports + 1, sizeof(*w->file_ops));
-		for (size_t t = 0; t < w->file.ntransports; t++) {
-			w->file_ops[t] = sb_transport_find(w->file.transports[t]);
-			if (!w->file_ops[t]) {
-				for (size_t i = 0; i < w->file.n; i++)
-					if (!strcmp(w->file.flows[i].transport, w->file.transports[t]))
-						return sb_fail(err, "%s:%d: column transport: unknown transport \"%s\"",
-							       c->path, w->file.flows[i].line, w->file.transports[t]);
-			}
-		}
 		int32_t *qid = NULL;
 		if (file_queries(sim, w, &qid, err))
 			return -1;
@@ -501,7 +545,8 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 		free(qid);
 		return 0;
 	}
-	return sb_fail(err, "%s:%d: workloads.%zu: unknown type", src, c->line, wi);
+	return sb_scenario_fail(sim->sc, KEY("type"), err, "unknown type");
+#undef KEY
 }
 
 int sb_workloads_start(struct sb_sim *sim, struct sb_error *err)

@@ -1,0 +1,367 @@
+/*
+ * estimate.c — the memory of a run, from the scenario alone (see estimate.h for what is
+ * counted). Every figure is a double: the point is to refuse 10^15 bytes, not to wrap it.
+ */
+#include "sim/estimate.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "core/lines.h"
+#include "mmu/mmu.h"
+#include "sim/sim.h"
+#include "workload/cdf.h"
+#include "workload/flowfile.h"
+#include "workload/workload.h"
+
+#define MB 1048576.0
+/* The default limit's cap: 8 GiB. */
+#define AUTO_LIMIT_CAP (8192 * MB)
+/* Bytes of one flow that lives until the end of the run: its struct, its flows.csv record and
+ * its start event (a slot and a far-heap entry, core/event.h). */
+#define FLOW_BYTES ((double)sizeof(struct sb_flow) + (double)sizeof(struct sb_flow_result) + 48)
+/* One occupancy.csv row (struct occ_sample, src/sim/report.c) and one throughput.csv row
+ * (struct rx_row, src/sim/report_rx.c), rounded up; the arrays grow by doubling. */
+#define OCC_ROW_BYTES 48.0
+#define RX_ROW_BYTES 32.0
+/* Per queue (port × priority) of an MMU: its counters and the scheme's per-queue state. */
+#define MMU_QUEUE_BYTES 64.0
+/* One slot of a fab or ib flow table, rounded up. */
+#define FLOW_SLOT_BYTES 32.0
+/* The event queue holds at most 2^24 - 1 events at once (core/event.c); flows created while
+ * the network is built each wait for their start as one. What runs later (packets on links,
+ * timers, arrivals) needs some room too. */
+#define MAX_START_EVENTS ((double)(1u << 24) - (double)(1u << 20))
+
+double sb_memory_limit_auto(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	double half = pages > 0 && size > 0 ? (double)pages * (double)size / 2 : AUTO_LIMIT_CAP;
+	return half < AUTO_LIMIT_CAP ? half : AUTO_LIMIT_CAP;
+}
+
+/* The shape of the network, from the topology keys (the builders are in src/topo/shapes.c). */
+struct shape {
+	double hosts, switches, leaves;   /* leaves: the switches hosts attach to */
+	double switch_bytes;              /* ports and MMUs of every switch */
+	double fib_bytes;                 /* forwarding tables of every switch */
+	double max_buffer_bytes;          /* the largest switch buffer */
+	double uplink_bps;                /* per host: its leaf's uplinks shared by its hosts */
+	double mmus;                      /* Σ MMUs */
+	const char *keys;                 /* the keys that size it */
+};
+
+/* `count` switches of `ports` ports of `rate` b/s each, with `entries` forwarding entries each. */
+static void add_switches(const struct sb_scenario *sc, struct shape *s, double count, double ports, double port_bps,
+			 double entries)
+{
+	double group = sc->sw.mmu_ports > 0 && (double)sc->sw.mmu_ports < ports ? (double)sc->sw.mmu_ports : ports;
+	double mmus = ceil(ports / group);
+	/* every MMU of a switch keeps counters for all of the switch's queues (mmu.c) */
+	double mmu = mmus * (ports * SB_MMU_NPRIO * MMU_QUEUE_BYTES + ports * 32 + 4096);
+	s->switch_bytes += count * ((double)sizeof(struct sb_switch) + ports * (double)sizeof(struct sb_port) + mmu);
+	s->mmus += count * mmus;
+	/* fib and fib_off (4 bytes per host each), fib_ports (2 bytes per entry; topo.c starts at 2
+	 * per host and doubles) */
+	double fib_ports = 2 * (entries > 2 * s->hosts ? 2 * entries : 2 * s->hosts);
+	s->fib_bytes += count * (8 * s->hosts + fib_ports);
+	double buffer = sc->sw.buffer_bytes > 0 ? (double)sc->sw.buffer_bytes
+						: sc->sw.buffer_per_port_per_gbps * ports * port_bps / 1e9;
+	if (buffer > s->max_buffer_bytes)
+		s->max_buffer_bytes = buffer;
+}
+
+static struct shape shape_of(const struct sb_scenario *sc)
+{
+	const struct sb_topo_params *t = &sc->topo;
+	double host_bps = t->host_rate_gbps * 1e9, fabric_bps = t->fabric_rate_gbps * 1e9;
+	struct shape s = { 0 };
+	switch (t->type) {
+	case SB_TOPO_SINGLE:
+		s.hosts = (double)t->hosts;
+		s.switches = s.leaves = 1;
+		s.uplink_bps = host_bps;
+		s.keys = "topology.hosts";
+		add_switches(sc, &s, 1, s.hosts, host_bps, s.hosts);
+		break;
+	case SB_TOPO_LEAFSPINE: {
+		double per = (double)t->hosts_per_leaf, l = (double)t->leaves, sp = (double)t->spines;
+		double links = (double)t->links_per_spine;
+		s.hosts = per * l;
+		s.switches = l + sp;
+		s.leaves = l;
+		s.uplink_bps = sp * links * fabric_bps / per;
+		s.keys = "topology.leaves topology.hosts_per_leaf topology.spines topology.links_per_spine";
+		add_switches(sc, &s, l, per + sp * links, (per * host_bps + sp * links * fabric_bps) / (per + sp * links),
+			     per + (s.hosts - per) * sp * links);
+		add_switches(sc, &s, sp, l * links, fabric_bps, s.hosts * links);
+		break;
+	}
+	case SB_TOPO_FATTREE: {
+		double k = (double)t->k, half = k / 2;
+		s.hosts = k * k * k / 4;
+		s.leaves = k * half;
+		s.switches = 2 * k * half + half * half;
+		s.uplink_bps = fabric_bps;
+		s.keys = "topology.k";
+		add_switches(sc, &s, k * half, k, (host_bps + fabric_bps) / 2, half + (s.hosts - half) * half);
+		add_switches(sc, &s, k * half, k, fabric_bps, half * half + (s.hosts - half * half) * half);
+		add_switches(sc, &s, half * half, k, fabric_bps, s.hosts);
+		break;
+	}
+	}
+	return s;
+}
+
+/* Lines of a file (a flow list: one flow per line but the header and comments). */
+static double count_lines(const char *path)
+{
+	FILE *f = sb_fopen_regular(path);
+	if (!f)
+		return 0;
+	static char buf[1 << 16];
+	double lines = 0;
+	size_t got;
+	bool partial = false;
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+		for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + got - p))); p++)
+			lines++;
+		partial = buf[got - 1] != '\n';
+	}
+	fclose(f);
+	return lines + partial;
+}
+
+/* Seconds during which workload `w` creates flows. */
+static double window_s(const struct sb_scenario *sc, const struct sb_workload *w)
+{
+	double end = sc->run.arrivals_ms > 0 && sc->run.arrivals_ms < sc->run.duration_ms ? sc->run.arrivals_ms
+											 : sc->run.duration_ms;
+	if (w->stop_ms > 0)
+		end = w->stop_ms < sc->run.duration_ms ? w->stop_ms : sc->run.duration_ms;
+	return end > w->start_ms ? (end - w->start_ms) / 1e3 : 0;
+}
+
+/* Of the space-separated keys, the one the scenario set last (the first if it set none). */
+static void latest_key(const struct sb_scenario *sc, const char *keys, char *out, size_t n)
+{
+	for (size_t i = sc->norigins; i-- > 0;) {
+		const char *k = sc->origins[i].key, *at = strstr(keys, k);
+		size_t len = strlen(k);
+		if (at && (at == keys || at[-1] == ' ') && (at[len] == ' ' || at[len] == 0)) {
+			snprintf(out, n, "%s", k);
+			return;
+		}
+	}
+	snprintf(out, n, "%.*s", (int)strcspn(keys, " "), keys);
+}
+
+/* Count the larger of two contributions to a part, remembering which key and why. */
+static void add(struct sb_mem_part *p, double bytes, double *largest, const char *key, const char *what)
+{
+	p->bytes += bytes;
+	if (bytes > *largest) {
+		*largest = bytes;
+		snprintf(p->key, sizeof(p->key), "%s", key);
+		snprintf(p->what, sizeof(p->what), "%s", what);
+	}
+}
+
+void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
+{
+	memset(e, 0, sizeof(*e));
+	struct shape s = shape_of(sc);
+	char what[200], key[96];
+
+	struct sb_mem_part *net = &e->part[SB_MEM_NETWORK];
+	net->bytes = s.hosts * ((double)sizeof(struct sb_host) + (double)sizeof(struct sb_port) + 64) + s.switch_bytes;
+	latest_key(sc, s.keys, net->key, sizeof(net->key));
+	snprintf(net->what, sizeof(net->what), "%.0f hosts, %.0f switches and their ports", s.hosts, s.switches);
+
+	struct sb_mem_part *fib = &e->part[SB_MEM_FORWARDING];
+	fib->bytes = s.fib_bytes + (s.hosts + s.switches) * 8;
+	latest_key(sc, s.keys, fib->key, sizeof(fib->key));
+	snprintf(fib->what, sizeof(fib->what), "the forwarding tables of %.0f switches to %.0f hosts", s.switches, s.hosts);
+
+	/*
+	 * Flows, and the packets they put in NICs. A flow starts by handing its first window to its
+	 * NIC: the whole flow with full_window, else tcp.init_cwnd_pkts segments. What the NICs
+	 * cannot send on (all of them at line rate for the whole run, a generous drain) stays
+	 * queued: 10^7 incast queries per second of 1 MB responses queued 8 GB of packets in
+	 * 0.3 ms. At least the windows of one query per receiver, or of a burst, wait at once.
+	 */
+	double payload = (double)SB_MIN(sc->tcp.mss, sc->rdma.mtu), pkt = (double)sizeof(struct sb_packet);
+	double host_bps = sc->topo.host_rate_gbps * 1e9, largest_flows = 0, largest_pkts = 0;
+	double init_window = (double)sc->tcp.init_cwnd_pkts * (double)sc->tcp.mss;
+	double issued = 0, at_once = 0, largest_issued = 0;
+	char issued_key[96] = "", issued_what[200] = "";
+	struct sb_mem_part *flows = &e->part[SB_MEM_FLOWS], *pkts = &e->part[SB_MEM_PACKETS];
+	for (size_t i = 0; i < sc->nworkloads; i++) {
+		const struct sb_workload *w = &sc->workloads[i];
+		double n = 0, queued = 0, extra = 0, win = window_s(sc, w);
+		double first = init_window, concurrent = 0; /* bytes a flow hands its NIC at once; flows at once */
+		switch (w->type) {
+		case SB_WL_POISSON: {
+			struct sb_cdf cdf;
+			struct sb_error ignored;
+			if (sb_workload_load_cdf(sc, i, &cdf, &ignored) == 0) {
+				double ref = w->load_ref == SB_LOAD_UPLINK ? s.uplink_bps : host_bps;
+				n = s.hosts * w->load * ref / (8 * sb_cdf_flow_mean(&cdf)) * win;
+				first = SB_MIN(sb_cdf_flow_mean(&cdf), init_window);
+				sb_cdf_free(&cdf);
+			}
+			snprintf(key, sizeof(key), "workloads.%zu.load", i);
+			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms, each flow ≈ %.1f KB)",
+				 n, i, s.hosts, w->load, win * 1e3, FLOW_BYTES / 1e3);
+			break;
+		}
+		case SB_WL_INCAST: {
+			double receivers = w->receivers.n ? (double)w->receivers.n : s.hosts;
+			double queries = receivers * w->query_rate * win;
+			n = queries * (double)w->fanin;
+			extra = queries * (double)sizeof(struct sb_query);
+			snprintf(key, sizeof(key), "workloads.%zu.query_rate", i);
+			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f receivers × %g queries/s × %g ms × fanin %" PRId64
+				 ", each flow ≈ %.1f KB)", n, i, receivers, w->query_rate, win * 1e3, w->fanin, FLOW_BYTES / 1e3);
+			double response = (double)w->size_bytes / (double)w->fanin;
+			if (w->cdf && *w->cdf) {
+				struct sb_cdf cdf;
+				struct sb_error ignored;
+				if (sb_workload_load_cdf(sc, i, &cdf, &ignored) == 0) {
+					response = sb_cdf_flow_mean(&cdf);
+					sb_cdf_free(&cdf);
+				}
+			}
+			first = w->full_window ? response : SB_MIN(response, init_window);
+			concurrent = receivers * (double)w->fanin;
+			break;
+		}
+		case SB_WL_LONGLIVED:
+		case SB_WL_BURST:
+		case SB_WL_CBR: {
+			double srcs = (double)w->srcs.n;
+			n = srcs;
+			e->start_events += srcs;
+			snprintf(key, sizeof(key), "workloads.%zu.srcs", i);
+			snprintf(what, sizeof(what), "%.0f flows of workload %zu", n, i);
+			double size = w->size_bytes > 0 ? (double)w->size_bytes : init_window;
+			first = w->type == SB_WL_CBR ? 0 : w->type == SB_WL_BURST && w->full_window ? size : SB_MIN(size, init_window);
+			concurrent = srcs;
+			double rate = w->rate_gbps * 1e9, active = (sc->run.duration_ms - w->start_ms) / 1e3;
+			if (w->type == SB_WL_CBR && rate > host_bps && sc->host.nic_buffer_bytes == 0 && active > 0) {
+				/* the NIC sends at host_bps what arrives at `rate`: the rest waits there */
+				double sent = rate / 8 * active;
+				if (w->size_bytes > 0 && (double)w->size_bytes < sent)
+					sent = (double)w->size_bytes;
+				queued = srcs * sent * (1 - host_bps / rate) / (double)w->packet_bytes * pkt;
+			}
+			break;
+		}
+		case SB_WL_FILE: {
+			char *path = sb_workload_flow_path(sc, i);
+			n = count_lines(path);
+			free(path);
+			extra = n * (double)sizeof(struct sb_flow_record);
+			e->start_events += n;
+			snprintf(key, sizeof(key), "workloads.%zu.path", i);
+			snprintf(what, sizeof(what), "the %.0f lines of workload %zu's flow list, a flow each (≈ %.1f KB)", n, i,
+				 FLOW_BYTES / 1e3);
+			break;
+		}
+		}
+		if (w->type == SB_WL_POISSON || w->type == SB_WL_INCAST) {
+			n += 3 * sqrt(n); /* Poisson arrivals: the count rarely goes further above its mean */
+			e->start_events += w->receivers.n ? (double)w->receivers.n : s.hosts;
+		}
+		e->flows += n;
+		add(flows, n * FLOW_BYTES + extra, &largest_flows, key, what);
+		if (queued > 0) { /* cbr */
+			snprintf(key, sizeof(key), "workloads.%zu.rate_gbps", i);
+			snprintf(what, sizeof(what), "the packets workload %zu leaves in host NICs", i);
+			add(pkts, queued, &largest_pkts, key, what);
+		}
+		issued += n * first;
+		at_once += concurrent * first;
+		if (n * first > largest_issued) {
+			largest_issued = n * first;
+			const char *k = w->type == SB_WL_INCAST ? (w->full_window ? "size_bytes" : "query_rate")
+					: w->type == SB_WL_POISSON ? "load" : w->type == SB_WL_FILE ? "path" : "size_bytes";
+			snprintf(issued_key, sizeof(issued_key), "workloads.%zu.%s", i, k);
+			snprintf(issued_what, sizeof(issued_what), "the packets workload %zu puts in host NICs faster than they leave", i);
+		}
+	}
+	double drained = s.hosts * host_bps / 8 * sc->run.duration_ms / 1e3;
+	double waiting = issued - drained > at_once ? issued - drained : at_once;
+	if (waiting > 0)
+		add(pkts, ceil(waiting / payload) * pkt, &largest_pkts, issued_key, issued_what);
+	/* one switch buffer full of full-sized frames: congestion fills the buffer of a hot spot,
+	 * hardly every buffer of the network at once */
+	add(pkts, s.max_buffer_bytes / (payload + (double)sc->tcp.header_bytes) * pkt, &largest_pkts,
+	    sc->sw.buffer_bytes > 0 ? "switch.buffer_bytes" : "switch.buffer_per_port_per_gbps",
+	    "the packets a full switch buffer holds");
+
+	struct sb_mem_part *samples = &e->part[SB_MEM_SAMPLES];
+	if (sc->run.sample_interval_us > 0) {
+		double intervals = floor(sc->run.duration_ms * 1e3 / sc->run.sample_interval_us);
+		double switches = sc->run.sample_switches == SB_SAMPLE_ALL ? s.switches
+				  : sc->run.sample_switches == SB_SAMPLE_LEAVES ? s.leaves : 0;
+		double rows = intervals * switches, rx = intervals * (double)sc->run.sample_hosts.n;
+		samples->bytes = 2 * (rows * OCC_ROW_BYTES + rx * RX_ROW_BYTES);
+		snprintf(samples->key, sizeof(samples->key), "run.sample_interval_us");
+		snprintf(samples->what, sizeof(samples->what), "%.4g occupancy and throughput samples (%g ms / %g us × %.0f switches + %zu hosts)",
+			 rows + rx, sc->run.duration_ms, sc->run.sample_interval_us, switches, sc->run.sample_hosts.n);
+	}
+
+	/* per-MMU flow tables of the selected scheme */
+	struct sb_mem_part *scheme = &e->part[SB_MEM_SCHEME];
+	const struct sb_bm_ops *const *all = sb_bm_all();
+	for (size_t i = 0; all[i]; i++) {
+		if (strcmp(all[i]->name, sc->sw.scheme ? sc->sw.scheme : "") != 0)
+			continue;
+		const struct sb_param *p = sb_param_find(all[i]->params, "table_slots");
+		if (p && p->type == SB_P_INT) {
+			double slots = (double)*(const int64_t *)(const void *)((const char *)sc->scheme_params[i] + p->offset);
+			scheme->bytes = s.mmus * slots * FLOW_SLOT_BYTES;
+			snprintf(scheme->key, sizeof(scheme->key), "switch.%s.table_slots", all[i]->name);
+			snprintf(scheme->what, sizeof(scheme->what), "%.0f flow tables of %.0f slots", s.mmus, slots);
+		}
+	}
+
+	for (int i = 0; i < SB_MEM_NPARTS; i++)
+		e->total += e->part[i].bytes;
+	e->limit_auto = sc->run.max_memory_mb == 0;
+	e->limit = e->limit_auto ? sb_memory_limit_auto() : (double)sc->run.max_memory_mb * MB;
+}
+
+int sb_check_memory(const struct sb_scenario *sc, struct sb_error *err)
+{
+	struct sb_mem_estimate e;
+	sb_estimate_memory(sc, &e);
+	if (e.start_events > MAX_START_EVENTS) {
+		const struct sb_mem_part *f = &e.part[SB_MEM_FLOWS];
+		return sb_scenario_fail(sc, f->key, err, "expected at most %.0f flows created before the run starts (each waits "
+					"for its start in the event queue, which holds 2^24), got %.0f", MAX_START_EVENTS,
+					e.start_events);
+	}
+	if (e.total <= e.limit)
+		return 0;
+	/* the largest part, unless the network alone does not fit: then no workload could */
+	const struct sb_mem_part *big = &e.part[0];
+	for (int i = 1; i < SB_MEM_NPARTS; i++)
+		if (e.part[i].bytes > big->bytes)
+			big = &e.part[i];
+	const struct sb_mem_part *net = &e.part[SB_MEM_NETWORK], *fib = &e.part[SB_MEM_FORWARDING];
+	if (net->bytes + fib->bytes > e.limit)
+		big = fib->bytes > net->bytes ? fib : net;
+	char limit[96];
+	if (e.limit_auto)
+		snprintf(limit, sizeof(limit), "run.max_memory_mb = 0: half the physical memory, at most 8192");
+	else
+		snprintf(limit, sizeof(limit), "run.max_memory_mb");
+	return sb_scenario_fail(sc, big->key, err, "expected a run of at most %.0f MB (%s), got an estimate of %.0f MB, "
+				"%.0f MB of it for %s; make it smaller or raise run.max_memory_mb",
+				e.limit / MB, limit, e.total / MB, big->bytes / MB, big->what);
+}
