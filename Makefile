@@ -4,6 +4,7 @@
 #   make            build/sharebuf (+ build/libsharebuf.a)
 #   make test       build and run every test program (tests/run-tests.sh)
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz       the libFuzzer harnesses (fuzz/README.md), FUZZ_SECONDS (60) each, with clang
 #   make bench      the reference benchmark (bench/run-bench.sh), appends to BENCHMARKS.md
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
@@ -27,7 +28,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize bench deps clean docs demo
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench deps clean docs demo
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf
@@ -51,6 +52,13 @@ $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
+
+# The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
+# that ever found a defect (tests/test_fuzz_regressions.c).
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/test_fuzz_regressions.o $(BUILD)/tests/testlib.o \
+		$(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
 
 # The README's two commands. Each first installs missing Debian packages, then re-enters make
@@ -88,6 +96,20 @@ sanitize:
 	@$(QUIETLY) build-san/build.log $(MAKE) --no-print-directory $(SANITIZE) build-tests
 	@$(MAKE) --no-print-directory $(SANITIZE) test-only
 
+# libFuzzer needs clang; the library is built again with the fuzzer's coverage and ASan + UBSan
+# in build-fuzz/, and tools/fuzz.sh runs each harness on its corpus (fuzz/README.md).
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD = BUILD=build-fuzz CC=clang LTO= \
+	OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+fuzz:
+	@sh tools/install-deps.sh clang libclang-rt-dev
+	@$(QUIETLY) build-fuzz/build.log $(MAKE) --no-print-directory $(FUZZ_BUILD) fuzzers
+	sh tools/fuzz.sh build-fuzz $(FUZZ_SECONDS)
+fuzzers: $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzzers/%)
+$(BUILD)/fuzzers/%: fuzz/%.c fuzz/fuzz.h $(BUILD)/libsharebuf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DSB_LIBFUZZER -fsanitize=fuzzer $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
+
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reverie-rdma.cfg
@@ -99,6 +121,6 @@ deps:
 	sh tools/install-deps.sh
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
