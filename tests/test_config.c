@@ -375,7 +375,8 @@ static void test_not_a_scenario(void **state)
 	snprintf(path, sizeof(path), "%s/nul.cfg", dir);
 	FILE *f = fopen(path, "wb");
 	assert_non_null(f);
-	fwrite("run: { seed = 1; };\nx\0 = 5;\n", 1, 30, f);
+	static const char nul_text[] = "run: { seed = 1; };\nx\0 = 5;\n";
+	fwrite(nul_text, 1, sizeof(nul_text) - 1, f);
 	fclose(f);
 	expect_file_error(path, "%s/nul.cfg:2: unexpected NUL byte (is this a text file?)", dir);
 
