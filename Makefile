@@ -10,7 +10,7 @@
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
 BUILD   ?= build
-PKGS    := libconfig jansson
+PKGS    := libconfig jansson nettle
 OPT     ?= -O2 -g
 # Link-time optimisation for the program: the per-packet path crosses files (link, switch, MMU,
 # scheme), and inlining across them cuts 3-4 % of its instructions (BENCHMARKS.md). Objects are
@@ -44,7 +44,16 @@ $(BUILD)/gen/default_scenario.c: $(DEFAULT_SCENARIO) tools/embed.sh
 $(BUILD)/gen/default_scenario.o: $(BUILD)/gen/default_scenario.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o
+# The git commit of the checkout (summary.json's provenance): the script runs at every make but
+# rewrites the file only when the commit or the tree's cleanliness changed.
+$(BUILD)/gen/commit.c: FORCE
+	@mkdir -p $(dir $@)
+	@sh tools/git-commit.sh $@
+$(BUILD)/gen/commit.o: $(BUILD)/gen/commit.c
+	$(CC) $(CFLAGS) -c $< -o $@
+FORCE:
+
+$(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o $(BUILD)/gen/commit.o
 	@rm -f $@
 	ar rcs $@ $^
 

@@ -3,7 +3,7 @@
 # line (experiments add gnuplot-nox for their plots). Idempotent and quiet when everything is
 # present. Needs root (or sudo) only when something is missing.
 set -e
-PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev $*"
+PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev nettle-dev $*"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

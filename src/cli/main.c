@@ -19,14 +19,11 @@
 #include "cli/compare.h"
 #include "mmu/mmu.h"
 #include "sim/outdir.h"
+#include "sim/provenance.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "transport/transport.h"
-
-#ifndef SB_VERSION
-#define SB_VERSION "0.1.0"
-#endif
 
 extern const char sb_default_scenario[];
 
@@ -293,13 +290,17 @@ static int cmd_run(int argc, char **argv)
 	struct sb_error err = { "" };
 	sb_scenario_defaults(&sc);
 	int rc = sb_cfg_load(&sc, path, sb_default_scenario, sets, nsets, &err);
-	free(sets);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, &err);
 	if (rc) {
+		free(sets);
 		sb_scenario_free(&sc);
 		return fail(err.msg);
 	}
+	/* DIR/scenario.cfg and summary.json's provenance: what repeats this run */
+	char *resolved = sb_cfg_resolved_text(&sc);
+	struct sb_provenance prov;
+	sb_provenance_init(&prov, "run", argc, argv, sets, nsets, resolved);
 	if (quiet)
 		sb_report_progress_enabled = false;
 	struct sb_sim sim;
@@ -311,6 +312,9 @@ static int cmd_run(int argc, char **argv)
 		sb_outdir_release(true);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
+		sb_provenance_free(&prov);
+		free(resolved);
+		free(sets);
 		return fail(err.msg);
 	}
 	sb_sim_run(&sim);
@@ -321,7 +325,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	struct sb_summary s;
 	sb_report_summarize(&sim, &s);
-	if (rc == 0 && sb_report_write(&sim, out, wall, &err))
+	if (rc == 0 && sb_report_write_provenance(&sim, out, wall, &prov, &err))
 		rc = fail(err.msg);
 	/* a failed run removes the directories it created, if empty: never a user's files */
 	sb_outdir_release(rc != 0);
@@ -329,10 +333,13 @@ static int cmd_run(int argc, char **argv)
 		sb_report_print(stdout, &sim, &s, wall);
 		char names[256];
 		sb_report_output_list(&sim, names, sizeof(names));
-		printf("outputs: %s/{%s}\n", out, names);
+		printf("outputs: %s/{%s,scenario.cfg}\n", out, names);
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
+	sb_provenance_free(&prov);
+	free(resolved);
+	free(sets);
 	return rc;
 }
 
@@ -348,7 +355,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("sharebuf %s\n", SB_VERSION);
+		printf("sharebuf %s (commit %s)\n", sb_version, sb_git_commit);
 		return 0;
 	}
 	/* the commands that write into --out clean up after themselves when a signal stops them */
