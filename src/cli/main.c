@@ -17,6 +17,7 @@
 #include "cli/args.h"
 #include "cli/cfgfile.h"
 #include "cli/compare.h"
+#include "cli/sweep.h"
 #include "mmu/mmu.h"
 #include "sim/outdir.h"
 #include "sim/provenance.h"
@@ -44,6 +45,17 @@ static const struct command_help {
 	  "per CPU), each into DIR/SCHEME/;\n"
 	  "print the headline metrics side by side and write them to\n"
 	  "DIR/compare.csv and DIR/compare.json" },
+	{ "sweep",
+	  "sweep SPEC [--out DIR] [--jobs N] [--dry-run | --collect | --emit-slurm | --point I | --mpi]\n"
+	  "          [--quiet]",
+	  "run the grid of SPEC (axes, schemes, seeds over a base\n"
+	  "scenario), N runs at a time, each into DIR/runs/POINT/seed-S/;\n"
+	  "runs already complete are skipped; then write DIR/sweep.csv and\n"
+	  "DIR/sweep-summary.csv (mean, sd, 95% CI over seeds).\n"
+	  "--dry-run lists the points; --emit-slurm writes DIR/sweep.slurm,\n"
+	  "whose task I runs --point I; --collect writes the CSVs;\n"
+	  "--mpi under mpirun: rank 0 hands out the runs (default DIR:\n"
+	  "out/SPEC's name)" },
 	{ "list", "list [schemes|transports|workloads|topologies]",
 	  "list buffer-management schemes, transports, workloads,\n"
 	  "topologies (or only the one group named)" },
@@ -90,7 +102,7 @@ static void usage(FILE *f)
 		print_command(f, &commands[i], "  ");
 	fprintf(f, "  --help, --version   (and `sharebuf COMMAND --help`)\n\n%s\n"
 		   "docs: docs/scenario.md (file format), docs/outputs.md (output columns),\n"
-		   "      docs/compare.md (compare)\n",
+		   "      docs/compare.md (compare), docs/sweep.md (sweep)\n",
 		options_help);
 }
 
@@ -104,6 +116,7 @@ static int command_usage(const char *name)
 			if (!strcmp(name, "run") || !strcmp(name, "compare"))
 				printf("\n%s", options_help);
 			printf("\ndocs: %s\n", !strcmp(name, "compare") ? "docs/compare.md"
+						 : !strcmp(name, "sweep")   ? "docs/sweep.md"
 						 : !strcmp(name, "run")   ? "docs/outputs.md, docs/scenario.md"
 						 : !strcmp(name, "params") ? "docs/scenario-keys.md, docs/scenario.md"
 									  : "README.md");
@@ -359,7 +372,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/* the commands that write into --out clean up after themselves when a signal stops them */
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "compare"))
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "sweep"))
 		sb_outdir_signals();
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
@@ -368,6 +381,12 @@ int main(int argc, char **argv)
 			if (sb_args_is_help(argv[i]))
 				return command_usage("compare");
 		return sb_cmd_compare(argc - 2, argv + 2, cmd_run);
+	}
+	if (!strcmp(cmd, "sweep")) {
+		for (int i = 2; i < argc; i++)
+			if (sb_args_is_help(argv[i]))
+				return command_usage("sweep");
+		return sb_cmd_sweep(argc - 2, argv + 2, cmd_run);
 	}
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 2, argv + 2);
