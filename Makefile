@@ -57,8 +57,21 @@ $(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o $(BUILD)/gen/
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# MPI (docs/sweep.md): with Open MPI's mpicc on the PATH (tools/install-deps.sh installs it),
+# `sweep --mpi` is built into the program from src/cli/mpi/; without it, the option says how to
+# get it. Only the program links MPI: the library and the tests never need it.
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+MPI_OBJ    := $(BUILD)/src/cli/mpi/sweep_mpi.o
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null))
+MPI_LDLIBS := $(shell $(MPICC) --showme:link 2>/dev/null)
+endif
+$(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
