@@ -141,7 +141,7 @@ static void test_scenario_cfg_repeats_the_run(void **state)
 	/* from another working directory, with no override */
 	snprintf(args, sizeof(args), "run '%s' --quiet --out '%s'", resolved, b);
 	const char *sb = tl_sharebuf_path();
-	char cmd[8600], cwd[4096] = "";
+	char cmd[8192 + 4096 + 4096 + 64], cwd[4096] = "";
 	if (sb[0] != '/') /* the program's path is relative to the repository root */
 		assert_non_null(getcwd(cwd, sizeof(cwd) - 1));
 	snprintf(cmd, sizeof(cmd), "cd / && '%s%s%s' %s > /dev/null", cwd, *cwd ? "/" : "", sb, args);
