@@ -16,7 +16,7 @@
  *   sweep_mpi.c   the MPI runner, built only when mpicc is found (Makefile).
  *
  * A run is complete when DIR/runs/POINT/seed-N/ holds its outputs and its summary.json's
- * provenance.scenario_sha256 and scenario.cfg both match the run's expected hash: a killed
+ * provenance.scenario_sha256 matches the run's expected hash: a killed
  * sweep started again skips those and runs the rest, and a changed spec reruns what changed.
  */
 #ifndef SB_SWEEP_H
