@@ -183,7 +183,7 @@ static void progress(size_t done, size_t total, size_t skipped, size_t running, 
 	fprintf(stderr, "\r  sweep: %zu of %zu runs done (%zu already complete), %zu running", done, total, skipped,
 		running);
 	if (started_done)
-		fprintf(stderr, ", ETA %.0f s   ", el / (double)started_done * (double)(total - done));
+		fprintf(stderr, ", ETA %.1f s   ", el / (double)started_done * (double)(total - done));
 	else
 		fprintf(stderr, "   ");
 	fflush(stderr);
