@@ -10,7 +10,7 @@
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
 BUILD   ?= build
-PKGS    := libconfig jansson
+PKGS    := libconfig jansson nettle
 OPT     ?= -O2 -g
 # Link-time optimisation for the program: the per-packet path crosses files (link, switch, MMU,
 # scheme), and inlining across them cuts 3-4 % of its instructions (BENCHMARKS.md). Objects are
@@ -44,12 +44,34 @@ $(BUILD)/gen/default_scenario.c: $(DEFAULT_SCENARIO) tools/embed.sh
 $(BUILD)/gen/default_scenario.o: $(BUILD)/gen/default_scenario.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o
+# The git commit of the checkout (summary.json's provenance): the script runs at every make but
+# rewrites the file only when the commit or the tree's cleanliness changed.
+$(BUILD)/gen/commit.c: FORCE
+	@mkdir -p $(dir $@)
+	@sh tools/git-commit.sh $@
+$(BUILD)/gen/commit.o: $(BUILD)/gen/commit.c
+	$(CC) $(CFLAGS) -c $< -o $@
+FORCE:
+
+$(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o $(BUILD)/gen/commit.o
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# MPI (docs/sweep.md): with Open MPI's mpicc on the PATH (tools/install-deps.sh installs it),
+# `sweep --mpi` is built into the program from src/cli/mpi/; without it, the option says how to
+# get it. Only the program links MPI: the library and the tests never need it.
+MPICC ?= $(shell command -v mpicc 2>/dev/null)
+ifneq ($(MPICC),)
+MPI_OBJ    := $(BUILD)/src/cli/mpi/sweep_mpi.o
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell $(MPICC) --showme:compile 2>/dev/null))
+MPI_LDLIBS := $(shell $(MPICC) --showme:link 2>/dev/null)
+endif
+$(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)

@@ -155,25 +155,26 @@ static void test_stale_outputs_removed(void **state)
 	struct tl_cmd r = sharebuf_ok(args);
 	tl_cmd_free(&r);
 	static const char *const all[] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
-					   "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv" };
-	for (size_t i = 0; i < 8; i++) {
+					   "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv", "scenario.cfg" };
+	for (size_t i = 0; i < 9; i++) {
 		char *p = tl_path_in(out, all[i]);
 		if (!tl_exists(p))
 			fail_msg("the lossless run wrote no %s", all[i]);
 		free(p);
 	}
-	assert_int_equal(tl_count_entries(out), 8 + 2);
+	assert_int_equal(tl_count_entries(out), 9 + 2);
 
 	snprintf(args, sizeof(args), "run --quiet " SHORT " --out '%s'", out);
 	r = sharebuf_ok(args);
 	tl_cmd_free(&r);
-	for (size_t i = 0; i < 8; i++) {
+	for (size_t i = 0; i < 9; i++) {
 		char *p = tl_path_in(out, all[i]);
-		if (tl_exists(p) != (i < 4))
-			fail_msg("%s %s after a lossy run", all[i], i < 4 ? "is missing" : "is left over");
+		bool lossy_output = i < 4 || i == 8;
+		if (tl_exists(p) != lossy_output)
+			fail_msg("%s %s after a lossy run", all[i], lossy_output ? "is missing" : "is left over");
 		free(p);
 	}
-	assert_int_equal(tl_count_entries(out), 4 + 2);
+	assert_int_equal(tl_count_entries(out), 5 + 2);
 	char *notes = tl_slurp_in(out, "notes.txt");
 	assert_string_equal(notes, "keep me\n");
 	free(notes);
@@ -215,7 +216,7 @@ static void test_temporaries(void **state)
 			fail_msg("%s is missing", kept[i]);
 		free(p);
 	}
-	assert_int_equal(tl_count_entries(out), 7);
+	assert_int_equal(tl_count_entries(out), 8); /* the kept ones and scenario.cfg */
 	free(blocker);
 	free(out);
 	tl_rmtree(dir);
@@ -261,7 +262,7 @@ static void test_killed_run(void **state)
 		assert_true(locked);
 		if (bst == -1 || !WIFSIGNALED(bst) || WTERMSIG(bst) != sigs[k])
 			fail_msg("signal %d: the run did not end by it (wait status %d)", sigs[k], bst);
-		assert_int_equal(tl_count_entries(out), 5);
+		assert_int_equal(tl_count_entries(out), 6);
 		char *after = tl_slurp_in(out, "flows.csv");
 		assert_string_equal(after, before);
 		free(after);
@@ -331,7 +332,7 @@ static void test_killed_compare(void **state)
 		assert_string_equal(now, earlier);
 		free(now);
 		free(earlier);
-		assert_int_equal(tl_count_entries(dt), 4);
+		assert_int_equal(tl_count_entries(dt), 5);
 	}
 	free(dt);
 	free(cs);

@@ -38,4 +38,15 @@ int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, cons
  * docs/scenario-keys.md). */
 void sb_cfg_write_reference(FILE *f);
 
+/*
+ * The resolved scenario (cfg_write.c): every key of `sc`, defaults included, each scheme's and
+ * each workload's, as a scenario file that sb_cfg_load reads back into the same values, so
+ * that `sharebuf run FILE` alone repeats the run. File names are written absolute. The text
+ * depends only on the values (no date, version or source name), so equal scenarios give
+ * equal text.
+ */
+void sb_cfg_write_resolved(FILE *f, const struct sb_scenario *sc);
+/* The same as a malloc'd string. */
+char *sb_cfg_resolved_text(const struct sb_scenario *sc);
+
 #endif

@@ -41,15 +41,7 @@ extern const char sb_default_scenario[];
  * order, and where each comes from in summary.json. The first nine are the printed table's;
  * the rest say how many values the statistics rest on. docs/compare.md lists them.
  */
-struct column {
-	const char *name;    /* CSV column and JSON key */
-	const char *key;     /* dotted key in summary.json */
-	bool integer;        /* an integer in summary.json (else a real) */
-	const char *head[2]; /* the printed table's two header lines (NULL: not printed) */
-	const char *count;   /* the group's count: the table shows "-" when it is 0 */
-};
-
-static const struct column columns[] = {
+static const struct sb_compare_column columns[] = {
 	{ "incast_slowdown_mean", "fct_slowdown.incast.mean", false, { "incast", "mean" }, "fct_slowdown.incast.count" },
 	{ "incast_slowdown_p99", "fct_slowdown.incast.p99", false, { "incast", "p99" }, "fct_slowdown.incast.count" },
 	{ "qct_slowdown_mean", "qct_slowdown.mean", false, { "QCT", "mean" }, "qct_slowdown.count" },
@@ -69,6 +61,12 @@ static const struct column columns[] = {
 	{ "flows_unfinished", "flows_unfinished", true, { NULL, NULL }, NULL },
 };
 #define NCOLS SB_ARRAY_LEN(columns)
+
+const struct sb_compare_column *sb_compare_columns(size_t *n)
+{
+	*n = NCOLS;
+	return columns;
+}
 
 struct options {
 	const char *path, *out;

@@ -6,6 +6,9 @@
 #ifndef SB_COMPARE_H
 #define SB_COMPARE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* A command's entry point: its arguments (without the command name), returning the exit
  * status. `sharebuf run` is one (cmd_run in main.c). */
 typedef int sb_command_fn(int argc, char **argv);
@@ -22,5 +25,17 @@ typedef int sb_command_fn(int argc, char **argv);
  * DIR/compare.csv and DIR/compare.json, then prints the table. Returns the exit status.
  */
 int sb_cmd_compare(int argc, char **argv, sb_command_fn *run);
+
+/* A headline metric: a column of compare.csv (and of `sweep`'s CSVs, docs/sweep.md). */
+struct sb_compare_column {
+	const char *name;    /* CSV column and JSON key */
+	const char *key;     /* dotted key in summary.json */
+	bool integer;        /* an integer in summary.json (else a real) */
+	const char *head[2]; /* the printed table's two header lines (NULL: not printed) */
+	const char *count;   /* the group's count: the table shows "-" when it is 0 */
+};
+
+/* The headline metrics in compare.csv's order (docs/compare.md); *n gets their number. */
+const struct sb_compare_column *sb_compare_columns(size_t *n);
 
 #endif

@@ -17,16 +17,14 @@
 #include "cli/args.h"
 #include "cli/cfgfile.h"
 #include "cli/compare.h"
+#include "cli/sweep.h"
 #include "mmu/mmu.h"
 #include "sim/outdir.h"
+#include "sim/provenance.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "transport/transport.h"
-
-#ifndef SB_VERSION
-#define SB_VERSION "0.1.0"
-#endif
 
 extern const char sb_default_scenario[];
 
@@ -47,6 +45,17 @@ static const struct command_help {
 	  "per CPU), each into DIR/SCHEME/;\n"
 	  "print the headline metrics side by side and write them to\n"
 	  "DIR/compare.csv and DIR/compare.json" },
+	{ "sweep",
+	  "sweep SPEC [--out DIR] [--jobs N] [--dry-run | --collect | --emit-slurm | --point I | --mpi]\n"
+	  "          [--quiet]",
+	  "run the grid of SPEC (axes, schemes, seeds over a base\n"
+	  "scenario), N runs at a time, each into DIR/runs/POINT/seed-S/;\n"
+	  "runs already complete are skipped; then write DIR/sweep.csv and\n"
+	  "DIR/sweep-summary.csv (mean, sd, 95% CI over seeds).\n"
+	  "--dry-run lists the points; --emit-slurm writes DIR/sweep.slurm,\n"
+	  "whose task I runs --point I; --collect writes the CSVs;\n"
+	  "--mpi under mpirun: rank 0 hands out the runs (default DIR:\n"
+	  "out/SPEC's name)" },
 	{ "list", "list [schemes|transports|workloads|topologies]",
 	  "list buffer-management schemes, transports, workloads,\n"
 	  "topologies (or only the one group named)" },
@@ -93,7 +102,7 @@ static void usage(FILE *f)
 		print_command(f, &commands[i], "  ");
 	fprintf(f, "  --help, --version   (and `sharebuf COMMAND --help`)\n\n%s\n"
 		   "docs: docs/scenario.md (file format), docs/outputs.md (output columns),\n"
-		   "      docs/compare.md (compare)\n",
+		   "      docs/compare.md (compare), docs/sweep.md (sweep)\n",
 		options_help);
 }
 
@@ -107,6 +116,7 @@ static int command_usage(const char *name)
 			if (!strcmp(name, "run") || !strcmp(name, "compare"))
 				printf("\n%s", options_help);
 			printf("\ndocs: %s\n", !strcmp(name, "compare") ? "docs/compare.md"
+						 : !strcmp(name, "sweep")   ? "docs/sweep.md"
 						 : !strcmp(name, "run")   ? "docs/outputs.md, docs/scenario.md"
 						 : !strcmp(name, "params") ? "docs/scenario-keys.md, docs/scenario.md"
 									  : "README.md");
@@ -293,13 +303,17 @@ static int cmd_run(int argc, char **argv)
 	struct sb_error err = { "" };
 	sb_scenario_defaults(&sc);
 	int rc = sb_cfg_load(&sc, path, sb_default_scenario, sets, nsets, &err);
-	free(sets);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, &err);
 	if (rc) {
+		free(sets);
 		sb_scenario_free(&sc);
 		return fail(err.msg);
 	}
+	/* DIR/scenario.cfg and summary.json's provenance: what repeats this run */
+	char *resolved = sb_cfg_resolved_text(&sc);
+	struct sb_provenance prov;
+	sb_provenance_init(&prov, "run", argc, argv, sets, nsets, resolved);
 	if (quiet)
 		sb_report_progress_enabled = false;
 	struct sb_sim sim;
@@ -311,6 +325,9 @@ static int cmd_run(int argc, char **argv)
 		sb_outdir_release(true);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
+		sb_provenance_free(&prov);
+		free(resolved);
+		free(sets);
 		return fail(err.msg);
 	}
 	sb_sim_run(&sim);
@@ -321,7 +338,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	struct sb_summary s;
 	sb_report_summarize(&sim, &s);
-	if (rc == 0 && sb_report_write(&sim, out, wall, &err))
+	if (rc == 0 && sb_report_write_provenance(&sim, out, wall, &prov, &err))
 		rc = fail(err.msg);
 	/* a failed run removes the directories it created, if empty: never a user's files */
 	sb_outdir_release(rc != 0);
@@ -329,10 +346,13 @@ static int cmd_run(int argc, char **argv)
 		sb_report_print(stdout, &sim, &s, wall);
 		char names[256];
 		sb_report_output_list(&sim, names, sizeof(names));
-		printf("outputs: %s/{%s}\n", out, names);
+		printf("outputs: %s/{%s,scenario.cfg}\n", out, names);
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
+	sb_provenance_free(&prov);
+	free(resolved);
+	free(sets);
 	return rc;
 }
 
@@ -348,11 +368,11 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "--version")) {
-		printf("sharebuf %s\n", SB_VERSION);
+		printf("sharebuf %s (commit %s)\n", sb_version, sb_git_commit);
 		return 0;
 	}
 	/* the commands that write into --out clean up after themselves when a signal stops them */
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "compare"))
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "compare") || !strcmp(cmd, "sweep"))
 		sb_outdir_signals();
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
@@ -361,6 +381,12 @@ int main(int argc, char **argv)
 			if (sb_args_is_help(argv[i]))
 				return command_usage("compare");
 		return sb_cmd_compare(argc - 2, argv + 2, cmd_run);
+	}
+	if (!strcmp(cmd, "sweep")) {
+		for (int i = 2; i < argc; i++)
+			if (sb_args_is_help(argv[i]))
+				return command_usage("sweep");
+		return sb_cmd_sweep(argc - 2, argv + 2, cmd_run);
 	}
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 2, argv + 2);

@@ -351,7 +351,8 @@ static json_t *group_json(const struct sb_summary_group *g, bool full)
 	return o;
 }
 
-static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
+static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s, double wall_s,
+			    const struct sb_provenance *prov)
 {
 	const struct sb_scenario *sc = sim->sc;
 	json_t *root = json_object();
@@ -405,6 +406,8 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(bw, "at_drop_p50", json_real(s->mem_bw_at_drop_p50));
 	json_object_set_new(bw, "at_drop_p99", json_real(s->mem_bw_at_drop_p99));
 	json_object_set_new(root, "memory_bandwidth", bw);
+	if (prov)
+		json_object_set_new(root, "provenance", sb_provenance_json(prov));
 	return root;
 }
 
@@ -527,18 +530,20 @@ static void write_drops(FILE *f, const struct sb_sim *sim)
 			fprintf(f, "%s,nic,%llu\n", sim->hosts[h]->node.name, (unsigned long long)sim->hosts[h]->nic_drops);
 }
 
-static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s)
+static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s,
+			  const struct sb_provenance *prov)
 {
-	json_t *j = summary_json(sim, s, wall_s);
+	json_t *j = summary_json(sim, s, wall_s, prov);
 	json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(j);
 }
 
 enum { OUT_FLOWS, OUT_SUMMARY, OUT_OCCUPANCY, OUT_DROPS, OUT_PFC, OUT_PFC_PAUSED, OUT_DEADLOCKS, OUT_THROUGHPUT,
-       OUT_N };
+       OUT_SCENARIO, OUT_N };
 static const char *const out_names[OUT_N + 1] = { "flows.csv", "summary.json", "occupancy.csv", "drops.csv",
-						  "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv", NULL };
+						  "pfc.csv", "pfc_paused.csv", "deadlocks.csv", "throughput.csv",
+						  "scenario.cfg", NULL };
 const char *const *const sb_report_file_names = out_names;
 
 /* The PFC files only where PFC can happen (a lossless class, or frames were sent anyway). */
@@ -551,6 +556,7 @@ static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
 	wanted[OUT_PFC_PAUSED] = pfc;
 	wanted[OUT_DEADLOCKS] = sim->deadlock != NULL;
 	wanted[OUT_THROUGHPUT] = sim->occ && sim->occ->rx;
+	wanted[OUT_SCENARIO] = false; /* sb_report_write_provenance decides */
 }
 
 void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len)
@@ -566,12 +572,19 @@ void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len)
 
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err)
 {
+	return sb_report_write_provenance(sim, dir, wall_s, NULL, err);
+}
+
+int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double wall_s,
+			       const struct sb_provenance *prov, struct sb_error *err)
+{
 	if (mkdir_p(dir, err))
 		return -1;
 	struct sb_summary s;
 	sb_report_summarize(sim, &s);
 	bool wanted[OUT_N];
 	outputs_wanted(sim, wanted);
+	wanted[OUT_SCENARIO] = prov != NULL;
 	struct out_file files[OUT_N] = { 0 };
 	int rc = 0;
 	for (int i = 0; i < OUT_N && rc == 0; i++)
@@ -579,7 +592,9 @@ int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, st
 			rc = out_open(&files[i], dir, out_names[i], err);
 	if (rc == 0) {
 		write_flows(files[OUT_FLOWS].f, sim);
-		write_summary(files[OUT_SUMMARY].f, sim, &s, wall_s);
+		write_summary(files[OUT_SUMMARY].f, sim, &s, wall_s, prov);
+		if (prov)
+			fputs(prov->scenario_text, files[OUT_SCENARIO].f);
 		write_occupancy(files[OUT_OCCUPANCY].f, sim);
 		write_drops(files[OUT_DROPS].f, sim);
 		if (wanted[OUT_PFC])

@@ -14,6 +14,7 @@
 #define SB_REPORT_H
 
 #include <stdbool.h>
+#include "sim/provenance.h"
 #include "sim/sim.h"
 
 struct sb_summary_group {
@@ -55,6 +56,10 @@ void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len);
 /* Write every output file into `dir` (each replaced atomically), then remove the files of
  * sb_report_file_names that this run does not write. */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
+/* The same, and with `prov` (NULL: none) also DIR/scenario.cfg (its resolved scenario) and
+ * summary.json's "provenance" object, as `sharebuf run` writes them. */
+int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double wall_s,
+			       const struct sb_provenance *prov, struct sb_error *err);
 
 /* Nearest-rank percentile of a sorted array: the value at index ceil(p/100·n) − 1. */
 double sb_percentile_sorted(const double *v, size_t n, double p);

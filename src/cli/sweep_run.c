@@ -1,0 +1,480 @@
+/*
+ * sweep_run.c — the `sharebuf sweep` command (docs/sweep.md): its options, --dry-run,
+ * --emit-slurm, --point, --collect, and the local runner.
+ *
+ * Every run is a real `sharebuf run` (the entry point is passed in) in a child process, as in
+ * `compare`, into DIR/runs/POINT/seed-N; so each run directory holds exactly what that `run`
+ * command writes, with its scenario.cfg and provenance. The parent holds DIR's lock
+ * (sim/outdir.h) for the whole sweep and forwards SIGINT/SIGTERM/SIGHUP to the running
+ * children, which remove what they had started; finished runs stay, and the next sweep of the
+ * same spec skips them (sb_sweep_run_complete). Nothing written depends on --jobs or on the
+ * order in which runs finish.
+ */
+#include "cli/sweep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/args.h"
+#include "sim/outdir.h"
+
+static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sweep.slurm", NULL };
+
+struct options {
+	const char *spec, *out;
+	long jobs;    /* 0: one per CPU */
+	long point;   /* -1: all */
+	bool dry_run, collect, emit_slurm, mpi, quiet;
+};
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "sharebuf: sweep: %s%s (see sharebuf sweep --help)\n", what, arg ? arg : "");
+	return 2;
+}
+
+static int parse_long(const char *opt, const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (!*v || *end || errno || x < lo || x > hi) {
+		fprintf(stderr, "sharebuf: sweep: %s: expected a whole number in [%ld, %ld], got \"%s\"%s\n", opt, lo, hi, v,
+			!*v && !strcmp(opt, "--point") ? " (is SLURM_ARRAY_TASK_ID set?)" : "");
+		return 2;
+	}
+	*out = x;
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct options *o, char *default_out, size_t n)
+{
+	static const char *const valued[] = { "--out", "--jobs", "-j", "--point" };
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *opt = NULL, *v = NULL;
+		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
+		if (st == 2)
+			return 2;
+		if (opt && !strcmp(opt, "--out")) {
+			o->out = v;
+		} else if (opt && !strcmp(opt, "--point")) {
+			if (parse_long("--point", v, 0, LONG_MAX, &o->point))
+				return 2;
+		} else if (opt) {
+			if (parse_long("--jobs", v, 1, 4096, &o->jobs))
+				return 2;
+		} else if (!strcmp(a, "--dry-run")) {
+			o->dry_run = true;
+		} else if (!strcmp(a, "--collect")) {
+			o->collect = true;
+		} else if (!strcmp(a, "--emit-slurm")) {
+			o->emit_slurm = true;
+		} else if (!strcmp(a, "--mpi")) {
+			o->mpi = true;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			o->quiet = true;
+		} else if (a[0] == '-') {
+			return usage_error("unknown option ", a);
+		} else if (!o->spec) {
+			o->spec = a;
+		} else {
+			return usage_error("more than one spec file: ", a);
+		}
+	}
+	if (!o->spec)
+		return usage_error("expected a spec file: sharebuf sweep SPEC", NULL);
+	int modes = o->dry_run + o->collect + o->emit_slurm + o->mpi + (o->point >= 0);
+	if (modes > 1)
+		return usage_error("--dry-run, --collect, --emit-slurm, --mpi and --point exclude each other", NULL);
+	if (!o->out) { /* out/NAME for NAME.cfg */
+		const char *base = strrchr(o->spec, '/') ? strrchr(o->spec, '/') + 1 : o->spec;
+		size_t len = strcspn(base, ".");
+		snprintf(default_out, n, "out/%.*s", (int)SB_MIN(len ? len : strlen(base), 200), len ? base : "sweep");
+		o->out = default_out;
+	}
+	return 0;
+}
+
+/* ---------- the local runner ---------- */
+
+struct child {
+	size_t run;
+	pid_t pid;
+	FILE *log;
+};
+
+/* Start run r in a child process (its messages into a temporary file). Returns its pid, or
+ * -1 (reported). */
+static pid_t start_run(const struct sb_sweep *sw, size_t r, size_t slot, sb_command_fn *run, FILE **log)
+{
+	int argc;
+	char **args = sb_sweep_run_args(sw, r, &argc);
+	*log = tmpfile();
+	fflush(NULL);
+	sigset_t saved;
+	sb_outdir_block(&saved);
+	if (sb_outdir_stopped()) {
+		sb_outdir_unblock(&saved);
+		sb_sweep_run_args_free(args);
+		return 0;
+	}
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0) {
+		/* a sweep killed outright (SIGKILL) stops its runs too, which then clean up as for any
+		 * SIGTERM: nothing is left running to hold a run's directory when it starts again */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(128 + SIGTERM);
+		sb_outdir_forget();
+		sb_outdir_unblock(&saved);
+		if (*log) {
+			dup2(fileno(*log), STDOUT_FILENO);
+			dup2(fileno(*log), STDERR_FILENO);
+		}
+		int rc = run(argc, args);
+		fflush(NULL);
+		_exit(rc);
+	}
+	int e = errno;
+	if (pid > 0)
+		sb_outdir_child(slot, pid);
+	sb_outdir_unblock(&saved);
+	sb_sweep_run_args_free(args);
+	if (pid < 0)
+		fprintf(stderr, "sharebuf: sweep: cannot start the run of %s: %s\n", sw->runs[r].dir, strerror(e));
+	return pid;
+}
+
+/* What a failed run printed, indented, after which run it was. */
+static void report_failure(const struct sb_sweep *sw, size_t r, int status, FILE *log)
+{
+	if (WIFEXITED(status))
+		fprintf(stderr, "sharebuf: sweep: the run of %s failed with exit status %d:\n", sw->runs[r].dir,
+			WEXITSTATUS(status));
+	else
+		fprintf(stderr, "sharebuf: sweep: the run of %s was killed by signal %d\n", sw->runs[r].dir,
+			WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	if (!log)
+		return;
+	rewind(log);
+	char line[1024];
+	while (fgets(line, sizeof(line), log))
+		fprintf(stderr, "  %s%s", line, strchr(line, '\n') ? "" : "\n");
+}
+
+static void progress(size_t done, size_t total, size_t skipped, size_t running, double t0, size_t started_done)
+{
+	double el = wall_now() - t0;
+	fprintf(stderr, "\r  sweep: %zu of %zu runs done (%zu already complete), %zu running", done, total, skipped,
+		running);
+	if (started_done)
+		fprintf(stderr, ", ETA %.1f s   ", el / (double)started_done * (double)(total - done));
+	else
+		fprintf(stderr, "   ");
+	fflush(stderr);
+}
+
+/* Run the runs of `todo` (n of them), at most `jobs` at a time. Returns the number that failed
+ * or were not run. */
+static size_t run_all(const struct sb_sweep *sw, const size_t *todo, size_t n, long jobs, sb_command_fn *run,
+		      bool show, size_t skipped)
+{
+	struct child *kids = sb_xcalloc((size_t)jobs, sizeof(*kids));
+	size_t next = 0, running = 0, done = 0, failed = 0;
+	double t0 = wall_now();
+	sb_outdir_defer((size_t)jobs);
+	while (running || (next < n && !sb_outdir_stopped())) {
+		for (size_t s = 0; s < (size_t)jobs && next < n && !sb_outdir_stopped(); s++) {
+			if (kids[s].pid)
+				continue;
+			size_t r = todo[next++];
+			pid_t pid = start_run(sw, r, s, run, &kids[s].log);
+			if (pid <= 0) {
+				if (kids[s].log)
+					fclose(kids[s].log);
+				kids[s].log = NULL;
+				failed += pid < 0;
+				continue;
+			}
+			kids[s] = (struct child){ r, pid, kids[s].log };
+			running++;
+		}
+		if (show)
+			progress(skipped + done, skipped + n, skipped, running, t0, done);
+		if (!running)
+			continue;
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "sharebuf: sweep: waiting for the runs failed: %s\n", strerror(errno));
+			break;
+		}
+		sigset_t saved;
+		sb_outdir_block(&saved);
+		for (size_t s = 0; s < (size_t)jobs; s++) {
+			if (!kids[s].pid || kids[s].pid != si.si_pid)
+				continue;
+			int st = 0;
+			sb_outdir_child(s, 0);
+			while (waitpid(kids[s].pid, &st, 0) < 0 && errno == EINTR)
+				;
+			running--;
+			done++;
+			if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+				failed++;
+				if (!sb_outdir_stopped())
+					report_failure(sw, kids[s].run, st, kids[s].log);
+			}
+			if (kids[s].log)
+				fclose(kids[s].log);
+			kids[s] = (struct child){ 0, 0, NULL };
+		}
+		sb_outdir_unblock(&saved);
+	}
+	sb_outdir_undefer();
+	if (show)
+		fprintf(stderr, "\n");
+	for (size_t s = 0; s < (size_t)jobs; s++) /* only after a failed wait */
+		if (kids[s].pid) {
+			kill(kids[s].pid, SIGTERM);
+			waitpid(kids[s].pid, NULL, 0);
+			failed++;
+		}
+	free(kids);
+	return failed + (n - next);
+}
+
+/* The runs (all, or of one point) that are not complete yet, into todo; returns how many. */
+static size_t pending(const struct sb_sweep *sw, long point, size_t *todo, size_t *complete)
+{
+	size_t n = 0;
+	*complete = 0;
+	for (size_t r = 0; r < sw->nruns; r++) {
+		if (point >= 0 && sw->runs[r].point != (size_t)point)
+			continue;
+		if (sb_sweep_run_complete(sw, r))
+			(*complete)++;
+		else
+			todo[n++] = r;
+	}
+	return n;
+}
+
+static int run_local(const struct sb_sweep *sw, const struct options *o, sb_command_fn *run)
+{
+	struct sb_error err = { "" };
+	bool whole = o->point < 0;
+	/* a --point task shares DIR with the other tasks: only its runs' directories are locked */
+	if (whole && sb_outdir_claim(sw->out, sweep_names, &err)) {
+		sb_outdir_release(true);
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		return 1;
+	}
+	size_t *todo = sb_xcalloc(sw->nruns + 1, sizeof(*todo)), complete;
+	size_t n = pending(sw, o->point, todo, &complete);
+	long jobs = o->jobs;
+	if (jobs <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 ? cpus : 1;
+	}
+	if ((size_t)jobs > n)
+		jobs = n ? (long)n : 1;
+	double t0 = wall_now();
+	size_t failed = run_all(sw, todo, n, jobs, run, !o->quiet && isatty(STDERR_FILENO), complete);
+	free(todo);
+	int sig = sb_outdir_stopped();
+	if (sig) {
+		fprintf(stderr, "sharebuf: sweep: stopped by signal %d (%s); the finished runs are kept, run the same "
+				"command again to go on\n", sig, strsignal(sig));
+		if (whole)
+			sb_outdir_release(false);
+		sb_outdir_die(sig);
+	}
+	int rc = 0;
+	if (failed) {
+		fprintf(stderr, "sharebuf: sweep: %zu of %zu runs failed; the others are kept, %s\n", failed, n,
+			whole ? "no sweep.csv was written" : "collect once every point is complete");
+		rc = 1;
+	} else if (whole && sb_sweep_write_csv(sw, &err)) {
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		rc = 1;
+	}
+	if (whole)
+		sb_outdir_release(false);
+	if (rc == 0 && !o->quiet) {
+		printf("sweep %s: %zu runs (%zu already complete, %zu run now) in %.1f s, %ld at a time\n", sw->spec,
+		       whole ? sw->nruns : sw->nseeds, complete, n, wall_now() - t0, jobs);
+		if (whole)
+			printf("outputs: %s/{sweep.csv,sweep-summary.csv}, one directory per run in %s/runs/\n", sw->out,
+			       sw->out);
+	}
+	return rc;
+}
+
+/* ---------- --dry-run, --collect, --emit-slurm ---------- */
+
+static int dry_run(const struct sb_sweep *sw)
+{
+	size_t complete_total = 0;
+	int wname = (int)strlen("point");
+	for (size_t p = 0; p < sw->npoints; p++)
+		wname = SB_MAX(wname, (int)strlen(sw->points[p].name));
+	printf("%s: %zu point%s x %zu seed%s = %zu runs into %s/runs/\n", sw->spec, sw->npoints,
+	       sw->npoints == 1 ? "" : "s", sw->nseeds, sw->nseeds == 1 ? "" : "s", sw->nruns, sw->out);
+	printf("%-*s  %s\n", wname, "point", "complete  --set");
+	for (size_t p = 0; p < sw->npoints; p++) {
+		size_t done = 0;
+		for (size_t s = 0; s < sw->nseeds; s++)
+			done += sb_sweep_run_complete(sw, p * sw->nseeds + s);
+		complete_total += done;
+		printf("%-*s  %4zu/%-4zu", wname, sw->points[p].name, done, sw->nseeds);
+		for (size_t c = 0; c < sw->ncolumns; c++)
+			printf(" %s=%s", sw->columns[c], sw->points[p].values[c]);
+		printf("\n");
+	}
+	printf("seeds:");
+	for (size_t s = 0; s < sw->nseeds; s++) {
+		if (sw->seeds)
+			printf(" %lld", (long long)sw->seeds[s]);
+		else
+			printf(" (the scenario's run.seed)");
+	}
+	printf("\n%zu of %zu runs complete, %zu to run\n", complete_total, sw->nruns, sw->nruns - complete_total);
+	return 0;
+}
+
+static int collect(const struct sb_sweep *sw, bool quiet)
+{
+	struct sb_error err = { "" };
+	int rc = 0;
+	if (sb_outdir_claim(sw->out, sweep_names, &err) || sb_sweep_write_csv(sw, &err)) {
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		rc = 1;
+	}
+	sb_outdir_release(false);
+	if (rc == 0 && !quiet)
+		printf("outputs: %s/{sweep.csv,sweep-summary.csv} from %zu runs\n", sw->out, sw->nruns);
+	return rc;
+}
+
+static void quote(FILE *f, const char *s)
+{
+	char *q = NULL;
+	size_t len = 0;
+	sb_shell_quote_append(&q, &len, s);
+	fputs(q, f);
+	free(q);
+}
+
+/* DIR/sweep.slurm: an array job of one task per point, each `sweep SPEC --point i`. */
+static int emit_slurm(const struct sb_sweep *sw, bool quiet)
+{
+	struct sb_error err = { "" };
+	char exe[PATH_MAX], cwd[PATH_MAX], tmp[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0 || !getcwd(cwd, sizeof(cwd)))
+		return fprintf(stderr, "sharebuf: sweep: cannot find this program's path or the working directory\n"), 1;
+	exe[len] = 0;
+	if (sb_outdir_claim(sw->out, sweep_names, &err)) {
+		sb_outdir_release(true);
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		return 1;
+	}
+	FILE *f = sb_outdir_tmp_open(sw->out, "sweep.slurm", tmp, sizeof(tmp), &err);
+	int rc = f ? 0 : 1;
+	if (f) {
+		char *abs_out = realpath(sw->out, NULL);
+		fprintf(f, "#!/bin/sh\n# The Slurm array job of `sharebuf sweep %s` (docs/sweep.md), one task per point:\n"
+			   "#   sbatch %s/sweep.slurm\n# then, once every task has finished:\n"
+			   "#   sharebuf sweep %s --out %s --collect\n",
+			sw->spec, sw->out, sw->spec, sw->out);
+		fprintf(f, "#SBATCH --job-name=sharebuf-sweep\n#SBATCH --array=0-%zu\n#SBATCH --ntasks=1\n",
+			sw->npoints - 1);
+		fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\ncd ", abs_out ? abs_out : sw->out);
+		quote(f, cwd);
+		fputs(" || exit 1\nexec ", f);
+		quote(f, exe);
+		fputs(" sweep ", f);
+		quote(f, sw->spec);
+		fputs(" --out ", f);
+		quote(f, sw->out);
+		fputs(" --quiet --point \"${SLURM_ARRAY_TASK_ID:?is not set: submit this script with sbatch}\"\n", f);
+		free(abs_out);
+		bool failed = ferror(f);
+		if (fclose(f) || failed)
+			rc = 1;
+		char final[4200];
+		snprintf(final, sizeof(final), "%s/sweep.slurm", sw->out);
+		if (rc == 0 && (rename(tmp, final) || chmod(final, 0755)))
+			rc = 1;
+		if (rc) {
+			fprintf(stderr, "sharebuf: cannot write %s: %s\n", final, strerror(errno));
+			unlink(tmp);
+		}
+		sb_outdir_tmp_done(tmp);
+		if (rc == 0 && !quiet)
+			printf("wrote %s: %zu array tasks (one per point); submit it with sbatch %s, then run\n"
+			       "  sharebuf sweep %s --out %s --collect\n",
+			       final, sw->npoints, final, sw->spec, sw->out);
+	} else {
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+	}
+	sb_outdir_release(false);
+	return rc;
+}
+
+int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run)
+{
+	struct options o = { .point = -1 };
+	char default_out[256];
+	int rc = parse_options(argc, argv, &o, default_out, sizeof(default_out));
+	if (rc)
+		return rc;
+	struct sb_sweep sw;
+	struct sb_error err = { "" };
+	if (sb_sweep_load(&sw, o.spec, o.out, &err)) {
+		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		sb_sweep_free(&sw);
+		return 1;
+	}
+	if (o.point >= (long)sw.npoints) {
+		fprintf(stderr, "sharebuf: sweep: --point %ld: the spec has %zu points, 0 to %zu\n", o.point, sw.npoints,
+			sw.npoints - 1);
+		rc = 2;
+	} else if (o.dry_run) {
+		rc = dry_run(&sw);
+	} else if (o.collect) {
+		rc = collect(&sw, o.quiet);
+	} else if (o.emit_slurm) {
+		rc = emit_slurm(&sw, o.quiet);
+	} else if (o.mpi) {
+		if (!sb_sweep_mpi) {
+			fprintf(stderr, "sharebuf: sweep: --mpi: this sharebuf was built without MPI (mpicc was not found "
+					"at build time; sh tools/install-deps.sh openmpi-bin libopenmpi-dev, then make)\n");
+			rc = 1;
+		} else {
+			rc = sb_sweep_mpi(&sw, run, o.quiet);
+		}
+	} else {
+		rc = run_local(&sw, &o, run);
+	}
+	sb_sweep_free(&sw);
+	return rc;
+}

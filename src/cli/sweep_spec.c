@@ -1,0 +1,434 @@
+/*
+ * sweep_spec.c — reading a sweep spec (docs/sweep.md §2) into its points and runs.
+ *
+ * The spec is a libconfig file, like a scenario, with these top-level keys:
+ *   base    = "scenario.cfg";          the base scenario, relative to the spec (default: the
+ *                                      embedded default scenario)
+ *   set     = ( "run.duration_ms=10" ); overrides applied to every run
+ *   axes    = ( { key = "workloads.0.load"; values = [0.3, 0.5]; },
+ *               { key = "switch.dt.alpha"; values = [0.5, 1.0]; zip = true; } );
+ *   schemes = [ "dt", "abm" ];         an axis of switch.scheme, varied last
+ *   seeds   = [ 1, 2, 3 ];             each point runs once per seed
+ * Axes combine as a grid, the first varying slowest; an axis with `zip = true` moves together
+ * with the one before it instead (same number of values), so a spec can zip some keys and
+ * cross the others. Every run's scenario is loaded and validated here, as `run` would, so a
+ * mistake in any point fails before anything runs; the resolved scenario's hash is what a
+ * finished run is later recognised by.
+ */
+#include "cli/sweep.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cfgfile.h"
+#include "core/lines.h"
+#include "sim/scenario.h"
+
+extern const char sb_default_scenario[];
+
+static int spec_fail(struct sb_error *err, const char *spec, const config_setting_t *s, const char *key,
+		     const char *fmt, ...) SB_PRINTF(5, 6);
+static int spec_fail(struct sb_error *err, const char *spec, const config_setting_t *s, const char *key,
+		     const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	unsigned line = s ? config_setting_source_line(s) : 0;
+	if (line)
+		return sb_fail(err, "%s:%u: %s: %s", spec, line, key, what);
+	return sb_fail(err, "%s: %s: %s", spec, key, what);
+}
+
+/* A scalar setting as the text of a --set value: integers exactly, reals with the fewest
+ * digits that read back the same, strings as they are. NULL for anything else. */
+static char *value_text(const config_setting_t *s)
+{
+	char buf[64];
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64: snprintf(buf, sizeof(buf), "%lld", config_setting_get_int64(s)); break;
+	case CONFIG_TYPE_FLOAT: {
+		double v = config_setting_get_float(s);
+		for (int digits = 15; digits <= 17; digits++) {
+			snprintf(buf, sizeof(buf), "%.*g", digits, v);
+			if (strtod(buf, NULL) == v)
+				break;
+		}
+		break;
+	}
+	case CONFIG_TYPE_BOOL: snprintf(buf, sizeof(buf), "%s", config_setting_get_bool(s) ? "true" : "false"); break;
+	case CONFIG_TYPE_STRING: return sb_xstrdup(config_setting_get_string(s));
+	default: return NULL;
+	}
+	return sb_xstrdup(buf);
+}
+
+/* A list or array of strings (`set`, `schemes`) into *out. */
+static int string_list(const char *spec, const config_setting_t *s, const char *key, char ***out, size_t *n,
+		       struct sb_error *err)
+{
+	if (!config_setting_is_aggregate(s) || config_setting_is_group(s))
+		return spec_fail(err, spec, s, key, "expected a list of strings [ \"a\", \"b\" ]");
+	*n = (size_t)config_setting_length(s);
+	*out = sb_xcalloc(*n + 1, sizeof(**out));
+	for (size_t i = 0; i < *n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		if (config_setting_type(e) != CONFIG_TYPE_STRING || !*config_setting_get_string(e))
+			return spec_fail(err, spec, e, key, "element %zu: expected a non-empty string", i);
+		(*out)[i] = sb_xstrdup(config_setting_get_string(e));
+	}
+	return 0;
+}
+
+/* One axis as read: its key, its values, and whether it moves with the axis before it. */
+struct axis {
+	char *key;
+	char **values;
+	size_t n;
+	bool zip;
+};
+
+static void free_axes(struct axis *ax, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(ax[i].key);
+		for (size_t v = 0; v < ax[i].n; v++)
+			free(ax[i].values[v]);
+		free(ax[i].values);
+	}
+	free(ax);
+}
+
+static int read_axis(const char *spec, const config_setting_t *g, size_t index, struct axis *a, struct sb_error *err)
+{
+	char key[64];
+	snprintf(key, sizeof(key), "axes.%zu", index);
+	if (!config_setting_is_group(g))
+		return spec_fail(err, spec, g, key, "expected a group { key = \"...\"; values = [ ... ]; }");
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const char *name = config_setting_name(config_setting_get_elem(g, (unsigned)i));
+		if (strcmp(name, "key") && strcmp(name, "values") && strcmp(name, "zip"))
+			return spec_fail(err, spec, config_setting_get_elem(g, (unsigned)i), key,
+					 "unknown key \"%s\", expected key, values and zip", name);
+	}
+	const config_setting_t *k = config_setting_get_member(g, "key"), *v = config_setting_get_member(g, "values"),
+			       *z = config_setting_get_member(g, "zip");
+	if (!k || config_setting_type(k) != CONFIG_TYPE_STRING || !*config_setting_get_string(k))
+		return spec_fail(err, spec, k ? k : g, key, "key: expected the scenario key to vary, as --set writes it "
+						    "(workloads.0.load)");
+	a->key = sb_xstrdup(config_setting_get_string(k));
+	if (!strcmp(a->key, "run.seed"))
+		return spec_fail(err, spec, k, key, "key: the seeds are the spec's `seeds`, not an axis");
+	if (!strcmp(a->key, "switch.scheme"))
+		return spec_fail(err, spec, k, key, "key: the schemes are the spec's `schemes`, not an axis");
+	if (z && config_setting_type(z) != CONFIG_TYPE_BOOL)
+		return spec_fail(err, spec, z, key, "zip: expected true or false");
+	a->zip = z && config_setting_get_bool(z);
+	if (a->zip && index == 0)
+		return spec_fail(err, spec, z, key, "zip: the first axis has no axis before it to move with");
+	if (!v || !config_setting_is_aggregate(v) || config_setting_is_group(v) || config_setting_length(v) == 0)
+		return spec_fail(err, spec, v ? v : g, key, "values: expected a non-empty list [ 0.3, 0.5 ]");
+	a->n = (size_t)config_setting_length(v);
+	a->values = sb_xcalloc(a->n, sizeof(*a->values));
+	for (size_t i = 0; i < a->n; i++) {
+		const config_setting_t *e = config_setting_get_elem(v, (unsigned)i);
+		if (!(a->values[i] = value_text(e)))
+			return spec_fail(err, spec, e, key, "values: element %zu: expected a number, a string or a boolean", i);
+	}
+	return 0;
+}
+
+/* A directory name's piece: letters, digits and ._+-= kept, anything else '_'. */
+static void name_append(char *buf, size_t cap, const char *s)
+{
+	size_t len = strlen(buf);
+	for (; *s && len + 1 < cap; s++)
+		buf[len++] = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-=", *s) ? *s : '_';
+	buf[len] = 0;
+}
+
+/* The points: the grid of the axis groups (zipped axes form one group), schemes last. */
+static void make_points(struct sb_sweep *sw, const struct axis *ax, size_t nax)
+{
+	size_t ngroups = 0, *group_of = sb_xcalloc(nax + 1, sizeof(*group_of)), *group_len = sb_xcalloc(nax + 1, sizeof(size_t));
+	for (size_t i = 0; i < nax; i++) {
+		if (!ax[i].zip)
+			group_len[ngroups++] = ax[i].n;
+		group_of[i] = ngroups - 1;
+	}
+	sw->npoints = 1;
+	for (size_t g = 0; g < ngroups; g++)
+		sw->npoints *= group_len[g];
+	sw->points = sb_xcalloc(sw->npoints, sizeof(*sw->points));
+	size_t *idx = sb_xcalloc(ngroups + 1, sizeof(*idx));
+	int width = sw->npoints > 9999 ? (sw->npoints > 999999 ? 9 : 6) : 4;
+	for (size_t p = 0; p < sw->npoints; p++) {
+		/* mixed radix, the last group fastest */
+		size_t rest = p;
+		for (size_t g = ngroups; g-- > 0;) {
+			idx[g] = rest % group_len[g];
+			rest /= group_len[g];
+		}
+		struct sb_sweep_point *pt = &sw->points[p];
+		pt->values = sb_xcalloc(sw->ncolumns, sizeof(*pt->values));
+		char name[256];
+		snprintf(name, sizeof(name), "%0*zu", width, p);
+		for (size_t c = 0; c < sw->ncolumns; c++) {
+			pt->values[c] = sb_xstrdup(ax[c].values[idx[group_of[c]]]);
+			const char *dot = strrchr(ax[c].key, '.');
+			name_append(name, 200, "-");
+			name_append(name, 200, dot ? dot + 1 : ax[c].key);
+			name_append(name, 200, "=");
+			name_append(name, 200, pt->values[c]);
+		}
+		pt->name = sb_xstrdup(name);
+	}
+	free(idx);
+	free(group_of);
+	free(group_len);
+}
+
+/* A spec's path for a file it names: relative to the spec's directory, made absolute so that
+ * the runs find it from any working directory. */
+static char *beside_spec(const char *spec, const char *name)
+{
+	char *path;
+	const char *slash = strrchr(spec, '/');
+	if (name[0] == '/' || !slash) {
+		path = sb_xstrdup(name);
+	} else {
+		size_t dir = (size_t)(slash - spec) + 1, len = dir + strlen(name) + 1;
+		path = sb_xmalloc(len);
+		snprintf(path, len, "%.*s%s", (int)dir, spec, name);
+	}
+	char *real = realpath(path, NULL);
+	if (real) {
+		free(path);
+		return real;
+	}
+	return path; /* missing: the scenario reader says so */
+}
+
+char **sb_sweep_run_args(const struct sb_sweep *sw, size_t r, int *argc)
+{
+	const struct sb_sweep_run *run = &sw->runs[r];
+	const struct sb_sweep_point *pt = &sw->points[run->point];
+	char **a = sb_xcalloc(2 * (sw->nfixed + sw->ncolumns) + 10, sizeof(*a));
+	int n = 0;
+	a[n++] = sb_xstrdup(sw->base ? sw->base : "");
+	if (!sw->base)
+		n--, free(a[0]), a[0] = NULL;
+	for (size_t i = 0; i < sw->nfixed; i++) {
+		a[n++] = sb_xstrdup("--set");
+		a[n++] = sb_xstrdup(sw->fixed[i]);
+	}
+	for (size_t c = 0; c < sw->ncolumns; c++) {
+		size_t len = strlen(sw->columns[c]) + strlen(pt->values[c]) + 2;
+		a[n++] = sb_xstrdup("--set");
+		a[n] = sb_xmalloc(len);
+		snprintf(a[n++], len, "%s=%s", sw->columns[c], pt->values[c]);
+	}
+	if (run->seed >= 0) {
+		char seed[64];
+		snprintf(seed, sizeof(seed), "run.seed=%lld", (long long)run->seed);
+		a[n++] = sb_xstrdup("--set");
+		a[n++] = sb_xstrdup(seed);
+	}
+	a[n++] = sb_xstrdup("--out");
+	a[n++] = sb_xstrdup(run->dir);
+	a[n++] = sb_xstrdup("--quiet");
+	a[n] = NULL;
+	*argc = n;
+	return a;
+}
+
+void sb_sweep_run_args_free(char **args)
+{
+	for (char **a = args; a && *a; a++)
+		free(*a);
+	free(args);
+}
+
+/* Load run r's scenario as `run` would, validate it, and keep its resolved scenario's hash. */
+static int check_run(struct sb_sweep *sw, size_t r, struct sb_error *err)
+{
+	int argc;
+	char **args = sb_sweep_run_args(sw, r, &argc);
+	const char **sets = sb_xcalloc((size_t)argc, sizeof(*sets));
+	size_t nsets = 0;
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(args[i], "--set"))
+			sets[nsets++] = args[++i];
+	struct sb_scenario sc;
+	struct sb_error inner = { "" };
+	sb_scenario_defaults(&sc);
+	int rc = sb_cfg_load(&sc, sw->base, sb_default_scenario, sets, nsets, &inner);
+	if (rc == 0)
+		rc = sb_scenario_validate(&sc, &inner);
+	if (rc == 0) {
+		char *text = sb_cfg_resolved_text(&sc);
+		sb_sha256_hex(text, strlen(text), sw->runs[r].sha256);
+		free(text);
+	} else {
+		sb_fail(err, "%s: point %s: %s", sw->spec, sw->points[sw->runs[r].point].name, inner.msg);
+	}
+	sb_scenario_free(&sc);
+	free(sets);
+	sb_sweep_run_args_free(args);
+	return rc;
+}
+
+static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, size_t *naxes, char ***schemes,
+		     size_t *nschemes, struct sb_error *err)
+{
+	const char *spec = sw->spec;
+	const config_setting_t *root = config_root_setting(cfg);
+	for (int i = 0; i < config_setting_length(root); i++) {
+		const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
+		const char *name = config_setting_name(s);
+		static const char *const known[] = { "base", "set", "axes", "schemes", "seeds" };
+		bool ok = false;
+		for (size_t k = 0; k < SB_ARRAY_LEN(known); k++)
+			ok |= !strcmp(name, known[k]);
+		if (!ok)
+			return spec_fail(err, spec, s, name, "unknown key, expected base, set, axes, schemes or seeds");
+	}
+	const config_setting_t *s;
+	if ((s = config_setting_get_member(root, "base"))) {
+		if (config_setting_type(s) != CONFIG_TYPE_STRING || !*config_setting_get_string(s))
+			return spec_fail(err, spec, s, "base", "expected the base scenario's file name");
+		sw->base = beside_spec(spec, config_setting_get_string(s));
+	}
+	if ((s = config_setting_get_member(root, "set")) && string_list(spec, s, "set", &sw->fixed, &sw->nfixed, err))
+		return -1;
+	for (size_t i = 0; i < sw->nfixed; i++)
+		if (!strchr(sw->fixed[i], '='))
+			return spec_fail(err, spec, s, "set", "\"%s\": expected KEY=VALUE", sw->fixed[i]);
+	if ((s = config_setting_get_member(root, "schemes")) && string_list(spec, s, "schemes", schemes, nschemes, err))
+		return -1;
+	if ((s = config_setting_get_member(root, "seeds"))) {
+		bool list = config_setting_is_aggregate(s) && !config_setting_is_group(s) && config_setting_length(s) > 0;
+		if (!list)
+			return spec_fail(err, spec, s, "seeds", "expected a non-empty list of seeds [ 1, 2, 3 ]");
+		sw->nseeds = (size_t)config_setting_length(s);
+		sw->seeds = sb_xcalloc(sw->nseeds, sizeof(*sw->seeds));
+		for (size_t i = 0; i < sw->nseeds; i++) {
+			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+			int t = config_setting_type(e);
+			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || config_setting_get_int64(e) < 0)
+				return spec_fail(err, spec, e, "seeds", "element %zu: expected a non-negative integer", i);
+			sw->seeds[i] = config_setting_get_int64(e);
+			for (size_t k = 0; k < i; k++)
+				if (sw->seeds[k] == sw->seeds[i])
+					return spec_fail(err, spec, e, "seeds", "seed %lld is listed twice", (long long)sw->seeds[i]);
+		}
+	}
+	if ((s = config_setting_get_member(root, "axes"))) {
+		if (!config_setting_is_list(s) && !(config_setting_is_array(s) && config_setting_length(s) == 0))
+			return spec_fail(err, spec, s, "axes", "expected a list of groups ( { key = ...; values = [...]; }, ... )");
+		*naxes = (size_t)config_setting_length(s);
+		*axes = sb_xcalloc(*naxes + 1, sizeof(**axes));
+		for (size_t i = 0; i < *naxes; i++) {
+			const config_setting_t *g = config_setting_get_elem(s, (unsigned)i);
+			if (read_axis(spec, g, i, &(*axes)[i], err))
+				return -1;
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp((*axes)[k].key, (*axes)[i].key))
+					return spec_fail(err, spec, g, "axes", "%s is an axis twice", (*axes)[i].key);
+			if ((*axes)[i].zip && (*axes)[i].n != (*axes)[i - 1].n)
+				return spec_fail(err, spec, g, "axes", "%s has %zu values but moves with %s (zip = true), which has %zu",
+						 (*axes)[i].key, (*axes)[i].n, (*axes)[i - 1].key, (*axes)[i - 1].n);
+		}
+	}
+	return 0;
+}
+
+int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct sb_error *err)
+{
+	memset(sw, 0, sizeof(*sw));
+	sw->spec = sb_xstrdup(spec);
+	sw->out = sb_xstrdup(out);
+	sw->nseeds = 1;
+	FILE *f = sb_fopen_regular(spec);
+	if (!f)
+		return sb_fail(err, "cannot open %s: %s", spec, errno == EINVAL ? "not a regular file" : strerror(errno));
+	config_t cfg;
+	config_init(&cfg);
+	int ok = config_read(&cfg, f);
+	fclose(f);
+	if (ok != CONFIG_TRUE) {
+		int rc = sb_fail(err, "%s:%d: %s", spec, config_error_line(&cfg), config_error_text(&cfg));
+		config_destroy(&cfg);
+		return rc;
+	}
+	struct axis *axes = NULL;
+	size_t naxes = 0, nschemes = 0;
+	char **schemes = NULL;
+	int rc = read_spec(sw, &cfg, &axes, &naxes, &schemes, &nschemes, err);
+	config_destroy(&cfg);
+	if (rc == 0 && nschemes) { /* the schemes are the last axis */
+		axes = sb_xrealloc(axes, (naxes + 1) * sizeof(*axes));
+		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false };
+		naxes++;
+		schemes = NULL;
+		nschemes = 0;
+	}
+	for (size_t i = 0; i < nschemes; i++)
+		free(schemes[i]);
+	free(schemes);
+	if (rc == 0) {
+		sw->ncolumns = naxes;
+		sw->columns = sb_xcalloc(naxes + 1, sizeof(*sw->columns));
+		for (size_t i = 0; i < naxes; i++)
+			sw->columns[i] = sb_xstrdup(axes[i].key);
+		make_points(sw, axes, naxes);
+		sw->nruns = sw->npoints * sw->nseeds;
+		sw->runs = sb_xcalloc(sw->nruns, sizeof(*sw->runs));
+		for (size_t r = 0; r < sw->nruns && rc == 0; r++) {
+			struct sb_sweep_run *run = &sw->runs[r];
+			run->point = r / sw->nseeds;
+			run->seed = sw->seeds ? sw->seeds[r % sw->nseeds] : -1;
+			char seed[32] = "seed-default";
+			if (run->seed >= 0)
+				snprintf(seed, sizeof(seed), "seed-%lld", (long long)run->seed);
+			size_t len = strlen(out) + strlen(sw->points[run->point].name) + strlen(seed) + 16;
+			run->dir = sb_xmalloc(len);
+			snprintf(run->dir, len, "%s/runs/%s/%s", out, sw->points[run->point].name, seed);
+			rc = check_run(sw, r, err);
+		}
+	}
+	free_axes(axes, naxes);
+	return rc;
+}
+
+void sb_sweep_free(struct sb_sweep *sw)
+{
+	for (size_t p = 0; p < sw->npoints; p++) {
+		for (size_t c = 0; c < sw->ncolumns; c++)
+			free(sw->points[p].values[c]);
+		free(sw->points[p].values);
+		free(sw->points[p].name);
+	}
+	free(sw->points);
+	for (size_t c = 0; c < sw->ncolumns; c++)
+		free(sw->columns[c]);
+	free(sw->columns);
+	for (size_t i = 0; i < sw->nfixed; i++)
+		free(sw->fixed[i]);
+	free(sw->fixed);
+	for (size_t r = 0; r < sw->nruns; r++)
+		free(sw->runs[r].dir);
+	free(sw->runs);
+	free(sw->seeds);
+	free(sw->base);
+	free(sw->spec);
+	free(sw->out);
+	memset(sw, 0, sizeof(*sw));
+}

@@ -1,0 +1,510 @@
+/*
+ * test_sweep.c — `sharebuf sweep` as a user drives it (docs/sweep.md): the grid and zipped
+ * axes, the CSVs against the runs' own summaries and statistics computed here, independence
+ * from --jobs, resumption after a run or the whole sweep is killed (nothing complete is run
+ * again, the CSVs equal an uninterrupted sweep's), the Slurm script run task by task, MPI
+ * (when built with it), bad specs, and Student's t against its table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli/sweep.h"
+#include "testlib.h"
+
+/* Student's t, 0.975 quantile, from the standard tables. */
+static void test_student_t(void **state)
+{
+	(void)state;
+	static const struct {
+		long df;
+		double t;
+	} table[] = { { 1, 12.7062 }, { 2, 4.3027 }, { 3, 3.1824 }, { 4, 2.7764 }, { 9, 2.2622 },
+		      { 10, 2.2281 }, { 29, 2.0452 }, { 30, 2.0423 }, { 120, 1.9799 }, { 1000, 1.9623 } };
+	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
+		if (fabs(sb_student_t975(table[i].df) - table[i].t) > 5e-5)
+			fail_msg("t(0.975, %ld) = %.6f, the table says %.4f", table[i].df, sb_student_t975(table[i].df),
+				 table[i].t);
+}
+
+static const char spec_text[] =
+	"set = ( \"run.duration_ms=4\", \"run.arrivals_ms=3\" );\n"
+	"axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.6]; },\n"
+	"         { key = \"switch.dt.alpha\"; values = [0.5, 2.0]; zip = true; },\n"
+	"         { key = \"tcp.min_rto_us\"; values = [1000, 5000]; } );\n"
+	"schemes = [ \"dt\", \"abm\" ];\n"
+	"seeds = [ 1, 2, 3 ];\n";
+
+static struct tl_cmd sweep(const char *args, int want)
+{
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != want)
+		fail_msg("sharebuf %s: exit %d (expected %d): %s", args, r.status, want, r.err);
+	return r;
+}
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Field `col` (0-based) of a CSV line without quotes. */
+static double field(const char *line, int col)
+{
+	for (int c = 0; c < col; c++)
+		line = strchr(line, ',') + 1;
+	return strtod(line, NULL);
+}
+
+/* The line of `csv` that starts with `prefix`. */
+static const char *line_of(const char *csv, const char *prefix)
+{
+	for (const char *l = csv; *l; l = strchr(l, '\n') + 1)
+		if (!strncmp(l, prefix, strlen(prefix)))
+			return l;
+	fail_msg("no line starts with %s", prefix);
+	return NULL;
+}
+
+/* 2 zipped load/alpha pairs x 2 RTOs x 2 schemes = 8 points, 3 seeds each; sweep.csv holds each
+ * run's summary values, sweep-summary.csv their mean, sd and t-interval; --jobs 1 and 3 write
+ * the same bytes. */
+static void test_grid_zip_and_csvs(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "spec.cfg", spec_text);
+	char *a = tl_path_in(dir, "a"), *b = tl_path_in(dir, "b");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, a);
+	struct tl_cmd r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "8 points x 3 seeds = 24 runs"));
+	assert_non_null(strstr(r.out, "0004-load=0.6-alpha=2-min_rto_us=1000-scheme=dt"));
+	assert_null(strstr(r.out, "load=0.3-alpha=2")); /* zipped: never 0.3 with 2 */
+	tl_cmd_free(&r);
+	assert_false(tl_exists(a)); /* a dry run writes nothing */
+
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --jobs 3 --quiet", spec, a);
+	tl_cmd_free((r = sweep(args, 0), &r));
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --jobs 1 --quiet", spec, b);
+	tl_cmd_free((r = sweep(args, 0), &r));
+	char *csv = tl_slurp_in(a, "sweep.csv"), *csv_b = tl_slurp_in(b, "sweep.csv");
+	char *sum = tl_slurp_in(a, "sweep-summary.csv"), *sum_b = tl_slurp_in(b, "sweep-summary.csv");
+	assert_string_equal(csv, csv_b);
+	assert_string_equal(sum, sum_b);
+	assert_int_equal(count_lines(csv), 1 + 24);
+	assert_int_equal(count_lines(sum), 1 + 8);
+	static const char head[] = "point,workloads.0.load,switch.dt.alpha,tcp.min_rto_us,switch.scheme,seed,"
+				   "incast_slowdown_mean,",
+			  head_sum[] = "point,workloads.0.load,switch.dt.alpha,tcp.min_rto_us,switch.scheme,n,"
+				       "incast_slowdown_mean_mean,incast_slowdown_mean_sd,incast_slowdown_mean_ci95,";
+	assert_true(!strncmp(csv, head, strlen(head)));
+	assert_true(!strncmp(sum, head_sum, strlen(head_sum)));
+
+	/* point 5 = load 0.6, alpha 2, RTO 1000, abm: each seed's row against its summary.json */
+	const char *point = "0005-load=0.6-alpha=2-min_rto_us=1000-scheme=abm";
+	double v[3];
+	for (int s = 0; s < 3; s++) {
+		char rel[256], prefix[300];
+		snprintf(rel, sizeof(rel), "runs/%s/seed-%d", point, s + 1);
+		char *run = tl_path_in(a, rel);
+		json_t *j = tl_json_load(run, "summary.json");
+		assert_string_equal(json_string_value(tl_json_get(j, "scheme")), "abm");
+		assert_int_equal(tl_json_int(j, "seed"), s + 1);
+		snprintf(prefix, sizeof(prefix), "%s,0.6,2,1000,abm,%d,", point, s + 1);
+		const char *l = line_of(csv, prefix);
+		v[s] = tl_json_num(j, "fct_slowdown.incast.mean");
+		assert_true(fabs(field(l, 6) - v[s]) <= 1e-9 * v[s]);
+		assert_int_equal((long long)field(l, 12), tl_json_int(j, "drops.total"));
+		char *scen = tl_slurp_in(run, "scenario.cfg");
+		assert_non_null(strstr(scen, "min_rto_us = 1000.0;"));
+		assert_non_null(strstr(scen, "load = 0.6;"));
+		free(scen);
+		json_decref(j);
+		free(run);
+	}
+	double mean = (v[0] + v[1] + v[2]) / 3, ss = 0;
+	for (int s = 0; s < 3; s++)
+		ss += (v[s] - mean) * (v[s] - mean);
+	double sd = sqrt(ss / 2), ci = 4.302653 * sd / sqrt(3);
+	const char *l = line_of(sum, point);
+	assert_int_equal((int)field(l, 5), 3);
+	assert_true(fabs(field(l, 6) - mean) <= 1e-8 * mean);
+	assert_true(fabs(field(l, 7) - sd) <= 1e-6 * sd);
+	assert_true(fabs(field(l, 8) - ci) <= 1e-6 * ci);
+	free(csv);
+	free(csv_b);
+	free(sum);
+	free(sum_b);
+	free(spec);
+	free(a);
+	free(b);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* With one seed there is no spread: sd and ci95 are empty. */
+static void test_one_seed(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "one.cfg", "set = ( \"run.duration_ms=3\", \"run.arrivals_ms=2\" );\n"
+						 "schemes = [ \"cs\" ];\n");
+	char *out = tl_path_in(dir, "o");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, out);
+	struct tl_cmd r = sweep(args, 0);
+	tl_cmd_free(&r);
+	char *sum = tl_slurp_in(out, "sweep-summary.csv");
+	const char *row = strchr(sum, '\n') + 1;
+	assert_true(!strncmp(row, "0000-scheme=cs,cs,1,", 20));
+	assert_non_null(strstr(row, ",,")); /* empty sd, ci95 */
+	char *run = tl_path_in(out, "runs/0000-scheme=cs/seed-default");
+	assert_true(tl_exists(run));
+	free(run);
+	free(sum);
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* Mistakes fail before anything runs, with the spec's line and key, and write nothing. */
+static void test_bad_specs(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "axis = ();\n", "spec.cfg:1: axis: unknown key, expected base, set, axes, schemes or seeds" },
+		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.5]; },\n"
+		  "         { key = \"switch.dt.alpha\"; values = [1.0]; zip = true; } );\n",
+		  "spec.cfg:2: axes: switch.dt.alpha has 1 values but moves with workloads.0.load (zip = true), which has 2" },
+		{ "axes = ( { key = \"workloads.0.lod\"; values = [0.3]; } );\n",
+		  "point 0000-lod=0.3: --set workloads.0.lod: unknown key" },
+		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3, 7.0]; } );\n", "point 0001-load=7: --set workloads.0.load" },
+		{ "seeds = [ 1, 1 ];\n", "spec.cfg:1: seeds: seed 1 is listed twice" },
+		{ "schemes = [ \"dtt\" ];\n", "point 0000-scheme=dtt: --set switch.scheme" },
+		{ "axes = ( { key = \"run.seed\"; values = [1]; } );\n", "the seeds are the spec's `seeds`" },
+		{ "base = \"nowhere.cfg\";\n", "cannot open" },
+	};
+	char *dir = tl_tmpdir(), args[8192];
+	char *out = tl_path_in(dir, "out");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char *spec = tl_write_file(dir, "spec.cfg", bad[i].text);
+		snprintf(args, sizeof(args), "sweep '%s' --out '%s'", spec, out);
+		struct tl_cmd r = sweep(args, 1);
+		if (!strstr(r.err, bad[i].want))
+			fail_msg("spec %zu: expected \"%s\" in: %s", i, bad[i].want, r.err);
+		assert_false(tl_exists(out));
+		tl_cmd_free(&r);
+		free(spec);
+	}
+	char *spec = tl_write_file(dir, "spec.cfg", "schemes = [ \"dt\", \"cs\" ];\n");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --point 2", spec, out);
+	struct tl_cmd r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "--point 2: the spec has 2 points, 0 to 1"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --point ''", spec, out);
+	r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "SLURM_ARRAY_TASK_ID"));
+	tl_cmd_free(&r);
+	assert_false(tl_exists(out));
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* inode and modification time of DIR/runs/POINT/seed-S/summary.json, to tell a rerun. */
+static void stamp(const char *dir, const char *rel, struct stat *st)
+{
+	char *p = tl_path_in(dir, rel);
+	if (stat(p, st))
+		memset(st, 0, sizeof(*st));
+	free(p);
+}
+
+/* The run directories of `out` that hold a summary.json, as "POINT/seed-S" (up to 64). */
+static size_t complete_runs(const char *out, char names[64][200])
+{
+	char *runs = tl_path_in(out, "runs");
+	DIR *d = opendir(runs);
+	size_t n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)) && n < 64) {
+		if (e->d_name[0] == '.')
+			continue;
+		for (int s = 1; s <= 2; s++) {
+			char rel[200], *p;
+			snprintf(rel, sizeof(rel), "%.150s/seed-%d/summary.json", e->d_name, s);
+			p = tl_path_in(runs, rel);
+			if (tl_exists(p))
+				snprintf(names[n++], 200, "runs/%.150s/seed-%d/summary.json", e->d_name, s);
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(runs);
+	return n;
+}
+
+/* No run of the sweep holds its directory's lock any more: killed runs clean up by SIGTERM,
+ * and the lock file a SIGKILLed run leaves is no longer held (flock). */
+static bool runs_released(const char *out, double seconds)
+{
+	char *runs = tl_path_in(out, "runs");
+	bool held = true;
+	for (int i = 0; i < (int)(seconds * 20) && held; i++) {
+		held = false;
+		DIR *d = opendir(runs);
+		struct dirent *e;
+		while (d && (e = readdir(d)) && !held) {
+			for (int s = 1; s <= 2 && !held; s++) {
+				char rel[300];
+				snprintf(rel, sizeof(rel), "%.150s/seed-%d/.sharebuf.lock", e->d_name, s);
+				char *p = tl_path_in(runs, rel);
+				int fd = open(p, O_RDONLY);
+				held = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0;
+				if (fd >= 0)
+					close(fd);
+				free(p);
+			}
+		}
+		if (d)
+			closedir(d);
+		if (held)
+			usleep(50000);
+	}
+	free(runs);
+	return !held;
+}
+
+/* Killed mid-way (a run by SIGKILL; then the sweep itself by SIGKILL), started again: the
+ * runs that had finished are not run again, and the CSVs equal an uninterrupted sweep's. */
+static void test_resume(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "spec.cfg",
+				   "set = ( \"run.duration_ms=20\" );\n"
+				   "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.4, 0.5, 0.6]; } );\n"
+				   "seeds = [ 1, 2 ];\n");
+	char *whole = tl_path_in(dir, "whole"), *out = tl_path_in(dir, "out");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet --jobs 2", spec, whole);
+	struct tl_cmd r = sweep(args, 0);
+	tl_cmd_free(&r);
+
+	for (int pass = 0; pass < 2; pass++) {
+		/* pass 0: SIGKILL one run once the first is complete; pass 1: SIGKILL the sweep */
+		const char *const argv[] = { "sweep", spec, "--out", out, "--jobs", "1", "--quiet", NULL };
+		/* the lock of a later run: with --jobs 1 the runs before it have ended, and it has
+		 * only started (it writes its files ~0.1 s later) */
+		char *first = tl_path_in(out, pass ? "runs/0002-load=0.5/seed-1/.sharebuf.lock"
+						   : "runs/0000-load=0.3/seed-2/.sharebuf.lock");
+		char *err = tl_path_in(dir, "err.txt");
+		pid_t p = tl_sharebuf_start(argv, NULL, err);
+		assert_true(tl_wait_for(first, 30));
+		if (pass == 0) { /* the sweep's one running child (--jobs 1) */
+			char path[128], kids[64] = "";
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)p, (int)p);
+			for (int i = 0; i < 200 && atoi(kids) <= 0; i++) { /* a proc file: no size to slurp by */
+				FILE *f = fopen(path, "r");
+				if (!f || !fgets(kids, sizeof(kids), f))
+					kids[0] = 0;
+				if (f)
+					fclose(f);
+				if (atoi(kids) <= 0)
+					usleep(10000);
+			}
+			assert_true(atoi(kids) > 0);
+			kill(atoi(kids), SIGKILL);
+		} else {
+			kill(p, SIGKILL);
+		}
+		int st = tl_wait_pid(p, 30);
+		if (pass == 0)
+			assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1); /* one run failed, the rest ran */
+		else
+			assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+		assert_true(runs_released(out, 10));
+		free(first);
+		free(err);
+		char done[64][200];
+		size_t n = complete_runs(out, done);
+		if (n < 1 || n >= 8)
+			fail_msg("pass %d: %zu runs complete after the kill, expected 1 to 7", pass, n);
+		struct stat before[64], after;
+		for (size_t i = 0; i < n; i++)
+			stamp(out, done[i], &before[i]);
+		snprintf(args, sizeof(args), "sweep '%s' --out '%s' --jobs 2", spec, out);
+		r = sweep(args, 0);
+		char want[64];
+		snprintf(want, sizeof(want), "(%zu already complete, %zu run now)", n, 8 - n);
+		if (!strstr(r.out, want))
+			fail_msg("pass %d: expected \"%s\" in: %s", pass, want, r.out);
+		tl_cmd_free(&r);
+		for (size_t i = 0; i < n; i++) {
+			stamp(out, done[i], &after);
+			if (after.st_ino != before[i].st_ino || after.st_mtim.tv_nsec != before[i].st_mtim.tv_nsec ||
+			    after.st_mtim.tv_sec != before[i].st_mtim.tv_sec)
+				fail_msg("pass %d: %s was written again", pass, done[i]);
+		}
+		static const char *const csvs[] = { "sweep.csv", "sweep-summary.csv" };
+		for (int c = 0; c < 2; c++) {
+			char *x = tl_slurp_in(whole, csvs[c]), *y = tl_slurp_in(out, csvs[c]);
+			assert_string_equal(x, y);
+			free(x);
+			free(y);
+		}
+		if (pass == 0) { /* start over for pass 1, keeping nothing */
+			tl_rmtree(out);
+		}
+	}
+	/* a changed spec is a changed run: the provenance no longer matches, so it runs again */
+	char *spec2 = tl_write_file(dir, "spec.cfg",
+				    "set = ( \"run.duration_ms=19\" );\n"
+				    "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.4, 0.5, 0.6]; } );\n"
+				    "seeds = [ 1, 2 ];\n");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec2, out);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "0 of 8 runs complete, 8 to run"));
+	tl_cmd_free(&r);
+	free(spec2);
+	free(spec);
+	free(whole);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* --emit-slurm's script, run once per array task with SLURM_ARRAY_TASK_ID set, then --collect:
+ * the same CSVs as a local sweep. */
+static void test_slurm(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "spec.cfg", spec_text);
+	char *local = tl_path_in(dir, "local"), *slurm = tl_path_in(dir, "slurm");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, local);
+	struct tl_cmd r = sweep(args, 0);
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --emit-slurm", spec, slurm);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "8 array tasks"));
+	tl_cmd_free(&r);
+	char *script = tl_slurp_in(slurm, "sweep.slurm");
+	assert_non_null(strstr(script, "#SBATCH --array=0-7\n"));
+	free(script);
+	/* collecting before the tasks ran names what is missing */
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --collect", spec, slurm);
+	r = sweep(args, 1);
+	assert_non_null(strstr(r.err, "is not complete"));
+	tl_cmd_free(&r);
+	for (int i = 7; i >= 0; i--) { /* any order */
+		char cmd[4400];
+		snprintf(cmd, sizeof(cmd), "SLURM_ARRAY_TASK_ID=%d sh '%s/sweep.slurm'", i, slurm);
+		assert_int_equal(system(cmd), 0);
+	}
+	r = sweep(args, 0);
+	tl_cmd_free(&r);
+	static const char *const csvs[] = { "sweep.csv", "sweep-summary.csv" };
+	for (int c = 0; c < 2; c++) {
+		char *x = tl_slurp_in(local, csvs[c]), *y = tl_slurp_in(slurm, csvs[c]);
+		assert_string_equal(x, y);
+		free(x);
+		free(y);
+	}
+	free(spec);
+	free(local);
+	free(slurm);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* `mpirun --oversubscribe -n 3 sharebuf sweep SPEC --mpi` writes the same CSVs as a local
+ * sweep, and a second one finds every run complete. Skipped, saying why, without mpirun or
+ * with a program built without MPI. Open MPI refuses to run as root unless told it may: CI
+ * runs as root, hence the two variables (docs/sweep.md). */
+static void test_mpi(void **state)
+{
+	(void)state;
+	if (system("command -v mpirun > /dev/null 2>&1") != 0) {
+		print_message("test_mpi skipped: mpirun is not installed (sh tools/install-deps.sh installs Open MPI)\n");
+		skip();
+	}
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "spec.cfg", spec_text);
+	char *local = tl_path_in(dir, "local"), *mpi = tl_path_in(dir, "mpi"), *log = tl_path_in(dir, "mpi.log");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, local);
+	struct tl_cmd r = sweep(args, 0);
+	tl_cmd_free(&r);
+	const char *sb = tl_sharebuf_path();
+	char cwd[4096] = "", cmd[9000];
+	if (sb[0] != '/')
+		assert_non_null(getcwd(cwd, sizeof(cwd) - 1));
+	for (int pass = 0; pass < 2; pass++) {
+		/* leaks of Open MPI's own start-up are not ours: LeakSanitizer off for the ranks */
+		snprintf(cmd, sizeof(cmd),
+			 "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 "
+			 "mpirun --oversubscribe -n 3 '%s%s%s' sweep '%s' --out '%s' --mpi > '%s' 2>&1",
+			 cwd, *cwd ? "/" : "", sb, spec, mpi, log);
+		int st = system(cmd);
+		char *out = tl_slurp(log);
+		if (out && strstr(out, "built without MPI")) {
+			print_message("test_mpi skipped: this sharebuf was built without MPI (no mpicc at build time)\n");
+			free(out);
+			skip();
+		}
+		if (st != 0)
+			fail_msg("mpirun failed (%d): %s", st, out ? out : "");
+		assert_non_null(strstr(out, pass ? "(24 already complete, 0 run now)" : "(0 already complete, 24 run now)"));
+		assert_non_null(strstr(out, "on 3 MPI ranks"));
+		free(out);
+		static const char *const csvs[] = { "sweep.csv", "sweep-summary.csv" };
+		for (int c = 0; c < 2; c++) {
+			char *x = tl_slurp_in(local, csvs[c]), *y = tl_slurp_in(mpi, csvs[c]);
+			assert_string_equal(x, y);
+			free(x);
+			free(y);
+		}
+	}
+	free(spec);
+	free(local);
+	free(mpi);
+	free(log);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	tl_sharebuf_init(argv[0]);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_student_t),
+		cmocka_unit_test(test_grid_zip_and_csvs),
+		cmocka_unit_test(test_one_seed),
+		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_slurm),
+		cmocka_unit_test(test_mpi),
+	};
+	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
+}
