@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "sim/flowlog.h"
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "transport/transport.h"
@@ -14,15 +15,10 @@ const char *const sb_flow_kind_name[SB_KIND_N] = {
 	[SB_KIND_FILE] = "file",             [SB_KIND_BURST] = "burst",
 };
 
-struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id)
-{
-	return &sim->flow_chunks[id / SB_FLOW_CHUNK][id % SB_FLOW_CHUNK];
-}
-
 static void flow_start(void *obj, uint64_t id)
 {
 	struct sb_sim *sim = obj;
-	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
+	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id); /* not released: it has not completed */
 	sim->stats.flows_started++;
 	f->ops->start(sim, f);
 }
@@ -30,20 +26,9 @@ static void flow_start(void *obj, uint64_t id)
 struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, const struct sb_transport_ops *ops)
 {
-	uint32_t id = sim->nflows;
-	if (id / SB_FLOW_CHUNK >= sim->flow_chunk_cap) {
-		uint32_t cap = sim->flow_chunk_cap ? sim->flow_chunk_cap * 2 : 16;
-		sim->flow_chunks = sb_xrealloc(sim->flow_chunks, cap * sizeof(*sim->flow_chunks));
-		memset(sim->flow_chunks + sim->flow_chunk_cap, 0, (cap - sim->flow_chunk_cap) * sizeof(*sim->flow_chunks));
-		sim->flow_chunk_cap = cap;
-	}
-	if (!sim->flow_chunks[id / SB_FLOW_CHUNK])
-		sim->flow_chunks[id / SB_FLOW_CHUNK] = sb_xmalloc(SB_FLOW_CHUNK * sizeof(struct sb_flow));
-	sim->nflows++;
-	struct sb_flow *f = sb_flow_get(sim, id);
-	/* all of it, tx included: a TCP receiver may see data before its sender started (tests) */
-	memset(f, 0, sizeof *f);
-	f->id = id;
+	/* zeroed, tx included: a TCP receiver may see data before its sender started (tests) */
+	struct sb_flow *f = sb_flow_table_add(&sim->flows);
+	uint32_t id = f->id;
 	f->src = src;
 	f->dst = dst;
 	f->size = size;
@@ -65,7 +50,8 @@ static void flow_timer(void *obj, uint64_t id)
 	struct sb_sim *sim = obj;
 	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
 	sb_time now = sb_now(sim);
-	if (f->timer_scheduled != now)
+	/* released: this was its last, stale, firing (a released flow wants no timer) */
+	if (!f || f->timer_scheduled != now)
 		return;
 	f->timer_scheduled = SB_TIME_NEVER;
 	if (f->timer_at == SB_TIME_NEVER)
@@ -78,9 +64,10 @@ static void flow_timer(void *obj, uint64_t id)
 	f->timer_at = SB_TIME_NEVER;
 	if (f->ops->on_timer)
 		f->ops->on_timer(sim, f);
+	sb_flow_release_if_done(sim, f);
 }
 
-struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq,
+struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq,
 					 uint32_t size, uint8_t lane, bool to_sender)
 {
 	struct sb_packet *p = sb_packet_new(sim);
@@ -89,6 +76,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flo
 	p->seq = seq;
 	p->size = size;
 	p->flow = f->id;
+	f->in_network++;
 	p->src = to_sender ? f->dst : f->src;
 	p->dst = to_sender ? f->src : f->dst;
 	p->hash = f->hash;
@@ -97,7 +85,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flo
 	return p;
 }
 
-struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
+struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
 {
 	struct sb_packet *p = sb_packet_new(sim);
@@ -106,6 +94,7 @@ struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *
 	p->payload = (uint16_t)payload;
 	p->size = payload + header;
 	p->flow = f->id;
+	f->in_network++;
 	p->src = f->src;
 	p->dst = f->dst;
 	p->hash = f->hash;
@@ -145,24 +134,28 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 	f->finish = now;
 	sb_flow_arm_timer(sim, f, SB_TIME_NEVER);
 	sim->stats.flows_completed++;
-	if (sim->nrecords == sim->records_cap) {
-		sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
-		sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
-	}
-	struct sb_flow_result *r = &sim->records[sim->nrecords++];
-	*r = (struct sb_flow_result){
+	struct sb_flow_result r = {
 		.id = f->id, .src = f->src, .dst = f->dst, .size = f->size,
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
 		.start = f->start, .fct = now - f->start,
 		.ideal = sb_transport_ideal_fct(sim, f->ops, f->src, f->dst, f->size),
 		.rx_fct = (f->done ? f->received : now) - f->start,
 	};
+	sb_flowlog_add(sim, &r);
+	if (sim->keep_finished) {
+		if (sim->nrecords == sim->records_cap) {
+			sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
+			sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
+		}
+		sim->records[sim->nrecords++] = r;
+	}
 	if (f->query_id >= 0) {
 		struct sb_query *q = &sim->queries[f->query_id];
 		q->done++;
 		if (now > q->last_finish)
 			q->last_finish = now;
 	}
+	sb_flow_release_if_done(sim, f);
 }
 
 void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
@@ -180,4 +173,24 @@ void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ac
 {
 	if (!f->completed && f->size && cumulative_ack >= f->size)
 		flow_complete(sim, f);
+}
+
+void sb_flow_release_if_done(struct sb_sim *sim, struct sb_flow *f)
+{
+	if (!f->completed || f->in_network || f->timer_at != SB_TIME_NEVER || sim->keep_finished)
+		return;
+	if (f->ops->held && f->ops->held(f))
+		return;
+	/* A timer event may still be pending (timer_scheduled): it finds the id released and
+	 * does nothing, as it would have done for a completed flow (flow_timer). */
+	sb_report_flow_released(sim, f);
+	sb_flow_table_release(&sim->flows, f);
+}
+
+void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id)
+{
+	struct sb_flow *f = sb_flow_get(sim, id);
+	/* NULL: a packet made by hand (tests) for no live flow */
+	if (f && f->in_network && --f->in_network == 0 && f->completed)
+		sb_flow_release_if_done(sim, f);
 }

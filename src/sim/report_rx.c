@@ -66,9 +66,9 @@ struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim)
 
 void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 {
-	for (; rx->scanned < sim->nflows; rx->scanned++) {
+	for (; rx->scanned < sim->flows.next_id; rx->scanned++) {
 		const struct sb_flow *f = sb_flow_get(sim, rx->scanned);
-		if (rx->slot[f->dst] < 0)
+		if (!f || rx->slot[f->dst] < 0) /* released: sb_rx_flow_released counted it */
 			continue;
 		if (rx->nlive == rx->live_cap) {
 			rx->live_cap = rx->live_cap ? rx->live_cap * 2 : 64;
@@ -79,12 +79,17 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 	for (uint32_t k = 0; k < rx->n; k++)
 		rx->cur[k] = rx->retired[k];
 	for (uint32_t i = 0; i < rx->nlive; i++) {
-		const struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		if (!f) { /* released since the last sample: its bytes are in `retired` */
+			rx->live[i--] = rx->live[--rx->nlive];
+			continue;
+		}
 		int32_t s = rx->slot[f->dst];
 		rx->cur[s] += f->bytes_received;
 		/* the receiver has every byte: bytes_received is final, fold it in */
 		if (f->done) {
 			rx->retired[s] += f->bytes_received;
+			f->rx_counted = true;
 			rx->live[i--] = rx->live[--rx->nlive];
 		}
 	}
@@ -98,6 +103,13 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 		rx->v[rx->nrows++] = (struct rx_row){ sb_now(sim), rx->hosts[k], rx->cur[k] - rx->last[k] };
 		rx->last[k] = rx->cur[k];
 	}
+}
+
+void sb_rx_flow_released(struct sb_rx_sink *rx, const struct sb_flow *f)
+{
+	/* a released flow is done: its bytes are final; fold them in unless a sample did */
+	if (rx->slot[f->dst] >= 0 && !f->rx_counted)
+		rx->retired[rx->slot[f->dst]] += f->bytes_received;
 }
 
 void sb_rx_write(FILE *f, const struct sb_sim *sim, const struct sb_rx_sink *rx)
