@@ -130,7 +130,7 @@ static void test_flow_list_refused(void **state)
 	struct sb_error err;
 	if (sb_sim_build(&sim, &sc, &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(sim.nflows, 100000);
+	assert_int_equal(sim.flows.next_id, 100000);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	free(path);
