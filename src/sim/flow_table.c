@@ -25,34 +25,69 @@ static uint32_t take_slot(struct sb_flow_table *t)
 	return t->nslots++;
 }
 
-struct sb_flow *sb_flow_table_add(struct sb_flow_table *t)
+/* Room in the id map for ids below `end`. */
+static void cover_ids(struct sb_flow_table *t, uint64_t end)
 {
-	uint32_t id = t->next_id;
-	if (id == UINT32_MAX) {
+	if (end >= UINT32_MAX) {
 		fprintf(stderr, "sharebuf: more than %u flows in one run\n", UINT32_MAX - 1);
 		abort();
 	}
+	uint32_t need = (uint32_t)((end + SB_FLOW_IDS - 1) / SB_FLOW_IDS);
+	if (need <= t->nchunks_cap)
+		return;
+	uint32_t cap = t->nchunks_cap ? t->nchunks_cap : 16;
+	while (cap < need)
+		cap *= 2;
+	t->slot_of = sb_xrealloc(t->slot_of, cap * sizeof(*t->slot_of));
+	t->chunk_live = sb_xrealloc(t->chunk_live, cap * sizeof(*t->chunk_live));
+	memset(t->slot_of + t->nchunks_cap, 0, (cap - t->nchunks_cap) * sizeof(*t->slot_of));
+	memset(t->chunk_live + t->nchunks_cap, 0, (cap - t->nchunks_cap) * sizeof(*t->chunk_live));
+	t->nchunks_cap = cap;
+}
+
+/* A zeroed slot for `id`, already counted in its chunk's chunk_live. */
+static struct sb_flow *place(struct sb_flow_table *t, uint32_t id)
+{
 	uint32_t c = id / SB_FLOW_IDS;
-	if (c == t->nchunks_cap) {
-		uint32_t cap = t->nchunks_cap ? t->nchunks_cap * 2 : 16;
-		t->slot_of = sb_xrealloc(t->slot_of, cap * sizeof(*t->slot_of));
-		t->chunk_live = sb_xrealloc(t->chunk_live, cap * sizeof(*t->chunk_live));
-		memset(t->slot_of + t->nchunks_cap, 0, (cap - t->nchunks_cap) * sizeof(*t->slot_of));
-		memset(t->chunk_live + t->nchunks_cap, 0, (cap - t->nchunks_cap) * sizeof(*t->chunk_live));
-		t->nchunks_cap = cap;
-	}
 	if (!t->slot_of[c])
 		t->slot_of[c] = sb_xcalloc(SB_FLOW_IDS, sizeof(uint32_t));
 	uint32_t s = take_slot(t);
 	t->slot_of[c][id % SB_FLOW_IDS] = s + 1;
-	t->chunk_live[c]++;
-	t->next_id++;
 	if (++t->live > t->peak_live)
 		t->peak_live = t->live;
 	struct sb_flow *f = &t->slabs[s / SB_FLOW_SLAB][s % SB_FLOW_SLAB];
 	memset(f, 0, sizeof(*f));
 	f->id = id;
 	return f;
+}
+
+struct sb_flow *sb_flow_table_add(struct sb_flow_table *t)
+{
+	uint32_t id = t->next_id;
+	cover_ids(t, (uint64_t)id + 1);
+	t->chunk_live[id / SB_FLOW_IDS]++;
+	t->next_id++;
+	return place(t, id);
+}
+
+uint32_t sb_flow_table_reserve(struct sb_flow_table *t, uint32_t n)
+{
+	uint32_t first = t->next_id;
+	cover_ids(t, (uint64_t)first + n);
+	/* a reserved id counts as a flow not released yet: its chunk stays until it was created
+	 * and released */
+	for (uint32_t id = first; id < first + n;) {
+		uint32_t c = id / SB_FLOW_IDS, end = (c + 1) * SB_FLOW_IDS < first + n ? (c + 1) * SB_FLOW_IDS : first + n;
+		t->chunk_live[c] += end - id;
+		id = end;
+	}
+	t->next_id += n;
+	return first;
+}
+
+struct sb_flow *sb_flow_table_add_reserved(struct sb_flow_table *t, uint32_t id)
+{
+	return place(t, id);
 }
 
 void sb_flow_table_release(struct sb_flow_table *t, struct sb_flow *f)

@@ -53,8 +53,14 @@ static inline struct sb_flow *sb_flow_table_get(const struct sb_flow_table *t, u
 	return &t->slabs[s / SB_FLOW_SLAB][s % SB_FLOW_SLAB];
 }
 
-/* A zeroed slot for the next id (its `id` field set). Aborts beyond 2^32 - 1 flows. */
+/* A zeroed slot for the next id (its `id` field set). Aborts beyond 2^32 - 2 flow ids. */
 struct sb_flow *sb_flow_table_add(struct sb_flow_table *t);
+/* Reserve the next `n` ids, the first returned, for flows created later (in any order) with
+ * sb_flow_table_add_reserved: the file workload reads its flow list as the run goes, and its
+ * flows keep the ids they would have had if all were created at build time. */
+uint32_t sb_flow_table_reserve(struct sb_flow_table *t, uint32_t n);
+/* A zeroed slot for reserved id `id` (each reserved id once). */
+struct sb_flow *sb_flow_table_add_reserved(struct sb_flow_table *t, uint32_t id);
 /* Give the slot of live flow `f` back; its id then maps to NULL. */
 void sb_flow_table_release(struct sb_flow_table *t, struct sb_flow *f);
 void sb_flow_table_free(struct sb_flow_table *t);

@@ -15,20 +15,23 @@ const char *const sb_flow_kind_name[SB_KIND_N] = {
 	[SB_KIND_FILE] = "file",             [SB_KIND_BURST] = "burst",
 };
 
-static void flow_start(void *obj, uint64_t id)
+void sb_flow_start(struct sb_sim *sim, struct sb_flow *f)
 {
-	struct sb_sim *sim = obj;
-	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id); /* not released: it has not completed */
 	sim->stats.flows_started++;
 	f->ops->start(sim, f);
 }
 
-struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
-			       sb_time start, const struct sb_transport_ops *ops)
+static void flow_start(void *obj, uint64_t id)
 {
-	/* zeroed, tx included: a TCP receiver may see data before its sender started (tests) */
-	struct sb_flow *f = sb_flow_table_add(&sim->flows);
-	uint32_t id = f->id;
+	struct sb_sim *sim = obj;
+	sb_flow_start(sim, sb_flow_get(sim, (uint32_t)id)); /* not released: it has not completed */
+}
+
+static void init_flow(struct sb_sim *sim, struct sb_flow *f, uint32_t src, uint32_t dst, uint64_t size,
+		      sb_time start, const struct sb_transport_ops *ops)
+{
+	/* the slot is zeroed, tx included: a TCP receiver may see data before its sender
+	 * started (tests) */
 	f->src = src;
 	f->dst = dst;
 	f->size = size;
@@ -37,9 +40,25 @@ struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, u
 	f->query_id = -1;
 	f->prio = 1;
 	/* The ECMP hash of the 5-tuple: deterministic per (seed, flow). */
-	f->hash = (uint32_t)sb_mix64(sim->seed ^ ((uint64_t)id << 20) ^ ((uint64_t)src << 40) ^ dst);
+	f->hash = (uint32_t)sb_mix64(sim->seed ^ ((uint64_t)f->id << 20) ^ ((uint64_t)src << 40) ^ dst);
 	f->timer_at = f->timer_scheduled = SB_TIME_NEVER;
-	sb_at(sim, start, flow_start, sim, id);
+	sb_report_flow_created(sim, f);
+}
+
+struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
+			       sb_time start, const struct sb_transport_ops *ops)
+{
+	struct sb_flow *f = sb_flow_table_add(&sim->flows);
+	init_flow(sim, f, src, dst, size, start, ops);
+	sb_at(sim, start, flow_start, sim, f->id);
+	return f;
+}
+
+struct sb_flow *sb_flow_create_reserved(struct sb_sim *sim, uint32_t id, uint32_t src, uint32_t dst, uint64_t size,
+					sb_time start, const struct sb_transport_ops *ops)
+{
+	struct sb_flow *f = sb_flow_table_add_reserved(&sim->flows, id);
+	init_flow(sim, f, src, dst, size, start, ops);
 	return f;
 }
 

@@ -277,6 +277,12 @@ void sb_report_free(struct sb_sim *sim)
 	}
 }
 
+void sb_report_flow_created(struct sb_sim *sim, const struct sb_flow *f)
+{
+	if (sim->occ && sim->occ->rx)
+		sb_rx_flow_created(sim->occ->rx, f);
+}
+
 void sb_report_flow_released(struct sb_sim *sim, const struct sb_flow *f)
 {
 	if (sim->occ && sim->occ->rx)

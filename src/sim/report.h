@@ -40,6 +40,8 @@ void sb_report_run_start(struct sb_sim *sim);
 void sb_report_progress(struct sb_sim *sim, sb_time now);
 void sb_report_run_end(struct sb_sim *sim);
 void sb_report_free(struct sb_sim *sim);
+/* Flow f was created (flows.c): throughput sampling follows it if it goes to a sampled host. */
+void sb_report_flow_created(struct sb_sim *sim, const struct sb_flow *f);
 /* Flow f is about to be released (flows.c): throughput sampling takes its received bytes. */
 void sb_report_flow_released(struct sb_sim *sim, const struct sb_flow *f);
 

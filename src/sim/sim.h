@@ -199,6 +199,12 @@ void sb_flow_release_if_done(struct sb_sim *sim, struct sb_flow *f);
 /* Create a flow starting at `start`; its transport's start() runs then. */
 struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, const struct sb_transport_ops *ops);
+/* The same for an id reserved with sb_flow_table_reserve(&sim->flows, n), without scheduling
+ * its start: the caller starts it at `start` with sb_flow_start() (the file workload). */
+struct sb_flow *sb_flow_create_reserved(struct sb_sim *sim, uint32_t id, uint32_t src, uint32_t dst, uint64_t size,
+					sb_time start, const struct sb_transport_ops *ops);
+/* Start flow f now: its transport's start(). */
+void sb_flow_start(struct sb_sim *sim, struct sb_flow *f);
 void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
 /* A data packet of flow f carrying payload bytes [seq, seq + payload) with `header` bytes of
  * overhead, stamped now, with the flow's addressing, priority and class flags (ECT, lossless,
