@@ -47,7 +47,7 @@ struct sb_filefeed {
 	uint64_t first_seq;      /* reserved sequence numbers of records n_near .. n-1 */
 	sb_time start;           /* the workload's start */
 	sb_time *pending;        /* starts of the records scheduled and not started (a ring) */
-	size_t phead, plen, pcap, peak_pending;
+	size_t phead, plen, pcap;
 	struct query_map *qmap;  /* sorted by query */
 	size_t nq;
 	/* the check's notes */
@@ -255,8 +255,6 @@ static void push_pending(struct sb_filefeed *feed, sb_time at)
 		feed->phead = 0;
 	}
 	feed->pending[(feed->phead + feed->plen++) % feed->pcap] = at;
-	if (feed->plen > feed->peak_pending)
-		feed->peak_pending = feed->plen;
 }
 
 /* Create and schedule feed->next, then read the one after it. */
@@ -364,11 +362,6 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 	fetch(feed);
 	top_up(feed);
 	return 0;
-}
-
-size_t sb_filefeed_peak_pending(const struct sb_filefeed *feed)
-{
-	return feed->peak_pending;
 }
 
 void sb_filefeed_free(struct sb_filefeed *feed)

@@ -39,9 +39,6 @@ struct sb_filefeed;
  * `start`; sets sim->lossless_prio_mask bits. *out is the feed to free with the workloads;
  * -1 with err set ("workloads.N.path: FILE:LINE: ..."). */
 int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_filefeed **out, struct sb_error *err);
-/* Records of the feed that exist as flows not yet started (pending), at most so far: the
- * window the feed keeps, bounded by the file's density, not its length (tests). */
-size_t sb_filefeed_peak_pending(const struct sb_filefeed *feed);
 void sb_filefeed_free(struct sb_filefeed *feed);
 
 #endif
