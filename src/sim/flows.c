@@ -206,10 +206,15 @@ void sb_flow_release_if_done(struct sb_sim *sim, struct sb_flow *f)
 	sb_flow_table_release(&sim->flows, f);
 }
 
+void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f)
+{
+	if (f->in_network && --f->in_network == 0 && f->completed)
+		sb_flow_release_if_done(sim, f);
+}
+
 void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id)
 {
 	struct sb_flow *f = sb_flow_get(sim, id);
-	/* NULL: a packet made by hand (tests) for no live flow */
-	if (f && f->in_network && --f->in_network == 0 && f->completed)
-		sb_flow_release_if_done(sim, f);
+	if (f) /* NULL: a packet made by hand (tests) for no live flow */
+		sb_flow_packet_gone_of(sim, f);
 }

@@ -66,7 +66,8 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 		if (pkt->type == SB_PKT_ACK || pkt->type == SB_PKT_NACK)
 			sb_flow_acked(sim, f, pkt->seq);
 	}
-	sb_packet_free(sim, pkt);
+	sb_packet_recycle(sim, pkt);
+	sb_flow_packet_gone_of(sim, f); /* last: it may release f */
 }
 
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)

@@ -174,15 +174,22 @@ static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
 	return p;
 }
 void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id);
+void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f);
+/* Back to the pool (and its INT record), nothing else: for a caller that accounts the
+ * packet's flow itself (host_receive, which has the flow at hand). */
+static inline void sb_packet_recycle(struct sb_sim *sim, struct sb_packet *p)
+{
+	if (p->int_id)
+		sb_int_release(&sim->telemetry, p->int_id);
+	sb_pool_put(&sim->packets, p);
+}
 /* A packet leaves the simulation (delivered, dropped, expelled): back to the pool, and one
  * packet less in the network for its flow (which may let the flow be released). */
 static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
 {
 	if (p->type != SB_PKT_PFC)
 		sb_flow_packet_gone(sim, p->flow);
-	if (p->int_id)
-		sb_int_release(&sim->telemetry, p->int_id);
-	sb_pool_put(&sim->packets, p);
+	sb_packet_recycle(sim, p);
 }
 
 /* --- hosts and flows --- */
