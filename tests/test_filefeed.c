@@ -9,10 +9,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/rng.h"
+#include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "testlib.h"
@@ -117,6 +119,21 @@ static void test_streamed_equals_sorted(void **state)
 		assert_int_equal(x->ideal, y->ideal);
 	}
 	assert_int_equal(sa.eq.executed, sb.eq.executed);
+	/* the summary's FCT groups, from the compact log, against the records */
+	struct sb_summary sum;
+	sb_report_summarize(&sa, &sum);
+	uint64_t small = 0, incast = 0;
+	double total = 0;
+	for (size_t i = 0; i < sa.nrecords; i++) {
+		small += sa.records[i].size < 100000;
+		incast += sa.records[i].kind == SB_KIND_INCAST;
+		total += (double)sa.records[i].fct / (double)sa.records[i].ideal;
+	}
+	assert_int_equal(sum.all.count, sa.nrecords);
+	assert_int_equal(sum.small.count, small);
+	assert_int_equal(sum.incast.count, incast);
+	assert_true(incast > 0 && incast < sa.nrecords);
+	assert_true(fabs(sum.all.mean - total / (double)sa.nrecords) < 1e-9 * sum.all.mean);
 	assert_int_equal(sa.nqueries, sb.nqueries);
 	assert_true(sa.nqueries > 0);
 	sb_sim_free(&sa);
