@@ -2,6 +2,7 @@
 # make bench: run a benchmark scenario (default bench/reference.cfg) on one core and append the
 # measured wall time, peak RSS, events/s and packet-hops/s, plus the scenario's headline
 # metrics, to BENCHMARKS.md. A benchmark, not a test: it asserts nothing, it records.
+# COMMIT=ID labels the row when the binary is not a build of HEAD.
 set -e
 BIN=${1:-build/sharebuf}
 CFG=${2:-bench/reference.cfg}
@@ -26,7 +27,7 @@ drops=$(sed -n 's/^drops: \([0-9]*\).*/\1/p' "$OUT/stdout.txt")
 ldrops=$(sed -n 's/^drops: .*lossless \([0-9]*\)).*/\1/p' "$OUT/stdout.txt")
 pauses=$(sed -n 's/^PFC: \([0-9]*\) pause.*/\1/p' "$OUT/stdout.txt")
 flows=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo "-")
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "-")} # COMMIT=: the build measured, when not HEAD
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 [ -f BENCHMARKS.md ] || printf '# Benchmarks\n' > BENCHMARKS.md
 grep -q '^| date ' BENCHMARKS.md || printf '\n## Runs of `make bench` (appended)\n\n| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | lossless drops | PFC pauses | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >> BENCHMARKS.md

@@ -101,9 +101,8 @@ static char *run_default_to_dir(const char *scheme, bool abm_as_dt)
 		scheme_set(&sc, "abm", "gamma_mode", "one");
 		scheme_set(&sc, "abm", "first_rtt", "false");
 	}
-	tl_run_checked(&sim, &sc);
+	char *dir = tl_run_streamed(&sim, &sc);
 	struct sb_error err;
-	char *dir = tl_tmpdir();
 	if (sb_report_write(&sim, dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);
 	assert_true(sim.stats.drops[SB_DROP_THRESHOLD] > 100); /* the threshold really binds */

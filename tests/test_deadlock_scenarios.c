@@ -53,7 +53,7 @@ static void test_sih_deadlocks(void **state)
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	load_fig12(&sc, "sih");
-	tl_run_checked(&sim, &sc);
+	char *dir = tl_run_streamed(&sim, &sc);
 	const struct sb_deadlock_detector *d = sim.deadlock;
 	assert_non_null(d);
 	assert_int_equal(d->nfound, 1);
@@ -85,8 +85,8 @@ static void test_sih_deadlocks(void **state)
 		assert_non_null(p->q[2].head);
 	}
 
-	/* what the run writes: one row in deadlocks.csv, the same cycle and times; summary.json */
-	char *dir = tl_tmpdir();
+	/* what the run writes (into dir, where it streamed its rows): one row in deadlocks.csv,
+	 * the same cycle and times; summary.json */
 	struct sb_error err = { "" };
 	if (sb_report_write(&sim, dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);
@@ -125,20 +125,19 @@ static void test_dsh_same_seed(void **state)
 	struct sb_sim sim;
 	load_fig12(&sc, "sih");
 	tl_run_checked(&sim, &sc);
-	uint64_t sih_pauses = sim.stats.pfc_pause_frames, sih_flows = sim.nflows;
+	uint64_t sih_pauses = sim.stats.pfc_pause_frames, sih_flows = sim.flows.next_id;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 
 	load_fig12(&sc, "dsh");
-	tl_run_checked(&sim, &sc);
+	char *dir = tl_run_streamed(&sim, &sc);
 	print_message("DSH: %zu deadlocks; PAUSE frames SIH %llu, DSH %llu; %u flows\n", sim.deadlock->nfound,
-		      (unsigned long long)sih_pauses, (unsigned long long)sim.stats.pfc_pause_frames, sim.nflows);
-	assert_int_equal(sim.nflows, sih_flows); /* the same traffic */
+		      (unsigned long long)sih_pauses, (unsigned long long)sim.stats.pfc_pause_frames, sim.flows.next_id);
+	assert_int_equal(sim.flows.next_id, sih_flows); /* the same traffic */
 	assert_int_equal(sim.deadlock->nfound, 0);
 	assert_true(sim.stats.pfc_pause_frames > 0);          /* the fan-in does congest DSH ... */
 	assert_true(sim.stats.pfc_pause_frames < sih_pauses); /* ... less often than SIH */
 	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
-	char *dir = tl_tmpdir();
 	struct sb_error err = { "" };
 	if (sb_report_write(&sim, dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);

@@ -105,7 +105,7 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	incast_scenario(&sc, fanin, scheme, keys);
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
 	struct lossless_state st = lossless_state_of(m);
 	struct incast_result r = {
@@ -118,7 +118,7 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 		.peak_headroom = st.peak_headroom,
 		.headroom = st.headroom,
 	};
-	for (uint32_t i = 0; i < sim.nflows; i++) {
+	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		r.flows += f->lossless;
 		r.completed += f->lossless && f->completed;

@@ -51,9 +51,9 @@ static void run(const char *scheme, const char *keys, const char *transport, boo
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	tl_scenario(&sc, text, NULL, 0);
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	uint64_t rdma_flows = 0, rdma_done = 0;
-	for (uint32_t i = 0; i < sim.nflows; i++) {
+	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		if (f->lossless) {
 			rdma_flows++;

@@ -99,6 +99,21 @@ static bool wait_running(const char *dir)
 
 /* --- two commands on one directory --- */
 
+/* Entries of DIR other than the temporaries a running `run` streams its flows.csv and
+ * occupancy.csv into (DIR/.flows.csv.XXXXXX, DIR/.occupancy.csv.XXXXXX). */
+static size_t entries_but_streams(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		fail_msg("cannot open directory %s", dir);
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(d));)
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strncmp(e->d_name, ".flows.csv.", 11) &&
+		     strncmp(e->d_name, ".occupancy.csv.", 15);
+	closedir(d);
+	return n;
+}
+
 /* The second run on a directory in use fails at once, names the first one's pid and writes
  * nothing; the first one, stopped by SIGTERM, removes the directory it created. */
 static void test_directory_in_use(void **state)
@@ -111,7 +126,8 @@ static void test_directory_in_use(void **state)
 	bool locked = tl_wait_for(lock, WAIT_S);
 	snprintf(args, sizeof(args), "run --quiet " SHORT " --out '%s'", out);
 	struct tl_cmd r = tl_sharebuf(args);
-	size_t entries = tl_exists(out) ? tl_count_entries(out) : 0;
+	/* the first run's own temporaries aside: it streams two files while it runs */
+	size_t entries = tl_exists(out) ? entries_but_streams(out) : 0;
 	kill(a, SIGTERM);
 	int st = tl_wait_pid(a, STOP_S);
 

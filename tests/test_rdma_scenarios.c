@@ -34,8 +34,8 @@ static void test_workload_default_class(void **state)
 		    "  { type = \"longlived\"; transport = \"hpcc\"; srcs = [3]; dst = 0; size_bytes = 100000;\n"
 		    "    prio = 5; class = \"lossy\"; } );\n", NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
-	assert_int_equal(sim.nflows, 3);
+	tl_run_kept(&sim, &sc);
+	assert_int_equal(sim.flows.next_id, 3);
 	struct sb_flow *f0 = sb_flow_get(&sim, 0), *f1 = sb_flow_get(&sim, 1), *f2 = sb_flow_get(&sim, 2);
 	assert_int_equal(f0->prio, 3);
 	assert_true(f0->lossless);
@@ -65,7 +65,7 @@ static const char mixed_text[] =
 static void run_mixed(struct sb_sim *sim, struct sb_scenario *sc)
 {
 	tl_scenario(sc, mixed_text, NULL, 0);
-	tl_run_checked(sim, sc);
+	tl_run_kept(sim, sc);
 }
 
 static void test_mixed_deterministic(void **state)

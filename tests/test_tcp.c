@@ -62,6 +62,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
+	sim->keep_finished = true; /* the tests read their flows after the run */
 }
 
 

@@ -24,6 +24,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
+	sim->keep_finished = true; /* the tests read sim->records after the run */
 }
 
 static void run_check_free(struct sb_sim *sim, struct sb_scenario *sc)

@@ -32,7 +32,7 @@ static double offered_load(struct sb_sim *sim, sb_time t0, sb_time t1, double ho
 {
 	double bytes = 0;
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < sim->nflows; i++) {
+	for (uint32_t i = 0; i < sim->flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(sim, i);
 		if (f->start >= t0 && f->start < t1) {
 			bytes += (double)f->size;
@@ -61,7 +61,7 @@ static void test_poisson_offered_load_websearch(void **state)
 		    "workloads = ({ type = \"poisson\"; cdf = \"websearch\"; load = 0.5; load_ref = \"host\"; dest = \"any\"; });",
 		    NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	assert_true(fabs(sb_workload_offered_bps(&sim, &sc.workloads[0], 3) - 0.5 * 25e9) < 1e-3);
 	uint64_t n;
 	double load = offered_load(&sim, 0, sim.arrivals_end, 25e9, &n);
@@ -69,7 +69,7 @@ static void test_poisson_offered_load_websearch(void **state)
 	assert_true(n > 8000);
 	assert_true(fabs(load - 0.5) <= 0.05);
 	/* every flow has a size from websearch's support and a destination other than its source */
-	for (uint32_t i = 0; i < sim.nflows; i++) {
+	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		assert_true(f->size >= 2000 && f->size <= 30000000);
 		assert_int_not_equal(f->src, f->dst);
@@ -100,18 +100,18 @@ static void test_poisson_offered_load_window(void **state)
 		struct sb_scenario sc;
 		tl_scenario(&sc, text, NULL, 0);
 		struct sb_sim sim;
-		tl_run_checked(&sim, &sc);
+		tl_run_kept(&sim, &sc);
 		uint64_t n, n_all;
 		double load = offered_load(&sim, 2 * SB_MS, 8 * SB_MS, 10e9, &n);
 		offered_load(&sim, 0, 20 * SB_MS, 10e9, &n_all);
 		print_message("poisson %s: %llu flows in [2, 8) ms, offered load %.4f (target 0.3)\n",
 			      k ? "90 % at 0 B" : "uniform", (unsigned long long)n, load);
 		assert_int_equal(n, n_all);        /* nothing outside [2, 8) ms */
-		assert_int_equal(n, sim.nflows);
+		assert_int_equal(n, sim.flows.next_id);
 		assert_true(fabs(load - 0.3) <= 0.3 * 0.05);
 		/* light load: everything finishes */
 		assert_int_equal(sim.stats.flows_completed, n);
-		for (uint32_t i = 0; i < sim.nflows; i++) {
+		for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 			const struct sb_flow *fl = sb_flow_get(&sim, i);
 			assert_true(fl->size >= 1000 && fl->size <= 9000);
 			assert_string_equal(fl->ops->name, "cubic");
@@ -148,7 +148,7 @@ static void test_offered_bps_uplink(void **state)
 		struct sb_scenario sc;
 		tl_scenario(&sc, text, NULL, 0);
 		struct sb_sim sim;
-		tl_run_checked(&sim, &sc);
+		tl_run_kept(&sim, &sc);
 		for (uint32_t h = 0; h < sim.nhosts; h++) {
 			double up = sb_workload_offered_bps(&sim, &sc.workloads[0], h);
 			double host = sb_workload_offered_bps(&sim, &sc.workloads[1], h);
@@ -172,10 +172,10 @@ static void dest_policy(const char *dest, int policy)
 	struct sb_scenario sc;
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	uint32_t pairs[4][4] = { { 0 } }, per_dst[16] = { 0 };
-	assert_true(sim.nflows > 500);
-	for (uint32_t i = 0; i < sim.nflows; i++) {
+	assert_true(sim.flows.next_id > 500);
+	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		uint32_t rs = sim.hosts[f->src]->rack, rd = sim.hosts[f->dst]->rack;
 		assert_int_not_equal(f->src, f->dst);
@@ -225,13 +225,13 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 	struct sb_scenario sc;
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	const uint64_t each = (uint64_t)size / (uint64_t)fanin;
 	size_t nq = sim.nqueries;
 	assert_true(nq >= 40); /* 32 hosts × 300/s × 10 ms ≈ 96 */
 	uint32_t *count = calloc(nq, sizeof(uint32_t));
 	uint32_t (*srcs)[64] = calloc(nq, sizeof(*srcs));
-	for (uint32_t i = 0; i < sim.nflows; i++) {
+	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		assert_int_equal(f->kind, SB_KIND_INCAST);
 		assert_true(f->query_id >= 0 && (size_t)f->query_id < nq);
@@ -295,11 +295,11 @@ static void test_incast_zero_rate(void **state)
 		    "             { type = \"incast\"; query_rate = 1000.0; fanin = 4; size_bytes = 40000; });",
 		    NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	/* 32 hosts × 1000/s × 1 ms ≈ 32 queries, all from the second workload */
 	print_message("incast at 0 + 1000 queries/s: %zu queries\n", sim.nqueries);
 	assert_true(sim.nqueries >= 10 && sim.nqueries < 80);
-	assert_int_equal(sim.nflows, 4 * sim.nqueries);
+	assert_int_equal(sim.flows.next_id, 4 * sim.nqueries);
 	finish(&sim, &sc);
 }
 
@@ -317,8 +317,8 @@ static void test_longlived(void **state)
 		    "               transport = \"newreno\"; });",
 		    NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
-	assert_int_equal(sim.nflows, 4);
+	tl_run_kept(&sim, &sc);
+	assert_int_equal(sim.flows.next_id, 4);
 	uint64_t recv = 0;
 	for (uint32_t i = 0; i < 3; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
@@ -356,8 +356,8 @@ static void test_burst(void **state)
 		    "             { type = \"burst\"; srcs = [2]; dst = 7; size_bytes = 5000; full_window = false; });",
 		    NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
-	assert_int_equal(sim.nflows, 5);
+	tl_run_kept(&sim, &sc);
+	assert_int_equal(sim.flows.next_id, 5);
 	const uint32_t want_src[] = { 4, 5, 6, 1, 2 };
 	for (uint32_t i = 0; i < 5; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
@@ -384,8 +384,8 @@ static void test_cbr(void **state)
 		    "workloads = ({ type = \"cbr\"; srcs = [1, 2]; dst = 3; rate_gbps = 5.0; packet_bytes = 1000; start_ms = 1.0; });",
 		    NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
-	assert_int_equal(sim.nflows, 2);
+	tl_run_kept(&sim, &sc);
+	assert_int_equal(sim.flows.next_id, 2);
 	for (uint32_t i = 0; i < 2; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
 		assert_int_equal(f->src, i + 1);
@@ -425,7 +425,7 @@ static void run_flow_file(struct sb_sim *sim, struct sb_scenario *sc, const char
 		 ms, ms, path);
 	free(path);
 	tl_scenario(sc, text, NULL, 0);
-	tl_run_checked(sim, sc);
+	tl_run_kept(sim, sc);
 }
 
 static void test_file_workload(void **state)
@@ -457,7 +457,7 @@ static void test_file_workload(void **state)
 		{ 0, 5, 80000, 3, 1, 50 * SB_US, "dctcp" },
 		{ 3, 0, 40000, 2, 0, 100 * SB_US, "dctcp" },
 	};
-	assert_int_equal(sim.nflows, 5);
+	assert_int_equal(sim.flows.next_id, 5);
 	for (uint32_t i = 0; i < 5; i++) {
 		const struct sb_flow *fl = sb_flow_get(&sim, i);
 		assert_int_equal(fl->src, want[i].src);
@@ -524,7 +524,7 @@ static void test_workload_lossless_class(void **state)
 	struct sb_scenario sc;
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
-	tl_run_checked(&sim, &sc);
+	tl_run_kept(&sim, &sc);
 	unsigned mask = sim.lossless_prio_mask, mmu_mask = sim.switches[0]->mmus[0]->lossless_prio_mask;
 	finish(&sim, &sc);
 	assert_int_equal(mask, 1u << 3);
@@ -544,13 +544,13 @@ static void test_seeded_generators(void **state)
 	tl_scenario(&b, text, NULL, 0);
 	tl_scenario(&c, text, seed2, 1);
 	struct sb_sim sa, sb, scc;
-	tl_run_checked(&sa, &a);
-	tl_run_checked(&sb, &b);
-	tl_run_checked(&scc, &c);
-	assert_true(sa.nflows > 100);
-	assert_int_equal(sa.nflows, sb.nflows);
+	tl_run_kept(&sa, &a);
+	tl_run_kept(&sb, &b);
+	tl_run_kept(&scc, &c);
+	assert_true(sa.flows.next_id > 100);
+	assert_int_equal(sa.flows.next_id, sb.flows.next_id);
 	assert_int_equal(sa.nrecords, sb.nrecords);
-	for (uint32_t i = 0; i < sa.nflows; i++) {
+	for (uint32_t i = 0; i < sa.flows.next_id; i++) {
 		const struct sb_flow *x = sb_flow_get(&sa, i), *y = sb_flow_get(&sb, i);
 		assert_int_equal(x->src, y->src);
 		assert_int_equal(x->dst, y->dst);
@@ -559,7 +559,7 @@ static void test_seeded_generators(void **state)
 	}
 	for (size_t i = 0; i < sa.nrecords; i++)
 		assert_int_equal(sa.records[i].fct, sb.records[i].fct);
-	uint32_t same = 0, n = sa.nflows < scc.nflows ? sa.nflows : scc.nflows;
+	uint32_t same = 0, n = sa.flows.next_id < scc.flows.next_id ? sa.flows.next_id : scc.flows.next_id;
 	for (uint32_t i = 0; i < n; i++)
 		same += sb_flow_get(&sa, i)->size == sb_flow_get(&scc, i)->size &&
 			sb_flow_get(&sa, i)->start == sb_flow_get(&scc, i)->start;

@@ -1,4 +1,5 @@
 #include "testlib.h"
+#include "sim/report.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,14 +31,34 @@ void tl_scenario(struct sb_scenario *sc, const char *text, const char *const *se
 	sc->run.check_invariants = true;
 }
 
-void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc)
+static void run_checked(struct sb_sim *sim, const struct sb_scenario *sc, bool keep, const char *stream_dir)
 {
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
+	sim->keep_finished = keep;
+	if (stream_dir && sb_report_stream(sim, stream_dir, &err))
+		fail_msg("stream: %s", err.msg);
 	sb_sim_run(sim);
 	if (sb_sim_check(sim, &err))
 		fail_msg("invariants: %s", err.msg);
+}
+
+void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc)
+{
+	run_checked(sim, sc, false, NULL);
+}
+
+void tl_run_kept(struct sb_sim *sim, const struct sb_scenario *sc)
+{
+	run_checked(sim, sc, true, NULL);
+}
+
+char *tl_run_streamed(struct sb_sim *sim, const struct sb_scenario *sc)
+{
+	char *dir = tl_tmpdir();
+	run_checked(sim, sc, false, dir);
+	return dir;
 }
 
 char *tl_tmpdir(void)
@@ -131,6 +152,7 @@ void tl_build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
+	sim->keep_finished = true;
 }
 
 void tl_run_and_check(struct sb_sim *sim)

@@ -320,8 +320,10 @@ static int cmd_run(int argc, char **argv)
 	double t0 = wall_now();
 	/* the directory is claimed (created, locked) only once the scenario builds, so that bad
 	 * input leaves nothing behind, and before simulating, so that a bad or busy --out fails
-	 * at once rather than after the run */
-	if (sb_sim_build(&sim, &sc, &err) || sb_outdir_claim(out, sb_report_file_names, &err)) {
+	 * at once rather than after the run; flows.csv and occupancy.csv are then written as the
+	 * run goes (into temporaries renamed at the end), so their rows take no memory */
+	if (sb_sim_build(&sim, &sc, &err) || sb_outdir_claim(out, sb_report_file_names, &err) ||
+	    sb_report_stream(&sim, out, &err)) {
 		sb_outdir_release(true);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);

@@ -83,13 +83,13 @@ static inline void far_refresh(struct sb_eventq *q)
 	q->far_due_tick = q->far_len ? (q->far[0].when >> SB_TICK_BITS) - (SB_WHEEL_SIZE - 1) : UINT64_MAX;
 }
 
-static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
+static void far_push_seq(struct sb_eventq *q, sb_time when, uint32_t slot, uint64_t seq)
 {
 	if (q->far_len == q->far_cap) {
 		q->far_cap *= 2;
 		q->far = sb_xrealloc(q->far, q->far_cap * sizeof(*q->far));
 	}
-	struct sb_far_entry ev = { when, (q->next_seq++ << SLOT_BITS) | slot };
+	struct sb_far_entry ev = { when, (seq << SLOT_BITS) | slot };
 	sb_u128 k = key_of(&ev);
 	size_t i = q->far_len++;
 	while (i > 0) {
@@ -101,6 +101,11 @@ static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
 	}
 	q->far[i] = ev;
 	far_refresh(q);
+}
+
+static void far_push(struct sb_eventq *q, sb_time when, uint32_t slot)
+{
+	far_push_seq(q, when, slot, q->next_seq++);
 }
 
 static void far_pop(struct sb_eventq *q)
@@ -134,21 +139,26 @@ static void far_pop(struct sb_eventq *q)
 	far_refresh(q);
 }
 
+/* Double the slots (the free list is empty), up to the 2^24 the far entries can name. */
+static void grow_slots(struct sb_eventq *q)
+{
+	uint32_t old = q->slots_cap;
+	if ((uint64_t)old * 2 > SLOT_MASK + 1u) {
+		fprintf(stderr, "sharebuf: more than %u pending events\n", SLOT_MASK);
+		abort();
+	}
+	q->slots_cap = old * 2;
+	struct sb_event_slot *slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*slots), 64);
+	memcpy(slots, q->slots, (size_t)old * sizeof(*slots));
+	free(q->slots);
+	q->slots = slots;
+	free_range(q, old, q->slots_cap);
+}
+
 void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
 {
-	if (q->free_slot == SB_SLOT_NONE) {
-		uint32_t old = q->slots_cap;
-		if ((uint64_t)old * 2 > SLOT_MASK + 1u) {
-			fprintf(stderr, "sharebuf: more than %u pending events\n", SLOT_MASK);
-			abort();
-		}
-		q->slots_cap = old * 2;
-		struct sb_event_slot *slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*slots), 64);
-		memcpy(slots, q->slots, (size_t)old * sizeof(*slots));
-		free(q->slots);
-		q->slots = slots;
-		free_range(q, old, q->slots_cap);
-	}
+	if (q->free_slot == SB_SLOT_NONE)
+		grow_slots(q);
 	if ((when >> SB_TICK_BITS) - q->cur_tick < SB_WHEEL_SIZE) {
 		sb_schedule(q, when, fn, obj, arg); /* near after all: the free list was empty */
 		return;
@@ -157,6 +167,28 @@ void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *o
 	q->free_slot = q->slots[s].next;
 	q->slots[s] = (struct sb_event_slot){ SB_SLOT_NONE, 0, fn, obj, arg };
 	far_push(q, when, s);
+}
+
+uint64_t sb_eventq_reserve(struct sb_eventq *q, uint64_t n)
+{
+	uint64_t first = q->next_seq;
+	q->next_seq += n;
+	return first;
+}
+
+void sb_schedule_reserved(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg, uint64_t seq)
+{
+	if ((when >> SB_TICK_BITS) - q->cur_tick < SB_WHEEL_SIZE || when < q->now) {
+		fprintf(stderr, "sharebuf: an event with a reserved sequence number at %llu ps is inside the wheel "
+				"(now %llu ps)\n", (unsigned long long)when, (unsigned long long)q->now);
+		abort();
+	}
+	if (q->free_slot == SB_SLOT_NONE)
+		grow_slots(q);
+	uint32_t s = q->free_slot;
+	q->free_slot = q->slots[s].next;
+	q->slots[s] = (struct sb_event_slot){ SB_SLOT_NONE, 0, fn, obj, arg };
+	far_push_seq(q, when, s, seq);
 }
 
 /* A far event falls inside the wheel that starts at `tick`. */

@@ -128,6 +128,16 @@ static inline void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn
 	}
 }
 
+/* Reserve `n` far-event sequence numbers, the first returned: events scheduled later with
+ * sb_schedule_reserved() then tie with others as if they had been scheduled now, one after
+ * the other (the file workload reads its flow list as the run goes, yet its flows start in
+ * the order they would have had if all were scheduled at build time). */
+uint64_t sb_eventq_reserve(struct sb_eventq *q, uint64_t n);
+/* Schedule a far event with a sequence number from sb_eventq_reserve(). `when` must lie
+ * beyond the wheel (its tick at least SB_WHEEL_SIZE after the wheel's first): only the far
+ * heap orders by sequence; aborts otherwise (the caller reads too late). */
+void sb_schedule_reserved(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *obj, uint64_t arg, uint64_t seq);
+
 /* Pop the earliest event into *ev and advance `now`; 0 when the queue is empty. */
 int sb_eventq_pop(struct sb_eventq *q, struct sb_event *ev);
 

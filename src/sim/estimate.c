@@ -20,20 +20,29 @@
 #define MB 1048576.0
 /* The default limit's cap: 8 GiB. */
 #define AUTO_LIMIT_CAP (8192 * MB)
-/* Bytes of one flow that lives until the end of the run: its struct, its flows.csv record and
- * its start event (a slot and a far-heap entry, core/event.h). */
-#define FLOW_BYTES ((double)sizeof(struct sb_flow) + (double)sizeof(struct sb_flow_result) + 48)
-/* One occupancy.csv row (struct occ_sample, src/sim/report.c) and one throughput.csv row
+/* Bytes of one flow in flight: its slot in the flow table (sim/flow_table.h) and its start
+ * event (a slot and a far-heap entry, core/event.h). A flow's slot is reused once it has
+ * finished, so this counts the flows that exist at once. */
+#define FLOW_BYTES ((double)sizeof(struct sb_flow) + 48)
+/* Bytes of one finished flow: its slowdown and groups for the summary (sim/flowlog.h); its
+ * flows.csv row is on disk. */
+#define FINISHED_BYTES 9.0
+/* A flow list's flows that start within this many microseconds of each other count as in
+ * flight at once (scan_flow_list). */
+#define FILE_WINDOW_US 1000.0
+/* Per occupancy sample (its bytes, and its utilisation and drops when it has drops:
+ * src/sim/report.c; the row itself is streamed to occupancy.csv) and per throughput.csv row
  * (struct rx_row, src/sim/report_rx.c), rounded up; the arrays grow by doubling. */
-#define OCC_ROW_BYTES 48.0
+#define OCC_ROW_BYTES 24.0
 #define RX_ROW_BYTES 32.0
 /* Per queue (port × priority) of an MMU: its counters and the scheme's per-queue state. */
 #define MMU_QUEUE_BYTES 64.0
 /* One slot of a fab or ib flow table, rounded up. */
 #define FLOW_SLOT_BYTES 32.0
 /* The event queue holds at most 2^24 - 1 events at once (core/event.c); flows created while
- * the network is built each wait for their start as one. What runs later (packets on links,
- * timers, arrivals) needs some room too. */
+ * the network is built each wait for their start as one (a flow list's only for the records
+ * read ahead, workload/filefeed.h). What runs later (packets on links, timers, arrivals) needs
+ * some room too. */
 #define MAX_START_EVENTS ((double)(1u << 24) - (double)(1u << 20))
 
 double sb_memory_limit_auto(void)
@@ -116,23 +125,72 @@ static struct shape shape_of(const struct sb_scenario *sc)
 	return s;
 }
 
-/* Lines of a file (a flow list: one flow per line but the header and comments). */
-static double count_lines(const char *path)
+/* A flow list without reading it as the simulator does: its lines (one flow each but the
+ * header and comments) and the most flows that start within FILE_WINDOW_US of each other,
+ * from the first field of each line (all of them when the file is not in start order: it is
+ * then sorted in memory, 48 bytes a line, and *sorted says so). Lines that do not parse are
+ * the builder's to report. */
+struct flow_list_scan {
+	double lines, busiest;
+	bool sorted;
+};
+
+static struct flow_list_scan scan_flow_list(const char *path)
 {
+	struct flow_list_scan r = { 0, 0, true };
 	FILE *f = sb_fopen_regular(path);
 	if (!f)
-		return 0;
-	static char buf[1 << 16];
-	double lines = 0;
-	size_t got;
-	bool partial = false;
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
-		for (const char *p = buf; (p = memchr(p, '\n', (size_t)(buf + got - p))); p++)
-			lines++;
-		partial = buf[got - 1] != '\n';
+		return r;
+	static char line[SB_LINE_MAX + 2];
+	double prev = 0, bucket = -1, in_bucket = 0, in_prev = 0;
+	bool header = true;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		if (len && line[len - 1] != '\n' && !feof(f)) { /* a line longer than the reader takes */
+			int ch;
+			while ((ch = fgetc(f)) != EOF && ch != '\n')
+				;
+		}
+		r.lines++;
+		const char *p = line + strspn(line, " \t\xEF\xBB\xBF");
+		if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0)
+			continue;
+		if (header) {
+			header = false;
+			continue;
+		}
+		double start = strtod(p, NULL);
+		if (!(start >= prev)) /* NaN too */
+			r.sorted = false;
+		prev = start;
+		double b = floor(start / FILE_WINDOW_US);
+		if (b != bucket) {
+			in_prev = b == bucket + 1 ? in_bucket : 0;
+			bucket = b;
+			in_bucket = 0;
+		}
+		in_bucket++;
+		if (in_bucket + in_prev > r.busiest) /* a window spans at most two buckets */
+			r.busiest = in_bucket + in_prev;
 	}
 	fclose(f);
-	return lines + partial;
+	if (!r.sorted)
+		r.busiest = r.lines;
+	return r;
+}
+
+/*
+ * Flows in flight at once, of `n` arriving over the run at `hosts` servers each loaded at
+ * `load`: a processor-sharing queue holds load / (1 - load) jobs on average, capped at a load
+ * of 0.95 (19 per server: a hot spot, a burst); a load above 1 leaves the excess of the
+ * arrivals unserved, in flight until the end.
+ */
+static double in_flight(double n, double hosts, double load)
+{
+	double rho = load < 0.95 ? load : 0.95, f = hosts * rho / (1 - rho) + hosts;
+	if (load > 1)
+		f += n * (1 - 1 / load);
+	return f < n ? f : n;
 }
 
 /* Seconds during which workload `w` creates flows. */
@@ -201,7 +259,7 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 	struct sb_mem_part *flows = &e->part[SB_MEM_FLOWS], *pkts = &e->part[SB_MEM_PACKETS];
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		const struct sb_workload *w = &sc->workloads[i];
-		double n = 0, queued = 0, extra = 0, win = window_s(sc, w);
+		double n = 0, queued = 0, extra = 0, win = window_s(sc, w), inflight = -1; /* -1: all n */
 		double first = init_window, concurrent = 0; /* bytes a flow hands its NIC at once; flows at once */
 		switch (w->type) {
 		case SB_WL_POISSON: {
@@ -213,9 +271,11 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 				first = SB_MIN(sb_cdf_flow_mean(&cdf), init_window);
 				sb_cdf_free(&cdf);
 			}
+			inflight = in_flight(n, s.hosts, w->load);
 			snprintf(key, sizeof(key), "workloads.%zu.load", i);
-			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms, each flow ≈ %.1f KB)",
-				 n, i, s.hosts, w->load, win * 1e3, FLOW_BYTES / 1e3);
+			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms; %.4g at once ≈ %.1f KB each, "
+				 "%.0f B per finished flow)", n, i, s.hosts, w->load, win * 1e3, in_flight(n, s.hosts, w->load),
+				 FLOW_BYTES / 1e3, FINISHED_BYTES);
 			break;
 		}
 		case SB_WL_INCAST: {
@@ -223,9 +283,6 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			double queries = receivers * w->query_rate * win;
 			n = queries * (double)w->fanin;
 			extra = queries * (double)sizeof(struct sb_query);
-			snprintf(key, sizeof(key), "workloads.%zu.query_rate", i);
-			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f receivers × %g queries/s × %g ms × fanin %" PRId64
-				 ", each flow ≈ %.1f KB)", n, i, receivers, w->query_rate, win * 1e3, w->fanin, FLOW_BYTES / 1e3);
 			double response = (double)w->size_bytes / (double)w->fanin;
 			if (w->cdf && *w->cdf) {
 				struct sb_cdf cdf;
@@ -237,6 +294,13 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			}
 			first = w->full_window ? response : SB_MIN(response, init_window);
 			concurrent = receivers * (double)w->fanin;
+			/* a receiver's link carries its queries' responses: its utilisation */
+			double util = w->query_rate * response * (double)w->fanin * 8 / host_bps;
+			inflight = in_flight(queries, receivers, util) * (double)w->fanin;
+			snprintf(key, sizeof(key), "workloads.%zu.query_rate", i);
+			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f receivers × %g queries/s × %g ms × fanin %" PRId64
+				 "; %.4g at once ≈ %.1f KB each, %.0f B per finished flow)", n, i, receivers, w->query_rate,
+				 win * 1e3, w->fanin, inflight, FLOW_BYTES / 1e3, FINISHED_BYTES);
 			break;
 		}
 		case SB_WL_LONGLIVED:
@@ -262,13 +326,16 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 		}
 		case SB_WL_FILE: {
 			char *path = sb_workload_flow_path(sc, i);
-			n = count_lines(path);
+			struct flow_list_scan scan = scan_flow_list(path);
 			free(path);
-			extra = n * (double)sizeof(struct sb_flow_record);
-			e->start_events += n;
+			n = scan.lines;
+			inflight = scan.busiest;
+			extra = scan.sorted ? 0 : n * (double)sizeof(struct sb_flow_record);
+			e->start_events += scan.busiest;
 			snprintf(key, sizeof(key), "workloads.%zu.path", i);
-			snprintf(what, sizeof(what), "the %.0f lines of workload %zu's flow list, a flow each (≈ %.1f KB)", n, i,
-				 FLOW_BYTES / 1e3);
+			snprintf(what, sizeof(what), "the %.0f lines of workload %zu's flow list, a flow each (%.4g within %g ms%s, "
+				 "≈ %.1f KB each at once)", n, i, scan.busiest, FILE_WINDOW_US / 1e3,
+				 scan.sorted ? "" : ": not in start order, held whole", FLOW_BYTES / 1e3);
 			break;
 		}
 		}
@@ -276,8 +343,11 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			n += 3 * sqrt(n); /* Poisson arrivals: the count rarely goes further above its mean */
 			e->start_events += w->receivers.n ? (double)w->receivers.n : s.hosts;
 		}
+		if (inflight < 0 || inflight > n)
+			inflight = n;
 		e->flows += n;
-		add(flows, n * FLOW_BYTES + extra, &largest_flows, key, what);
+		e->in_flight += inflight;
+		add(flows, inflight * FLOW_BYTES + n * FINISHED_BYTES + extra, &largest_flows, key, what);
 		if (queued > 0) { /* cbr */
 			snprintf(key, sizeof(key), "workloads.%zu.rate_gbps", i);
 			snprintf(what, sizeof(what), "the packets workload %zu leaves in host NICs", i);

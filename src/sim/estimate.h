@@ -7,13 +7,19 @@
  * the scenario (docs/scenario.md, "Memory"):
  *   network    hosts, switches, their ports and MMU counters;
  *   forwarding every switch's ECMP table: an entry per host and equal-cost port;
- *   flows      every flow of the run (a flow is never freed: its struct of sizeof(struct
- *              sb_flow) ≈ 3.2 KB, its flows.csv record and its start event): the srcs of
- *              longlived, burst and cbr workloads, a flow list's lines, and the expected
+ *   flows      the flows in flight at once (a flow's slot, sizeof(struct sb_flow) ≈ 3.2 KB,
+ *              and its start event, reused once it finished: sim/flow_table.h) and 9 bytes
+ *              per flow of the run (its slowdown, sim/flowlog.h). Flows of the run: the srcs
+ *              of longlived, burst and cbr workloads, a flow list's lines, and the expected
  *              arrivals of poisson (hosts × load × rate / 8 / mean size × window) and incast
- *              (receivers × query_rate × window × fanin) workloads;
- *   samples    occupancy.csv and throughput.csv rows (duration / sample_interval_us × switches
- *              or hosts), kept in memory until the end;
+ *              (receivers × query_rate × window × fanin) workloads. In flight: every srcs
+ *              flow; for poisson and incast a processor-sharing queue's load / (1 − load)
+ *              flows per host (receiver) plus one, capped at load 0.95, and the excess
+ *              arrivals of a load above 1; for a flow list the most flows starting within
+ *              1 ms of each other (every line, and the lines themselves, when the list is
+ *              not in start order);
+ *   samples    per occupancy sample 8 bytes (16 more with drops; its row is streamed to
+ *              occupancy.csv) and per throughput.csv row 32 bytes, kept until the end;
  *   packets    the first windows flows hand their NICs (whole flows with full_window) beyond
  *              what the NICs can send on during the run, at least those of one query per
  *              receiver or of a burst; what a cbr source faster than its link leaves in its
@@ -43,6 +49,7 @@ struct sb_mem_estimate {
 	struct sb_mem_part part[SB_MEM_NPARTS];
 	double total;          /* bytes */
 	double flows;          /* flows of the run */
+	double in_flight;      /* of them at once (their slots) */
 	double start_events;   /* events pending once the network is built (flows created up front) */
 	double limit;          /* bytes: run.max_memory_mb, or the automatic limit */
 	bool limit_auto;

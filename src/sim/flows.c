@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "sim/flowlog.h"
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "transport/transport.h"
@@ -14,36 +15,23 @@ const char *const sb_flow_kind_name[SB_KIND_N] = {
 	[SB_KIND_FILE] = "file",             [SB_KIND_BURST] = "burst",
 };
 
-struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id)
+void sb_flow_start(struct sb_sim *sim, struct sb_flow *f)
 {
-	return &sim->flow_chunks[id / SB_FLOW_CHUNK][id % SB_FLOW_CHUNK];
+	sim->stats.flows_started++;
+	f->ops->start(sim, f);
 }
 
 static void flow_start(void *obj, uint64_t id)
 {
 	struct sb_sim *sim = obj;
-	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
-	sim->stats.flows_started++;
-	f->ops->start(sim, f);
+	sb_flow_start(sim, sb_flow_get(sim, (uint32_t)id)); /* not released: it has not completed */
 }
 
-struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
-			       sb_time start, const struct sb_transport_ops *ops)
+static void init_flow(struct sb_sim *sim, struct sb_flow *f, uint32_t src, uint32_t dst, uint64_t size,
+		      sb_time start, const struct sb_transport_ops *ops)
 {
-	uint32_t id = sim->nflows;
-	if (id / SB_FLOW_CHUNK >= sim->flow_chunk_cap) {
-		uint32_t cap = sim->flow_chunk_cap ? sim->flow_chunk_cap * 2 : 16;
-		sim->flow_chunks = sb_xrealloc(sim->flow_chunks, cap * sizeof(*sim->flow_chunks));
-		memset(sim->flow_chunks + sim->flow_chunk_cap, 0, (cap - sim->flow_chunk_cap) * sizeof(*sim->flow_chunks));
-		sim->flow_chunk_cap = cap;
-	}
-	if (!sim->flow_chunks[id / SB_FLOW_CHUNK])
-		sim->flow_chunks[id / SB_FLOW_CHUNK] = sb_xmalloc(SB_FLOW_CHUNK * sizeof(struct sb_flow));
-	sim->nflows++;
-	struct sb_flow *f = sb_flow_get(sim, id);
-	/* all of it, tx included: a TCP receiver may see data before its sender started (tests) */
-	memset(f, 0, sizeof *f);
-	f->id = id;
+	/* the slot is zeroed, tx included: a TCP receiver may see data before its sender
+	 * started (tests) */
 	f->src = src;
 	f->dst = dst;
 	f->size = size;
@@ -52,9 +40,25 @@ struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, u
 	f->query_id = -1;
 	f->prio = 1;
 	/* The ECMP hash of the 5-tuple: deterministic per (seed, flow). */
-	f->hash = (uint32_t)sb_mix64(sim->seed ^ ((uint64_t)id << 20) ^ ((uint64_t)src << 40) ^ dst);
+	f->hash = (uint32_t)sb_mix64(sim->seed ^ ((uint64_t)f->id << 20) ^ ((uint64_t)src << 40) ^ dst);
 	f->timer_at = f->timer_scheduled = SB_TIME_NEVER;
-	sb_at(sim, start, flow_start, sim, id);
+	sb_report_flow_created(sim, f);
+}
+
+struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
+			       sb_time start, const struct sb_transport_ops *ops)
+{
+	struct sb_flow *f = sb_flow_table_add(&sim->flows);
+	init_flow(sim, f, src, dst, size, start, ops);
+	sb_at(sim, start, flow_start, sim, f->id);
+	return f;
+}
+
+struct sb_flow *sb_flow_create_reserved(struct sb_sim *sim, uint32_t id, uint32_t src, uint32_t dst, uint64_t size,
+					sb_time start, const struct sb_transport_ops *ops)
+{
+	struct sb_flow *f = sb_flow_table_add_reserved(&sim->flows, id);
+	init_flow(sim, f, src, dst, size, start, ops);
 	return f;
 }
 
@@ -65,7 +69,8 @@ static void flow_timer(void *obj, uint64_t id)
 	struct sb_sim *sim = obj;
 	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
 	sb_time now = sb_now(sim);
-	if (f->timer_scheduled != now)
+	/* released: this was its last, stale, firing (a released flow wants no timer) */
+	if (!f || f->timer_scheduled != now)
 		return;
 	f->timer_scheduled = SB_TIME_NEVER;
 	if (f->timer_at == SB_TIME_NEVER)
@@ -78,9 +83,10 @@ static void flow_timer(void *obj, uint64_t id)
 	f->timer_at = SB_TIME_NEVER;
 	if (f->ops->on_timer)
 		f->ops->on_timer(sim, f);
+	sb_flow_release_if_done(sim, f);
 }
 
-struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq,
+struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq,
 					 uint32_t size, uint8_t lane, bool to_sender)
 {
 	struct sb_packet *p = sb_packet_new(sim);
@@ -89,6 +95,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flo
 	p->seq = seq;
 	p->size = size;
 	p->flow = f->id;
+	f->in_network++;
 	p->src = to_sender ? f->dst : f->src;
 	p->dst = to_sender ? f->src : f->dst;
 	p->hash = f->hash;
@@ -97,7 +104,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flo
 	return p;
 }
 
-struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
+struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
 {
 	struct sb_packet *p = sb_packet_new(sim);
@@ -106,6 +113,7 @@ struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *
 	p->payload = (uint16_t)payload;
 	p->size = payload + header;
 	p->flow = f->id;
+	f->in_network++;
 	p->src = f->src;
 	p->dst = f->dst;
 	p->hash = f->hash;
@@ -145,24 +153,28 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 	f->finish = now;
 	sb_flow_arm_timer(sim, f, SB_TIME_NEVER);
 	sim->stats.flows_completed++;
-	if (sim->nrecords == sim->records_cap) {
-		sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
-		sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
-	}
-	struct sb_flow_result *r = &sim->records[sim->nrecords++];
-	*r = (struct sb_flow_result){
+	struct sb_flow_result r = {
 		.id = f->id, .src = f->src, .dst = f->dst, .size = f->size,
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
 		.start = f->start, .fct = now - f->start,
 		.ideal = sb_transport_ideal_fct(sim, f->ops, f->src, f->dst, f->size),
 		.rx_fct = (f->done ? f->received : now) - f->start,
 	};
+	sb_flowlog_add(sim, &r);
+	if (sim->keep_finished) {
+		if (sim->nrecords == sim->records_cap) {
+			sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
+			sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
+		}
+		sim->records[sim->nrecords++] = r;
+	}
 	if (f->query_id >= 0) {
 		struct sb_query *q = &sim->queries[f->query_id];
 		q->done++;
 		if (now > q->last_finish)
 			q->last_finish = now;
 	}
+	sb_flow_release_if_done(sim, f);
 }
 
 void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
@@ -180,4 +192,29 @@ void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ac
 {
 	if (!f->completed && f->size && cumulative_ack >= f->size)
 		flow_complete(sim, f);
+}
+
+void sb_flow_release_if_done(struct sb_sim *sim, struct sb_flow *f)
+{
+	if (!f->completed || f->in_network || f->timer_at != SB_TIME_NEVER || sim->keep_finished)
+		return;
+	if (f->ops->held && f->ops->held(f))
+		return;
+	/* A timer event may still be pending (timer_scheduled): it finds the id released and
+	 * does nothing, as it would have done for a completed flow (flow_timer). */
+	sb_report_flow_released(sim, f);
+	sb_flow_table_release(&sim->flows, f);
+}
+
+void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f)
+{
+	if (f->in_network && --f->in_network == 0 && f->completed)
+		sb_flow_release_if_done(sim, f);
+}
+
+void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id)
+{
+	struct sb_flow *f = sb_flow_get(sim, id);
+	if (f) /* NULL: a packet made by hand (tests) for no live flow */
+		sb_flow_packet_gone_of(sim, f);
 }

@@ -2,6 +2,7 @@
  * report.c — sampling, progress, summary statistics and output files.
  */
 #include "sim/report.h"
+#include "sim/flowlog.h"
 #include "sim/outdir.h"
 #include "sim/report_pfc.h"
 #include "sim/report_rx.h"
@@ -27,10 +28,23 @@ struct occ_sample {
 	uint64_t drops;           /* packets the switch dropped during the interval */
 };
 
+struct membw_point {
+	double util;
+	uint64_t weight;
+};
+
+/* What the summary needs of the samples is kept compact (8 bytes a sample, 16 more for a
+ * sample with drops); the samples themselves are streamed to occupancy.csv when the run
+ * streams its outputs, and kept whole (`v`) only when it does not (tests). */
 struct sb_occupancy_sink {
 	sb_time interval;
 	struct occ_sample *v;
-	size_t n, cap;
+	size_t n, cap;              /* samples taken; v holds them when rows == NULL */
+	FILE *rows;                 /* occupancy.csv's temporary, or NULL */
+	double *occ;                /* every sample's bytes (lossy + lossless): p99 and max */
+	double util_sum;            /* Σ mem_bw_util in sampling order */
+	struct membw_point *at_drops; /* samples with drops: utilisation, drops */
+	size_t ndrops, drops_cap;
 	double wall_start;
 	bool tty;
 	uint64_t *last_tx_bytes, *last_drops; /* per switch, at the previous sample */
@@ -77,11 +91,6 @@ static void membw_sample(struct sb_occupancy_sink *o, uint32_t i, const struct s
 	o->last_drops[i] = drops;
 }
 
-struct membw_point {
-	double util;
-	uint64_t weight;
-};
-
 static int cmp_membw(const void *a, const void *b)
 {
 	double x = ((const struct membw_point *)a)->util, y = ((const struct membw_point *)b)->util;
@@ -94,24 +103,23 @@ static void membw_summarize(const struct sb_occupancy_sink *o, struct sb_summary
 {
 	if (!o || !o->n)
 		return;
-	struct membw_point *v = sb_xmalloc(o->n * sizeof(*v));
-	double sum = 0;
 	uint64_t w = 0;
-	for (size_t i = 0; i < o->n; i++) {
-		v[i] = (struct membw_point){ o->v[i].mem_bw_util, o->v[i].drops };
-		sum += o->v[i].mem_bw_util;
-		w += o->v[i].drops;
-	}
-	s->mem_bw_mean = sum / (double)o->n;
+	for (size_t i = 0; i < o->ndrops; i++)
+		w += o->at_drops[i].weight;
+	s->mem_bw_mean = o->util_sum / (double)o->n;
 	s->mem_bw_drops = w;
 	if (w) {
-		qsort(v, o->n, sizeof(*v), cmp_membw);
+		/* Samples without drops weigh nothing: leaving them out changes no rank and no
+		 * term of the weighted sum (the sort keeps ties in sampling order either way). */
+		struct membw_point *v = sb_xmalloc(o->ndrops * sizeof(*v));
+		memcpy(v, o->at_drops, o->ndrops * sizeof(*v));
+		qsort(v, o->ndrops, sizeof(*v), cmp_membw);
 		const double ps[3] = { 50, 99, 0 };
 		double *out[3] = { &s->mem_bw_at_drop_p50, &s->mem_bw_at_drop_p99, NULL };
 		for (int k = 0; out[k]; k++) {
 			uint64_t rank = (uint64_t)ceil(ps[k] / 100.0 * (double)w), acc = 0;
 			rank = rank < 1 ? 1 : rank;
-			for (size_t i = 0; i < o->n; i++) {
+			for (size_t i = 0; i < o->ndrops; i++) {
 				acc += v[i].weight;
 				if (acc >= rank) {
 					*out[k] = v[i].util;
@@ -120,11 +128,11 @@ static void membw_summarize(const struct sb_occupancy_sink *o, struct sb_summary
 			}
 		}
 		double wsum = 0;
-		for (size_t i = 0; i < o->n; i++)
+		for (size_t i = 0; i < o->ndrops; i++)
 			wsum += v[i].util * (double)v[i].weight;
 		s->mem_bw_at_drop_mean = wsum / (double)w;
+		free(v);
 	}
-	free(v);
 }
 
 static double wall_now(void)
@@ -157,6 +165,36 @@ static void switch_bytes(const struct sb_sim *sim, const struct sb_switch *sw, u
 	}
 }
 
+static void write_occupancy_row(FILE *f, const struct sb_sim *sim, const struct occ_sample *s)
+{
+	fprintf(f, "%.3f,%s,%llu,%llu,%.6f,%llu\n", sb_time_to_ns(s->t), sim->switches[s->sw]->node.name,
+		(unsigned long long)s->lossy, (unsigned long long)s->lossless, s->mem_bw_util,
+		(unsigned long long)s->drops);
+}
+
+static void keep_sample(const struct sb_sim *sim, struct sb_occupancy_sink *o, const struct occ_sample *s)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 4096;
+		o->occ = sb_xrealloc(o->occ, o->cap * sizeof(*o->occ));
+		if (!o->rows)
+			o->v = sb_xrealloc(o->v, o->cap * sizeof(*o->v));
+	}
+	if (o->rows)
+		write_occupancy_row(o->rows, sim, s);
+	else
+		o->v[o->n] = *s;
+	o->occ[o->n++] = (double)(s->lossy + s->lossless);
+	o->util_sum += s->mem_bw_util;
+	if (s->drops) {
+		if (o->ndrops == o->drops_cap) {
+			o->drops_cap = o->drops_cap ? o->drops_cap * 2 : 256;
+			o->at_drops = sb_xrealloc(o->at_drops, o->drops_cap * sizeof(*o->at_drops));
+		}
+		o->at_drops[o->ndrops++] = (struct membw_point){ s->mem_bw_util, s->drops };
+	}
+}
+
 static void sample(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
@@ -166,15 +204,10 @@ static void sample(void *obj, uint64_t arg)
 		struct sb_switch *sw = sim->switches[i];
 		if (!sampled(sim, sw))
 			continue;
-		if (o->n == o->cap) {
-			o->cap = o->cap ? o->cap * 2 : 4096;
-			o->v = sb_xrealloc(o->v, o->cap * sizeof(*o->v));
-		}
-		struct occ_sample *s = &o->v[o->n++];
-		s->t = sb_now(sim);
-		s->sw = i;
-		switch_bytes(sim, sw, &s->lossy, &s->lossless);
-		membw_sample(o, i, sw, s);
+		struct occ_sample smp = { .t = sb_now(sim), .sw = i };
+		switch_bytes(sim, sw, &smp.lossy, &smp.lossless);
+		membw_sample(o, i, sw, &smp);
+		keep_sample(sim, o, &smp);
 	}
 	if (o->rx)
 		sb_rx_sample(sim, o->rx);
@@ -192,6 +225,7 @@ void sb_report_run_start(struct sb_sim *sim)
 	o->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
 	o->last_tx_bytes = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
 	o->last_drops = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
+	o->rows = sim->streams ? sim->streams->file[SB_STREAM_OCCUPANCY].f : NULL;
 	if (o->interval > 0)
 		o->rx = sb_rx_new(sim);
 	if (o->interval > 0 && (sim->sc->run.sample_switches != SB_SAMPLE_NONE || o->rx))
@@ -221,12 +255,38 @@ void sb_report_free(struct sb_sim *sim)
 {
 	if (sim->occ) {
 		free(sim->occ->v);
+		free(sim->occ->occ);
+		free(sim->occ->at_drops);
 		free(sim->occ->last_tx_bytes);
 		free(sim->occ->last_drops);
 		sb_rx_free(sim->occ->rx);
 		free(sim->occ);
 		sim->occ = NULL;
 	}
+	sb_flowlog_free(sim);
+	/* streams of a run that was not written (a failed check, an error): no partial file */
+	if (sim->streams) {
+		for (int i = 0; i < SB_STREAM_N; i++)
+			if (sim->streams->file[i].f) {
+				fclose(sim->streams->file[i].f);
+				unlink(sim->streams->file[i].tmp);
+				sb_outdir_tmp_done(sim->streams->file[i].tmp);
+			}
+		free(sim->streams);
+		sim->streams = NULL;
+	}
+}
+
+void sb_report_flow_created(struct sb_sim *sim, const struct sb_flow *f)
+{
+	if (sim->occ && sim->occ->rx)
+		sb_rx_flow_created(sim->occ->rx, f);
+}
+
+void sb_report_flow_released(struct sb_sim *sim, const struct sb_flow *f)
+{
+	if (sim->occ && sim->occ->rx)
+		sb_rx_flow_released(sim->occ->rx, f);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -263,37 +323,10 @@ static void group_stats(double *v, size_t n, struct sb_summary_group *g)
 	g->p99 = sb_percentile_sorted(v, n, 99);
 }
 
-static double slowdown(const struct sb_flow_result *r)
-{
-	return r->ideal ? (double)r->fct / (double)r->ideal : 0;
-}
-
 void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 {
 	memset(s, 0, sizeof(*s));
-	size_t n = sim->nrecords;
-	double *all = sb_xmalloc((n + 1) * sizeof(double)), *small = sb_xmalloc((n + 1) * sizeof(double));
-	double *large = sb_xmalloc((n + 1) * sizeof(double)), *incast = sb_xmalloc((n + 1) * sizeof(double));
-	size_t na = 0, ns = 0, nl = 0, ni = 0;
-	for (size_t i = 0; i < n; i++) {
-		const struct sb_flow_result *r = &sim->records[i];
-		double sd = slowdown(r);
-		all[na++] = sd;
-		if (r->size < 100000)
-			small[ns++] = sd;
-		if (r->size > 1000000)
-			large[nl++] = sd;
-		if (r->kind == SB_KIND_INCAST)
-			incast[ni++] = sd;
-	}
-	group_stats(all, na, &s->all);
-	group_stats(small, ns, &s->small);
-	group_stats(large, nl, &s->large);
-	group_stats(incast, ni, &s->incast);
-	free(all);
-	free(small);
-	free(large);
-	free(incast);
+	sb_flowlog_groups(sim, &s->all, &s->small, &s->large, &s->incast);
 
 	double *qct = sb_xmalloc((sim->nqueries + 1) * sizeof(double));
 	size_t nq = 0;
@@ -314,8 +347,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 	const struct sb_occupancy_sink *o = sim->occ;
 	if (o && o->n) {
 		double *occ = sb_xmalloc(o->n * sizeof(double));
-		for (size_t i = 0; i < o->n; i++)
-			occ[i] = (double)(o->v[i].lossy + o->v[i].lossless);
+		memcpy(occ, o->occ, o->n * sizeof(double));
 		qsort(occ, o->n, sizeof(double), cmp_double);
 		s->p99_occupancy_bytes = (uint64_t)sb_percentile_sorted(occ, o->n, 99);
 		s->max_occupancy_bytes = (uint64_t)occ[o->n - 1];
@@ -459,18 +491,18 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 
 /* --- output files --- */
 
-struct out_file {
-	char final[4096], tmp[4096];
-	FILE *f;
-};
-
 /* A unique temporary DIR/.NAME.XXXXXX (outdir.c): two runs on one directory can never write
  * the same file, and a signal removes it. */
-static int out_open(struct out_file *o, const char *dir, const char *name, struct sb_error *err)
+static int out_open(struct sb_out_file *o, const char *dir, const char *name, struct sb_error *err)
 {
 	snprintf(o->final, sizeof(o->final), "%s/%s", dir, name);
 	o->f = sb_outdir_tmp_open(dir, name, o->tmp, sizeof(o->tmp), err);
 	return o->f ? 0 : -1;
+}
+
+static void occupancy_header(FILE *f)
+{
+	fprintf(f, "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n");
 }
 
 static int mkdir_p(const char *dir, struct sb_error *err)
@@ -494,27 +526,21 @@ static int mkdir_p(const char *dir, struct sb_error *err)
 	return 0;
 }
 
+/* flows.csv and occupancy.csv when the run did not stream them (sb_report_stream): from what
+ * it kept, which is every row only with sim->keep_finished (flows) and always (samples). */
 static void write_flows(FILE *f, const struct sb_sim *sim)
 {
-	fprintf(f, "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown,"
-		   "rx_fct_ns\n");
-	for (size_t i = 0; i < sim->nrecords; i++) {
-		const struct sb_flow_result *r = &sim->records[i];
-		fprintf(f, "%u,%u,%u,%llu,%u,%s,%s,%d,%.3f,%.3f,%.3f,%.6f,%.3f\n", r->id, r->src, r->dst,
-			(unsigned long long)r->size, r->prio, r->lossless ? "lossless" : "lossy",
-			sb_flow_kind_name[r->kind], r->query_id, sb_time_to_ns(r->start), sb_time_to_ns(r->fct),
-			sb_time_to_ns(r->ideal), slowdown(r), sb_time_to_ns(r->rx_fct));
-	}
+	sb_flowlog_header(f);
+	for (size_t i = 0; i < sim->nrecords; i++)
+		sb_flowlog_row(f, &sim->records[i]);
 }
 
 static void write_occupancy(FILE *f, const struct sb_sim *sim)
 {
-	fprintf(f, "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n");
+	occupancy_header(f);
 	const struct sb_occupancy_sink *o = sim->occ;
 	for (size_t i = 0; o && i < o->n; i++)
-		fprintf(f, "%.3f,%s,%llu,%llu,%.6f,%llu\n", sb_time_to_ns(o->v[i].t), sim->switches[o->v[i].sw]->node.name,
-			(unsigned long long)o->v[i].lossy, (unsigned long long)o->v[i].lossless, o->v[i].mem_bw_util,
-			(unsigned long long)o->v[i].drops);
+		write_occupancy_row(f, sim, &o->v[i]);
 }
 
 static void write_drops(FILE *f, const struct sb_sim *sim)
@@ -570,6 +596,23 @@ void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", out_names[i]);
 }
 
+int sb_report_stream(struct sb_sim *sim, const char *dir, struct sb_error *err)
+{
+	if (mkdir_p(dir, err))
+		return -1;
+	struct sb_report_streams *st = sb_xcalloc(1, sizeof(*st));
+	sim->streams = st; /* sb_report_free removes whatever was opened */
+	if (out_open(&st->file[SB_STREAM_FLOWS], dir, out_names[OUT_FLOWS], err) ||
+	    out_open(&st->file[SB_STREAM_OCCUPANCY], dir, out_names[OUT_OCCUPANCY], err))
+		return -1;
+	sb_flowlog_header(st->file[SB_STREAM_FLOWS].f);
+	occupancy_header(st->file[SB_STREAM_OCCUPANCY].f);
+	if (!sim->flowlog)
+		sim->flowlog = sb_xcalloc(1, sizeof(*sim->flowlog));
+	sim->flowlog->rows = st->file[SB_STREAM_FLOWS].f;
+	return 0;
+}
+
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err)
 {
 	return sb_report_write_provenance(sim, dir, wall_s, NULL, err);
@@ -580,22 +623,38 @@ int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double
 {
 	if (mkdir_p(dir, err))
 		return -1;
+	struct sb_report_streams *st = sim->streams;
+	if (!st && !sim->keep_finished && sim->stats.flows_completed)
+		return sb_fail(err, "flows.csv: the finished flows were neither streamed (sb_report_stream) nor kept");
 	struct sb_summary s;
 	sb_report_summarize(sim, &s);
 	bool wanted[OUT_N];
 	outputs_wanted(sim, wanted);
 	wanted[OUT_SCENARIO] = prov != NULL;
-	struct out_file files[OUT_N] = { 0 };
+	struct sb_out_file files[OUT_N] = { 0 };
 	int rc = 0;
+	/* the streamed files change hands: from here on they are closed and renamed (or
+	 * removed) below like the others */
+	if (st) {
+		files[OUT_FLOWS] = st->file[SB_STREAM_FLOWS];
+		files[OUT_OCCUPANCY] = st->file[SB_STREAM_OCCUPANCY];
+		st->file[SB_STREAM_FLOWS].f = st->file[SB_STREAM_OCCUPANCY].f = NULL;
+		if (sim->flowlog)
+			sim->flowlog->rows = NULL;
+		if (sim->occ)
+			sim->occ->rows = NULL;
+	}
 	for (int i = 0; i < OUT_N && rc == 0; i++)
-		if (wanted[i])
+		if (wanted[i] && !files[i].f)
 			rc = out_open(&files[i], dir, out_names[i], err);
 	if (rc == 0) {
-		write_flows(files[OUT_FLOWS].f, sim);
+		if (!st)
+			write_flows(files[OUT_FLOWS].f, sim);
 		write_summary(files[OUT_SUMMARY].f, sim, &s, wall_s, prov);
 		if (prov)
 			fputs(prov->scenario_text, files[OUT_SCENARIO].f);
-		write_occupancy(files[OUT_OCCUPANCY].f, sim);
+		if (!st)
+			write_occupancy(files[OUT_OCCUPANCY].f, sim);
 		write_drops(files[OUT_DROPS].f, sim);
 		if (wanted[OUT_PFC])
 			sb_pfc_write_events(files[OUT_PFC].f, sim);

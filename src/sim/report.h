@@ -41,11 +41,36 @@ void sb_report_run_start(struct sb_sim *sim);
 void sb_report_progress(struct sb_sim *sim, sb_time now);
 void sb_report_run_end(struct sb_sim *sim);
 void sb_report_free(struct sb_sim *sim);
+/* Flow f was created (flows.c): throughput sampling follows it if it goes to a sampled host. */
+void sb_report_flow_created(struct sb_sim *sim, const struct sb_flow *f);
+/* Flow f is about to be released (flows.c): throughput sampling takes its received bytes. */
+void sb_report_flow_released(struct sb_sim *sim, const struct sb_flow *f);
 
 void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
 
 /* Print the human summary (stdout of `sharebuf run`). */
 void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s);
+
+/* An output file being written: its unique temporary (sim/outdir.h) and its final name. */
+struct sb_out_file {
+	char final[4096], tmp[4096];
+	FILE *f;
+};
+
+/* The outputs written while the run goes (flows.csv as flows complete, occupancy.csv as
+ * samples are taken), so that their rows need no memory. */
+enum { SB_STREAM_FLOWS, SB_STREAM_OCCUPANCY, SB_STREAM_N };
+struct sb_report_streams {
+	struct sb_out_file file[SB_STREAM_N];
+};
+
+/* Open flows.csv's and occupancy.csv's temporaries in `dir` (claimed with sb_outdir_claim)
+ * and write their headers; call it after sb_sim_build and before sb_sim_run, then
+ * sb_report_write with the same `dir` puts them in place with the other files. A run that is
+ * not written removes them (sb_sim_free), as a signal does (outdir.h): never a partial file.
+ * Without it, sb_report_write writes flows.csv from sim->records (sim->keep_finished) and
+ * occupancy.csv from the samples kept in memory. */
+int sb_report_stream(struct sb_sim *sim, const char *dir, struct sb_error *err);
 
 /* Every file name sb_report_write may write, NULL-terminated. */
 extern const char *const *const sb_report_file_names;
@@ -54,7 +79,8 @@ extern const char *const *const sb_report_file_names;
 void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len);
 
 /* Write every output file into `dir` (each replaced atomically), then remove the files of
- * sb_report_file_names that this run does not write. */
+ * sb_report_file_names that this run does not write. Fails when flows.csv was neither streamed
+ * nor kept (sim->keep_finished): its rows are gone. */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
 /* The same, and with `prov` (NULL: none) also DIR/scenario.cfg (its resolved scenario) and
  * summary.json's "provenance" object, as `sharebuf run` writes them. */

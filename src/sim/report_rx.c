@@ -7,10 +7,11 @@
  * a workload creates, and a host that receives a single flow (the innocent flow of DSH Fig. 13,
  * say) gives that flow's throughput exactly.
  *
- * Flows are looked at lazily: each sample first scans the flows created since the previous
- * one and keeps those whose receiver is sampled; a flow whose receiver has every byte is
- * counted one last time and then folded into a per-host total, so the work per sample stays
- * proportional to the flows still receiving, not to every flow the run ever had.
+ * The sink keeps the ids of the flows whose receiver is sampled, told of each as it is
+ * created (the flows of the build, when the sink is made); a flow whose receiver has every
+ * byte is counted one last time and then folded into a per-host total, so the work per sample
+ * stays proportional to the flows still receiving, not to every flow the run ever had. A flow
+ * released between two samples (sim/flow_table.h) is folded in at its release.
  */
 #include "sim/report_rx.h"
 
@@ -31,9 +32,8 @@ struct sb_rx_sink {
 	uint64_t *retired;   /* per slot: bytes of finished flows no longer in `live` */
 	uint64_t *last;      /* per slot: cumulative bytes at the previous sample */
 	uint64_t *cur;       /* per slot: scratch for the current sample */
-	uint32_t *live;      /* flows to sampled hosts that may still receive */
+	uint32_t *live;      /* flows to sampled hosts that may still receive (ids) */
 	uint32_t nlive, live_cap;
-	uint32_t scanned;    /* flows [0, scanned) were already looked at */
 	struct rx_row *v;
 	size_t nrows, cap;
 };
@@ -61,30 +61,43 @@ struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim)
 	rx->retired = sb_xcalloc(rx->n, sizeof(uint64_t));
 	rx->last = sb_xcalloc(rx->n, sizeof(uint64_t));
 	rx->cur = sb_xcalloc(rx->n, sizeof(uint64_t));
+	/* the flows that exist already (created at build time); later ones come through
+	 * sb_rx_flow_created */
+	for (uint32_t id = 0; id < sim->flows.next_id; id++) {
+		const struct sb_flow *f = sb_flow_table_get(&sim->flows, id);
+		if (f)
+			sb_rx_flow_created(rx, f);
+	}
 	return rx;
+}
+
+void sb_rx_flow_created(struct sb_rx_sink *rx, const struct sb_flow *f)
+{
+	if (rx->slot[f->dst] < 0)
+		return;
+	if (rx->nlive == rx->live_cap) {
+		rx->live_cap = rx->live_cap ? rx->live_cap * 2 : 64;
+		rx->live = sb_xrealloc(rx->live, rx->live_cap * sizeof(*rx->live));
+	}
+	rx->live[rx->nlive++] = f->id;
 }
 
 void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 {
-	for (; rx->scanned < sim->nflows; rx->scanned++) {
-		const struct sb_flow *f = sb_flow_get(sim, rx->scanned);
-		if (rx->slot[f->dst] < 0)
-			continue;
-		if (rx->nlive == rx->live_cap) {
-			rx->live_cap = rx->live_cap ? rx->live_cap * 2 : 64;
-			rx->live = sb_xrealloc(rx->live, rx->live_cap * sizeof(*rx->live));
-		}
-		rx->live[rx->nlive++] = rx->scanned;
-	}
 	for (uint32_t k = 0; k < rx->n; k++)
 		rx->cur[k] = rx->retired[k];
 	for (uint32_t i = 0; i < rx->nlive; i++) {
-		const struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		if (!f) { /* released since the last sample: its bytes are in `retired` */
+			rx->live[i--] = rx->live[--rx->nlive];
+			continue;
+		}
 		int32_t s = rx->slot[f->dst];
 		rx->cur[s] += f->bytes_received;
 		/* the receiver has every byte: bytes_received is final, fold it in */
 		if (f->done) {
 			rx->retired[s] += f->bytes_received;
+			f->rx_counted = true;
 			rx->live[i--] = rx->live[--rx->nlive];
 		}
 	}
@@ -98,6 +111,13 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 		rx->v[rx->nrows++] = (struct rx_row){ sb_now(sim), rx->hosts[k], rx->cur[k] - rx->last[k] };
 		rx->last[k] = rx->cur[k];
 	}
+}
+
+void sb_rx_flow_released(struct sb_rx_sink *rx, const struct sb_flow *f)
+{
+	/* a released flow is done: its bytes are final; fold them in unless a sample did */
+	if (rx->slot[f->dst] >= 0 && !f->rx_counted)
+		rx->retired[rx->slot[f->dst]] += f->bytes_received;
 }
 
 void sb_rx_write(FILE *f, const struct sb_sim *sim, const struct sb_rx_sink *rx)

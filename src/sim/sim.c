@@ -57,6 +57,7 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 	}
 	sim->stats.pkts_delivered++;
 	struct sb_flow *f = sb_flow_get(sim, pkt->flow);
+	/* a flow is released only once none of its packets exists, so this one's flow is live */
 	if (pkt->type == SB_PKT_DATA) {
 		f->ops->on_data(sim, f, pkt);
 	} else if (f->ops->on_ack) {
@@ -65,7 +66,8 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 		if (pkt->type == SB_PKT_ACK || pkt->type == SB_PKT_NACK)
 			sb_flow_acked(sim, f, pkt->seq);
 	}
-	sb_packet_free(sim, pkt);
+	sb_packet_recycle(sim, pkt);
+	sb_flow_packet_gone_of(sim, f); /* last: it may release f */
 }
 
 void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
@@ -365,9 +367,7 @@ void sb_sim_free(struct sb_sim *sim)
 	free(sim->rack_count);
 	free(sim->hosts);
 	free(sim->switches);
-	for (uint32_t c = 0; c < sim->flow_chunk_cap; c++)
-		free(sim->flow_chunks[c]);
-	free(sim->flow_chunks);
+	sb_flow_table_free(&sim->flows);
 	free(sim->records);
 	free(sim->queries);
 	sb_pool_destroy(&sim->packets);

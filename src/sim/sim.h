@@ -18,6 +18,7 @@
 #include "net/pfc.h"
 #include "net/port.h"
 #include "net/telemetry.h"
+#include "sim/flow_table.h"
 #include "sim/scenario.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
@@ -96,6 +97,7 @@ struct sb_stats {
 };
 
 struct sb_occupancy_sink;
+struct sb_report_streams;
 struct sb_deadlock_detector;
 struct sb_wl_runtime;
 
@@ -114,12 +116,16 @@ struct sb_sim {
 	uint32_t nswitches;
 	uint32_t nracks;
 
-	/* flows: chunked so pointers stay valid as the table grows */
-	struct sb_flow **flow_chunks;
-	uint32_t nflows, flow_chunk_cap;
-
+	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
+	struct sb_flow_table flows;
+	/* Keep finished flows in the table and their records in `records` (tests that inspect
+	 * them after the run set it between sb_sim_build and sb_sim_run). A program run leaves it
+	 * false: a finished flow's row goes to flows.csv as it completes (report.h,
+	 * sb_report_stream) and its slot is reused, so memory follows the flows in flight. */
+	bool keep_finished;
 	struct sb_flow_result *records;
 	size_t nrecords, records_cap;
+	struct sb_flowlog *flowlog; /* finished flows: compact statistics, streamed rows (flowlog.h) */
 
 	struct sb_query *queries;
 	size_t nqueries, queries_cap;
@@ -133,6 +139,7 @@ struct sb_sim {
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
 	struct sb_occupancy_sink *occ;
+	struct sb_report_streams *streams; /* outputs written as the run goes (report.h), or NULL */
 	struct sb_wl_runtime *wl;  /* workload generators (workload.c) */
 	uint32_t *rack_first, *rack_count; /* hosts of rack r: rack_first[r] .. + rack_count[r] */
 	/* Fault injection for tests: when set, every packet a host sends is first offered to it.
@@ -141,8 +148,6 @@ struct sb_sim {
 	bool (*inject)(void *ctx, struct sb_packet *pkt);
 	void *inject_ctx;
 };
-
-#define SB_FLOW_CHUNK 4096
 
 static inline sb_time sb_now(const struct sb_sim *sim) { return sim->eq.now; }
 static inline void sb_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
@@ -168,29 +173,56 @@ static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
 	*p = (struct sb_packet){ 0 };
 	return p;
 }
-static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
+void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id);
+void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f);
+/* Back to the pool (and its INT record), nothing else: for a caller that accounts the
+ * packet's flow itself (host_receive, which has the flow at hand). */
+static inline void sb_packet_recycle(struct sb_sim *sim, struct sb_packet *p)
 {
 	if (p->int_id)
 		sb_int_release(&sim->telemetry, p->int_id);
 	sb_pool_put(&sim->packets, p);
 }
+/* A packet leaves the simulation (delivered, dropped, expelled): back to the pool, and one
+ * packet less in the network for its flow (which may let the flow be released). */
+static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
+{
+	if (p->type != SB_PKT_PFC)
+		sb_flow_packet_gone(sim, p->flow);
+	sb_packet_recycle(sim, p);
+}
 
 /* --- hosts and flows --- */
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);
-struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id);
+/* The flow of `id`, or NULL once it was released (finished and unreachable; flow_table.h). */
+static inline struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id)
+{
+	return sb_flow_table_get(&sim->flows, id);
+}
+/* Release f if it has completed and nothing can reach it any more: no packet of it exists,
+ * it wants no timer, and its transport holds no reference (ops->held). Called where one of
+ * these may have just become true; does nothing when sim->keep_finished is set. */
+void sb_flow_release_if_done(struct sb_sim *sim, struct sb_flow *f);
 /* Create a flow starting at `start`; its transport's start() runs then. */
 struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, const struct sb_transport_ops *ops);
+/* The same for an id reserved with sb_flow_table_reserve(&sim->flows, n), without scheduling
+ * its start: the caller starts it at `start` with sb_flow_start() (the file workload). */
+struct sb_flow *sb_flow_create_reserved(struct sb_sim *sim, uint32_t id, uint32_t src, uint32_t dst, uint64_t size,
+					sb_time start, const struct sb_transport_ops *ops);
+/* Start flow f now: its transport's start(). */
+void sb_flow_start(struct sb_sim *sim, struct sb_flow *f);
 void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at);
 /* A data packet of flow f carrying payload bytes [seq, seq + payload) with `header` bytes of
  * overhead, stamped now, with the flow's addressing, priority and class flags (ECT, lossless,
- * first RTT when seq < first_rtt_end). The transport adds its own flags and sends it. */
-struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, const struct sb_flow *f, uint64_t seq,
+ * first RTT when seq < first_rtt_end). The transport adds its own flags and sends it. Counts
+ * the packet in f->in_network (so does sb_flow_control_packet). */
+struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end);
 /* A control packet of flow f (an ACK, NACK, CNP or SYN; no payload) of `size` bytes in `lane`,
  * from the receiver to the sender (`to_sender`) or the other way, with the flow's hash,
  * priority and lossless flag; its time stamp and other flags are the transport's. */
-struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type, uint64_t seq,
+struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq,
 					 uint32_t size, uint8_t lane, bool to_sender);
 /* Called by the transport at the receiver when every byte has arrived. A transport without
  * ACKs (on_ack == NULL) completes here; otherwise the flow completes when its sender receives

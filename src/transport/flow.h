@@ -43,6 +43,8 @@ struct sb_ooo {
 struct sb_flow {
 	uint32_t id;
 	uint32_t src, dst;       /* host indices */
+	uint32_t in_network;     /* its packets that exist (made, not yet delivered or dropped):
+				  * the flow is released only at 0 (sim/flow_table.h) */
 	uint64_t size;           /* payload bytes; 0 = unbounded (runs until the simulation ends) */
 	uint8_t prio;
 	uint8_t lossless;
@@ -50,6 +52,7 @@ struct sb_flow {
 	bool done;               /* receiver has every byte */
 	bool completed;          /* the sender knows it (last byte acknowledged): FCT is taken here */
 	bool ecn;                /* sender marks its packets ECT */
+	bool rx_counted;         /* throughput sampling has its received bytes (sim/report_rx.c) */
 	int32_t query_id;        /* incast query this response belongs to, -1 if none */
 	uint32_t hash;           /* ECMP hash of the flow */
 	sb_time start;           /* when the first byte may be sent */

@@ -195,7 +195,7 @@ void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f)
 /* --- receiver --- */
 
 /* An ACK, NACK or CNP from the receiver back to the sender, in the lane given. */
-static inline struct sb_packet *feedback_packet(struct sb_sim *sim, const struct sb_flow *f, uint8_t type,
+static inline struct sb_packet *feedback_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type,
 						uint32_t size, uint8_t lane)
 {
 	return sb_flow_control_packet(sim, f, type, f->rcv_nxt, size, lane, true);

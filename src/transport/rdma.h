@@ -106,6 +106,11 @@ _Static_assert(sizeof(struct sb_rdma_qp) <= sizeof(((struct sb_flow *)0)->tx),
 	       "RDMA QP state must fit in the flow's tx area");
 
 static inline struct sb_rdma_qp *sb_rdma_qp_of(struct sb_flow *f) { return (struct sb_rdma_qp *)(void *)f->tx; }
+/* The NIC's scheduler still holds the QP by flow id (ops->held): removal is lazy, rdma_nic.h. */
+static inline bool sb_rdma_held(const struct sb_flow *f)
+{
+	return ((const struct sb_rdma_qp *)(const void *)f->tx)->where != SB_QP_IDLE;
+}
 
 extern const struct sb_rdma_cc_ops sb_rdma_cc_none, sb_rdma_cc_dcqcn, sb_rdma_cc_hpcc, sb_rdma_cc_powertcp,
 	sb_rdma_cc_thetapowertcp, sb_rdma_cc_timely;
@@ -122,7 +127,7 @@ struct sb_framing sb_rdma_framing(const struct sb_sim *sim);
 #define SB_RDMA_TRANSPORT(start_fn)                                                   \
 	.state_size = sizeof(struct sb_rdma_qp), .start = (start_fn), .on_data = sb_rdma_on_data, \
 	.on_ack = sb_rdma_on_ack, .on_timer = sb_rdma_on_timer, .framing = sb_rdma_framing,     \
-	.lossless_by_default = true
+	.held = sb_rdma_held, .lossless_by_default = true
 
 /* --- for the controls --- */
 

@@ -155,9 +155,11 @@ static void arm(struct qp_sched *s)
  * (when the link can next take a packet). */
 static void place(struct qp_sched *s, uint32_t id, struct sb_rdma_qp *qp, sb_time free_at)
 {
-	if (!sb_rdma_sendable(sb_flow_get(s->sim, id), qp))
+	struct sb_flow *f = sb_flow_get(s->sim, id);
+	if (!sb_rdma_sendable(f, qp)) {
 		qp->where = SB_QP_IDLE;
-	else if (qp->next_send <= free_at)
+		sb_flow_release_if_done(s->sim, f); /* the scheduler held the last reference */
+	} else if (qp->next_send <= free_at)
 		ring_push(s, id, qp);
 	else
 		heap_push(s, id, qp);
@@ -217,6 +219,7 @@ static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint
 		struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
 		if (!sb_rdma_sendable(f, qp)) {
 			qp->where = SB_QP_IDLE; /* lazy removal: completed, or out of window */
+			sb_flow_release_if_done(sim, f);
 			continue;
 		}
 		if (qp->next_send > now) {

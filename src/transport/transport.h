@@ -51,6 +51,10 @@ struct sb_transport_ops {
 	/* Time from a flow's start until its first data byte may leave on an idle path (TCP's
 	 * handshake), added to the ideal FCT; NULL = none. */
 	sb_time (*setup_time)(const struct sb_sim *sim, uint32_t src, uint32_t dst);
+	/* True while something outside the flow still refers to it by id after it completed
+	 * (the RDMA NIC's scheduler, until it meets the QP): the flow is not released then, and
+	 * the transport calls sb_flow_release_if_done() when the reference goes. NULL = never. */
+	bool (*held)(const struct sb_flow *f);
 	bool lossless_by_default;
 };
 

@@ -192,46 +192,72 @@ static int cmp_start(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line); /* file order: qsort is not stable */
 }
 
-static int read_lines(struct sb_lines *in, uint32_t nhosts, struct sb_flowfile *out, struct sb_error *err)
+int sb_flowfile_next(struct sb_flowfile_cursor *c, struct sb_flow_record *rec, struct sb_error *err)
 {
-	const char *path = in->name;
-	memset(out, 0, sizeof(*out));
-	struct reader r = {path, 0, nhosts, err};
-	struct sb_flowfile ff = {0};
-	size_t cap = 0;
-	int ncols = 0, rc = 0, got;
+	struct reader r = { c->in.name, 0, c->nhosts, err };
 	char *line = NULL;
-	while ((got = sb_lines_next(in, &line, err)) > 0) {
-		r.line = in->line;
+	int got;
+	while ((got = sb_lines_next(&c->in, &line, err)) > 0) {
+		r.line = c->in.line;
 		char *s = line;
 		if (r.line == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
 			s += 3; /* UTF-8 byte-order mark, as spreadsheet exports write */
 		s = trim(s);
 		if (*s == '\0' || *s == '#')
 			continue;
-		if (ncols == 0) {
-			if ((ncols = parse_header(&r, s)) < 0) {
-				rc = -1;
-				break;
-			}
+		if (c->ncols == 0) {
+			if ((c->ncols = parse_header(&r, s)) < 0)
+				return -1;
 			continue;
 		}
+		return parse_record(&r, s, (size_t)c->ncols, c->names, rec) < 0 ? -1 : 1;
+	}
+	if (got < 0)
+		return -1;
+	if (c->ncols == 0)
+		return sb_fail(err, "%s: expected the header line `%s` " OPTIONAL ", found no line", c->in.name, HEADER6);
+	return 0;
+}
+
+int sb_flowfile_open(struct sb_flowfile_cursor *c, const char *path, uint32_t nhosts, struct sb_flowfile *names,
+		     struct sb_error *err)
+{
+	memset(c, 0, sizeof(*c));
+	if (nhosts == 0)
+		return sb_fail(err, "%s: the topology has no hosts to send flows between", path);
+	if (sb_lines_open(&c->in, path, "flow file", err))
+		return -1;
+	c->nhosts = nhosts;
+	c->names = names;
+	c->open = true;
+	return 0;
+}
+
+void sb_flowfile_close(struct sb_flowfile_cursor *c)
+{
+	if (c->open)
+		sb_lines_close(&c->in);
+	c->open = false;
+}
+
+/* Every record, sorted by start (file order among equal starts). */
+static int read_all(struct sb_flowfile_cursor *c, const char *path, struct sb_flowfile *out, struct sb_error *err)
+{
+	struct sb_flowfile ff = {0};
+	c->names = &ff;
+	size_t cap = 0;
+	int got;
+	for (;;) {
 		if (ff.n == cap) {
 			cap = cap ? 2 * cap : 256;
 			ff.flows = sb_xrealloc(ff.flows, cap * sizeof(*ff.flows));
 		}
-		if (parse_record(&r, s, (size_t)ncols, &ff, &ff.flows[ff.n]) < 0) {
-			rc = -1;
+		if ((got = sb_flowfile_next(c, &ff.flows[ff.n], err)) <= 0)
 			break;
-		}
 		ff.n++;
 	}
-	if (got < 0)
-		rc = -1;
-	if (rc == 0 && ncols == 0)
-		rc = sb_fail(err, "%s: expected the header line `%s` " OPTIONAL ", found no line", path, HEADER6);
 	ff.path = sb_xstrdup(path);
-	if (rc < 0) {
+	if (got < 0) {
 		sb_flowfile_free(&ff);
 		return -1;
 	}
@@ -247,10 +273,10 @@ int sb_flowfile_read(FILE *f, const char *name, uint32_t nhosts, struct sb_flowf
 	memset(out, 0, sizeof(*out));
 	if (nhosts == 0)
 		return sb_fail(err, "%s: the topology has no hosts to send flows between", name);
-	struct sb_lines in;
-	sb_lines_init(&in, f, name);
-	int rc = read_lines(&in, nhosts, out, err);
-	sb_lines_close(&in);
+	struct sb_flowfile_cursor c = { .nhosts = nhosts, .open = true };
+	sb_lines_init(&c.in, f, name);
+	int rc = read_all(&c, name, out, err);
+	sb_flowfile_close(&c);
 	return rc;
 }
 
@@ -258,13 +284,11 @@ int sb_flowfile_load(const char *path, uint32_t nhosts, struct sb_flowfile *out,
 		     struct sb_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (nhosts == 0)
-		return sb_fail(err, "%s: the topology has no hosts to send flows between", path);
-	struct sb_lines in;
-	if (sb_lines_open(&in, path, "flow file", err))
+	struct sb_flowfile_cursor c;
+	if (sb_flowfile_open(&c, path, nhosts, NULL, err))
 		return -1;
-	int rc = read_lines(&in, nhosts, out, err);
-	sb_lines_close(&in);
+	int rc = read_all(&c, path, out, err);
+	sb_flowfile_close(&c);
 	return rc;
 }
 

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "core/lines.h"
 #include "core/util.h"
 
 struct sb_flow_record {
@@ -64,5 +65,21 @@ int sb_flowfile_read(FILE *f, const char *name, uint32_t nhosts, struct sb_flowf
 		     struct sb_error *err);
 
 void sb_flowfile_free(struct sb_flowfile *ff);
+
+/* Reading a flow list one record at a time, in file order, with the same checks and messages
+ * (the file workload streams a list that is in start order; workload/filefeed.h). */
+struct sb_flowfile_cursor {
+	struct sb_lines in;
+	uint32_t nhosts;
+	int ncols;                 /* of the header, once read */
+	struct sb_flowfile *names; /* records' transport names are interned in names->transports */
+	bool open;
+};
+/* Open `path` for a topology of `nhosts` hosts; -1 with err set. */
+int sb_flowfile_open(struct sb_flowfile_cursor *c, const char *path, uint32_t nhosts, struct sb_flowfile *names,
+		     struct sb_error *err);
+/* 1 and the next record in *rec, 0 at the end of the file, -1 with err set ("FILE:LINE: ..."). */
+int sb_flowfile_next(struct sb_flowfile_cursor *c, struct sb_flow_record *rec, struct sb_error *err);
+void sb_flowfile_close(struct sb_flowfile_cursor *c);
 
 #endif

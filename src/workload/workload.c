@@ -10,7 +10,7 @@
 #include "transport/cbr.h"
 #include "transport/transport.h"
 #include "workload/cdf.h"
-#include "workload/flowfile.h"
+#include "workload/filefeed.h"
 
 /* One generator per (workload, host) for the Poisson processes. */
 struct host_gen {
@@ -27,9 +27,7 @@ struct wl_state {
 	struct sb_cdf cdf;
 	bool has_cdf;
 	int prio, klass;      /* the workload's, or its transport's defaults (prio -1, class auto) */
-	struct sb_flowfile file;
-	bool has_file;
-	const struct sb_transport_ops **file_ops; /* per distinct transport of the file */
+	struct sb_filefeed *feed; /* a file workload's flow list (filefeed.h) */
 	struct host_gen *gens;
 	uint32_t ngens;
 	sb_time start, stop;
@@ -332,130 +330,6 @@ static int load_cdf(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb
 	return 0;
 }
 
-/* A file workload: its flow list, found as sb_scenario_path says, and its transports. */
-static int load_flow_file(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
-{
-	const struct sb_workload *c = w->cfg;
-	char key[48], why[sizeof(err->msg)];
-	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
-	char *path = sb_workload_flow_path(sim->sc, wi);
-	(void)c;
-	int rc = sb_flowfile_load(path, sim->nhosts, &w->file, err);
-	free(path);
-	if (rc) {
-		snprintf(why, sizeof(why), "%s", err->msg);
-		return sb_scenario_fail(sim->sc, key, err, "%s", why);
-	}
-	w->has_file = true;
-	w->file_ops = sb_xcalloc(w->file.ntransports + 1, sizeof(*w->file_ops));
-	for (size_t t = 0; t < w->file.ntransports; t++) {
-		w->file_ops[t] = sb_transport_find(w->file.transports[t]);
-		if (w->file_ops[t])
-			continue;
-		char known[256];
-		sb_transport_names(known, sizeof(known));
-		for (size_t i = 0; i < w->file.n; i++) /* the first line that names it */
-			if (!strcmp(w->file.flows[i].transport, w->file.transports[t]))
-				return sb_scenario_fail(sim->sc, key, err,
-							"%s:%d: column transport: unknown transport \"%s\", expected one of %s",
-							w->file.path, w->file.flows[i].line, w->file.transports[t], known);
-	}
-	return 0;
-}
-
-/* The transport of a flow-list record (every name was checked to exist). */
-static const struct sb_transport_ops *file_ops(const struct wl_state *w, const struct sb_flow_record *r)
-{
-	for (size_t t = 0; t < w->file.ntransports; t++)
-		if (!strcmp(r->transport, w->file.transports[t]))
-			return w->file_ops[t];
-	return NULL;
-}
-
-static int cmp_query_then_index(const void *a, const void *b, void *ctx)
-{
-	const struct sb_flow_record *v = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	if (v[x].query != v[y].query)
-		return v[x].query < v[y].query ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
-struct query_group {
-	size_t a, b; /* its records are idx[a .. b) */
-	size_t first; /* = idx[a], its earliest record */
-};
-
-static int cmp_group_start(const void *a, const void *b)
-{
-	size_t x = ((const struct query_group *)a)->first, y = ((const struct query_group *)b)->first;
-	return (x > y) - (x < y);
-}
-
-/*
- * The queries of a flow list with a `query` column: the lines with one query id are the
- * responses of one incast query, and become queries exactly like a generated incast's
- * (issue_query): kind incast, one sb_query with their count and total bytes, the querier
- * their common receiver, the query start their earliest start, the ideal QCT that of all the
- * bytes from the first response's sender with its transport. Queries are numbered (flows.csv
- * query_id) in the order they start, as generated ones are, whatever ids the file uses.
- * *qid gets, per record, its query's number or -1; NULL when the file has no query.
- * O(n log n) in the file's lines.
- */
-static int file_queries(struct sb_sim *sim, struct wl_state *w, int32_t **qid, struct sb_error *err)
-{
-	const struct sb_flow_record *v = w->file.flows;
-	const char *path = w->file.path;
-	size_t n = 0;
-	for (size_t i = 0; i < w->file.n; i++)
-		n += v[i].query >= 0;
-	*qid = NULL;
-	if (!n)
-		return 0;
-	size_t *idx = sb_xmalloc(n * sizeof(*idx));
-	struct query_group *g = sb_xmalloc(n * sizeof(*g));
-	n = 0;
-	for (size_t i = 0; i < w->file.n; i++)
-		if (v[i].query >= 0)
-			idx[n++] = i;
-	/* records are in start order, so each group's first index is its earliest response */
-	qsort_r(idx, n, sizeof(*idx), cmp_query_then_index, (void *)v);
-	size_t ng = 0;
-	int rc = 0;
-	for (size_t a = 0, b; a < n && rc == 0; a = b) {
-		const struct sb_flow_record *r0 = &v[idx[a]];
-		for (b = a + 1; b < n && v[idx[b]].query == r0->query && rc == 0; b++)
-			if (v[idx[b]].dst != r0->dst)
-				rc = sb_fail(err, "%s:%d: column query: query %lld's responses go to host %u (line %d) and to host %u; "
-						  "expected one querier per query",
-					     path, v[idx[b]].line, (long long)r0->query, r0->dst, r0->line, v[idx[b]].dst);
-		if (rc == 0 && b - a > UINT16_MAX)
-			rc = sb_fail(err, "%s:%d: column query: query %lld has %zu responses, expected at most %u", path,
-				     r0->line, (long long)r0->query, b - a, UINT16_MAX);
-		g[ng++] = (struct query_group){ a, b, idx[a] };
-	}
-	if (rc == 0) {
-		*qid = sb_xmalloc(w->file.n * sizeof(**qid));
-		for (size_t i = 0; i < w->file.n; i++)
-			(*qid)[i] = -1;
-		qsort(g, ng, sizeof(*g), cmp_group_start);
-		for (size_t k = 0; k < ng; k++) {
-			const struct sb_flow_record *r0 = &v[g[k].first];
-			uint64_t bytes = 0;
-			for (size_t j = g[k].a; j < g[k].b; j++)
-				bytes += v[idx[j]].size_bytes;
-			int32_t q = sb_query_new(sim, r0->dst, w->start + sb_time_from_us(r0->start_us),
-						 (uint16_t)(g[k].b - g[k].a), r0->src, bytes);
-			sim->queries[q].ops = file_ops(w, r0);
-			for (size_t j = g[k].a; j < g[k].b; j++)
-				(*qid)[idx[j]] = q;
-		}
-	}
-	free(idx);
-	free(g);
-	return rc;
-}
-
 static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct sb_error *err)
 {
 	const struct sb_workload *c = w->cfg;
@@ -526,24 +400,7 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 		}
 		return 0;
 	case SB_WL_FILE:
-		if (load_flow_file(sim, w, wi, err))
-			return -1;
-		int32_t *qid = NULL;
-		if (file_queries(sim, w, &qid, err))
-			return -1;
-		for (size_t i = 0; i < w->file.n; i++) {
-			const struct sb_flow_record *r = &w->file.flows[i];
-			const struct sb_transport_ops *ops = file_ops(w, r);
-			struct sb_flow *f = spawn_as(sim, ops, r->src, r->dst, r->size_bytes,
-						     w->start + sb_time_from_us(r->start_us),
-						     qid && qid[i] >= 0 ? SB_KIND_INCAST : SB_KIND_FILE, r->priority, r->klass);
-			if (qid && qid[i] >= 0)
-				f->query_id = qid[i];
-			if (r->klass == SB_CLASS_LOSSLESS)
-				sim->lossless_prio_mask |= (uint8_t)(1u << r->priority);
-		}
-		free(qid);
-		return 0;
+		return sb_filefeed_start(sim, wi, w->start, &w->feed, err);
 	}
 	return sb_scenario_fail(sim->sc, KEY("type"), err, "unknown type");
 #undef KEY
@@ -571,9 +428,7 @@ void sb_workloads_free(struct sb_sim *sim)
 		struct wl_state *w = &sim->wl->w[i];
 		if (w->has_cdf)
 			sb_cdf_free(&w->cdf);
-		if (w->has_file)
-			sb_flowfile_free(&w->file);
-		free(w->file_ops);
+		sb_filefeed_free(w->feed);
 		free(w->gens);
 		free(w->scratch);
 		free(w->sizes);
