@@ -6,7 +6,8 @@
  * traffic allocated until the machine killed the process. The estimate adds up what grows with
  * the scenario (docs/scenario.md, "Memory"):
  *   network    hosts, switches, their ports and MMU counters;
- *   forwarding every switch's ECMP table: an entry per host and equal-cost port;
+ *   forwarding every switch's ECMP table: a row of an entry per rack, shared by switches
+ *              whose rows are equal, and the hop distances the build uses (topo/routes.h);
  *   flows      every flow of the run (a flow is never freed: its struct of sizeof(struct
  *              sb_flow) ≈ 3.2 KB, its flows.csv record and its start event): the srcs of
  *              longlived, burst and cbr workloads, a flow list's lines, and the expected

@@ -19,6 +19,7 @@
 #include "net/port.h"
 #include "net/telemetry.h"
 #include "sim/scenario.h"
+#include "topo/routes.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
 
@@ -40,13 +41,7 @@ struct sb_switch {
 	struct sb_mmu **mmus;      /* one per group of ports */
 	uint16_t nmmus;
 	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
-	/* forwarding: for each destination host, the equal-cost egress ports */
-	uint32_t *fib_off;         /* [nhosts+1] offsets into fib_ports */
-	uint16_t *fib_ports;
-	uint32_t *fib;             /* [nhosts] the same, packed for the per-packet lookup:
-				    * group size n in the low 8 bits, above it the egress port
-				    * (n = 1) or the group's offset in fib_ports; 0 = look in
-				    * fib_off (groups of 256 ports or more) */
+	struct sb_route_view route; /* forwarding: its row of sim->routes (topo/routes.h) */
 	struct sb_rng rng;         /* ECN marking draws */
 	uint64_t drops[SB_DROP_NCAUSES];
 };
@@ -113,6 +108,7 @@ struct sb_sim {
 	struct sb_switch **switches;
 	uint32_t nswitches;
 	uint32_t nracks;
+	struct sb_routes routes;   /* forwarding tables by destination rack (topo/routes.h) */
 
 	/* flows: chunked so pointers stay valid as the table grows */
 	struct sb_flow **flow_chunks;
