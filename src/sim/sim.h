@@ -8,6 +8,7 @@
 #define SB_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "core/event.h"
@@ -35,16 +36,21 @@ struct sb_node {
 	char name[24];         /* "h12", "leaf3", "spine0" */
 };
 
+/* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
+ * second what a data packet adds (its MMU); a control packet touches one line. */
 struct sb_switch {
-	struct sb_node node;
-	uint32_t index;            /* index in sim->switches */
-	struct sb_mmu **mmus;      /* one per group of ports */
-	uint16_t nmmus;
-	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
+	_Alignas(64) struct sb_node node;
 	struct sb_route_view route; /* forwarding: its row of sim->routes (topo/routes.h) */
+	struct sb_mmu **mmus;      /* one per group of ports */
+	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
+	uint16_t nmmus;
+	uint32_t index;            /* index in sim->switches */
 	struct sb_rng rng;         /* ECN marking draws */
 	uint64_t drops[SB_DROP_NCAUSES];
 };
+
+_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
+	       "a switch's ports and route share its first line");
 
 struct sb_host {
 	struct sb_node node;

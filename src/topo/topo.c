@@ -66,7 +66,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 			n->kind = SB_NODE_HOST;
 			snprintf(n->name, sizeof(n->name), "h%u", i);
 		} else {
-			struct sb_switch *sw = sb_xcalloc(1, sizeof(*sw));
+			struct sb_switch *sw = sb_xcalloc_aligned(1, sizeof(*sw), _Alignof(struct sb_switch));
 			sw->index = i - H;
 			sb_rng_init(&sw->rng, sim->seed, SB_STREAM_SWITCH + sw->index);
 			sim->switches[i - H] = sw;
