@@ -5,7 +5,9 @@
 #   make test       build and run every test program (tests/run-tests.sh)
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       the libFuzzer harnesses (fuzz/README.md), FUZZ_SECONDS (60) each, with clang
-#   make bench      the reference benchmark (bench/run-bench.sh), appends to BENCHMARKS.md
+#   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
+#                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
+#   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
@@ -28,7 +30,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench deps clean docs demo
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling deps clean docs demo
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf
@@ -135,6 +137,10 @@ $(BUILD)/fuzzers/%: fuzz/%.c fuzz/fuzz.h $(BUILD)/libsharebuf.a
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reverie-rdma.cfg
+	sh bench/run-scaling.sh $(BUILD)/sharebuf 25
+
+bench-scaling: $(BUILD)/sharebuf
+	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
 
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md

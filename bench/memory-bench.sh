@@ -24,27 +24,10 @@ rss=$(echo "$line" | sed -n 's/.*peak RSS \([0-9.]*\) MB.*/\1/p')
 started=$(sed -n 's/^flows: \([0-9]*\) started.*/\1/p' "$OUT/stdout.txt")
 done_=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
 csv=$(du -k "$OUT/flows.csv" | cut -f1)
-# under a lock: two builds may be measured side by side
-exec 9>>BENCHMARKS.md
-command -v flock >/dev/null 2>&1 && flock 9
-[ -f BENCHMARKS.md ] && [ -s BENCHMARKS.md ] || printf '# Benchmarks\n' > BENCHMARKS.md
 row=$(printf '| %s | %s | %s + %s | %s | %s | %s | %s | %s |' "$(date -u +%Y-%m-%d)" "$LABEL" "$ARR" "$DRAIN" "$wall" \
 	"$rss" "$started" "$done_" "$csv")
-# The section sits before make bench's table (which run-bench.sh appends to at the end of the
-# file); a row goes after the section's last row.
-awk -v row="$row" '
-	function section() {
-		print "## Memory at paper scale (bench/memory-bench.sh, appended)\n"
-		print "| memory: date | build | arrivals + drain ms | wall s | peak RSS MB | flows started | flows completed | flows.csv KB |"
-		print "|---|---|---|---|---|---|---|---|"
-		print row "\n"
-		done = 1
-	}
-	/^## Memory at paper scale/ { insec = 1 }
-	insec && !/^\|/ && seen { print row; done = 1; insec = 0 }
-	insec && /^\|/ { seen = 1 }
-	!done && !insec && /^## Runs of `make bench`/ { section() }
-	{ print }
-	END { if (insec && !done) print row; else if (!done) { print ""; section() } }
-' BENCHMARKS.md > BENCHMARKS.md.tmp && mv BENCHMARKS.md.tmp BENCHMARKS.md
+echo "$row" > "$OUT/row.txt"
+sh bench/table-append.sh BENCHMARKS.md 'Memory at paper scale (bench/memory-bench.sh, appended)' \
+	'| memory: date | build | arrivals + drain ms | wall s | peak RSS MB | flows started | flows completed | flows.csv KB |
+|---|---|---|---|---|---|---|---|' "$OUT/row.txt"
 echo "appended to BENCHMARKS.md"

@@ -29,9 +29,13 @@ pauses=$(sed -n 's/^PFC: \([0-9]*\) pause.*/\1/p' "$OUT/stdout.txt")
 flows=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "-")} # COMMIT=: the build measured, when not HEAD
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-[ -f BENCHMARKS.md ] || printf '# Benchmarks\n' > BENCHMARKS.md
-grep -q '^| date ' BENCHMARKS.md || printf '\n## Runs of `make bench` (appended)\n\n| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | lossless drops | PFC pauses | CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n' >> BENCHMARKS.md
-printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |\n' \
+bench_row=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |' \
 	"$(date -u +%Y-%m-%d)" "$commit" "$(basename "$CFG")" "$wall" "$rss" "$events" "$evs" "$phops" "$hops" \
-	"$flows" "$inc_mean" "$inc_p99" "$short_p99" "$drops" "$ldrops" "$pauses" "$cpu" >> BENCHMARKS.md
+	"$flows" "$inc_mean" "$inc_p99" "$short_p99" "$drops" "$ldrops" "$pauses" "$cpu")
+rowfile=$(mktemp)
+echo "$bench_row" > "$rowfile"
+sh bench/table-append.sh BENCHMARKS.md 'Runs of `make bench` (appended)' \
+	'| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | lossless drops | PFC pauses | CPU |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|' "$rowfile"
+rm -f "$rowfile"
 echo "appended to BENCHMARKS.md"

@@ -39,9 +39,12 @@ static void ecmp_peers(const struct sb_switch *sw, uint32_t h, char *buf, size_t
 {
 	size_t used = 0;
 	buf[0] = 0;
-	for (uint32_t k = sw->fib_off[h]; k < sw->fib_off[h + 1]; k++)
+	uint16_t ports[16];
+	uint32_t count = sb_route_group(&sw->node.sim->routes, &sw->route, h, ports, 16);
+	assert_true(count <= 16);
+	for (uint32_t k = 0; k < count; k++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
-					 sw->node.ports[sw->fib_ports[k]].peer->node->name);
+					 sw->node.ports[ports[k]].peer->node->name);
 }
 
 static void expect_group(struct sb_sim *sim, const char *sw, uint32_t h, const char *want)

@@ -153,8 +153,8 @@ static void test_leafspine_shape(void **state)
 	}
 	/* leaf0 reaches a host of leaf2 over all 4 uplinks (2 spines × 2 links) */
 	const struct sb_switch *leaf0 = sim.switches[0];
-	assert_int_equal(leaf0->fib_off[11] - leaf0->fib_off[10], 4);
-	assert_int_equal(leaf0->fib_off[2] - leaf0->fib_off[1], 1);
+	assert_int_equal(sb_route_group(&sim.routes, &leaf0->route, 10, NULL, 0), 4);
+	assert_int_equal(sb_route_group(&sim.routes, &leaf0->route, 1, NULL, 0), 1);
 	run_check_free(&sim, &sc);
 }
 
@@ -186,10 +186,10 @@ static void test_fattree_shape(void **state)
 		assert_int_equal(sim.hosts[h]->rack, h / 2);
 	/* an edge switch has 2 uplinks towards another pod; an aggregation switch 2 core links */
 	const struct sb_switch *edge0 = sim.switches[0], *agg0 = sim.switches[8];
-	assert_int_equal(edge0->fib_off[16] - edge0->fib_off[15], 2);
-	assert_int_equal(agg0->fib_off[16] - agg0->fib_off[15], 2);
+	assert_int_equal(sb_route_group(&sim.routes, &edge0->route, 15, NULL, 0), 2);
+	assert_int_equal(sb_route_group(&sim.routes, &agg0->route, 15, NULL, 0), 2);
 	/* ... and one way down to its own hosts */
-	assert_int_equal(agg0->fib_off[1] - agg0->fib_off[0], 1);
+	assert_int_equal(sb_route_group(&sim.routes, &agg0->route, 0, NULL, 0), 1);
 	/* inter-pod path: 6 links */
 	sb_time rtt = sb_base_rtt(&sim, 0, 15, 1048);
 	sb_time link = 2 * SB_US, ser = sb_tx_time(1048, 25000000000ull), ack = sb_tx_time(64, 25000000000ull);

@@ -40,20 +40,6 @@ static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, ui
 		p->flags |= SB_PF_CE;
 }
 
-static inline uint16_t route(const struct sb_switch *sw, const struct sb_packet *p)
-{
-	uint32_t entry = sw->fib[p->dst], off = entry >> 8, n = entry & 0xff;
-	if (n == 1)
-		return (uint16_t)off;
-	if (!n) {
-		off = sw->fib_off[p->dst];
-		n = sw->fib_off[p->dst + 1] - off;
-	}
-	/* Per-flow ECMP: the flow's hash, salted per switch so tiers choose independently. */
-	uint32_t h = (uint32_t)(sb_mix64((uint64_t)p->hash ^ ((uint64_t)sw->index << 32)) >> 32);
-	return sw->fib_ports[off + (uint32_t)(((uint64_t)h * n) >> 32)];
-}
-
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
@@ -61,7 +47,7 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 		return;
 	}
 	pkt->in_port = in->index;
-	uint16_t out = route(sw, pkt);
+	uint16_t out = sb_route(&sim->routes, &sw->route, pkt->dst, pkt->hash);
 	struct sb_port *port = &sw->node.ports[out];
 	if (pkt->lane != SB_LANE_DATA) {
 		/* Pure ACKs (and RDMA feedback on the control path) travel in the control queue,
@@ -242,7 +228,4 @@ void sb_switch_free(struct sb_switch *sw)
 		sb_mmu_free(sw->mmus[g]);
 	free(sw->mmus);
 	free(sw->mmu_of_port);
-	free(sw->fib_off);
-	free(sw->fib_ports);
-	free(sw->fib);
 }

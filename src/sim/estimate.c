@@ -56,6 +56,8 @@ double sb_memory_limit_auto(void)
 struct shape {
 	double hosts, switches, leaves;   /* leaves: the switches hosts attach to */
 	double switch_bytes;              /* ports and MMUs of every switch */
+	double switch_ports;              /* Σ ports of the switches */
+	double fib_rows;                  /* distinct rows of the forwarding tables (topo/routes.h) */
 	double fib_bytes;                 /* forwarding tables of every switch */
 	double max_buffer_bytes;          /* the largest switch buffer */
 	double uplink_bps;                /* per host: its leaf's uplinks shared by its hosts */
@@ -63,9 +65,8 @@ struct shape {
 	const char *keys;                 /* the keys that size it */
 };
 
-/* `count` switches of `ports` ports of `rate` b/s each, with `entries` forwarding entries each. */
-static void add_switches(const struct sb_scenario *sc, struct shape *s, double count, double ports, double port_bps,
-			 double entries)
+/* `count` switches of `ports` ports of `rate` b/s each. */
+static void add_switches(const struct sb_scenario *sc, struct shape *s, double count, double ports, double port_bps)
 {
 	double group = sc->sw.mmu_ports > 0 && (double)sc->sw.mmu_ports < ports ? (double)sc->sw.mmu_ports : ports;
 	double mmus = ceil(ports / group);
@@ -73,10 +74,7 @@ static void add_switches(const struct sb_scenario *sc, struct shape *s, double c
 	double mmu = mmus * (ports * SB_MMU_NPRIO * MMU_QUEUE_BYTES + ports * 32 + 4096);
 	s->switch_bytes += count * ((double)sizeof(struct sb_switch) + ports * (double)sizeof(struct sb_port) + mmu);
 	s->mmus += count * mmus;
-	/* fib and fib_off (4 bytes per host each), fib_ports (2 bytes per entry; topo.c starts at 2
-	 * per host and doubles) */
-	double fib_ports = 2 * (entries > 2 * s->hosts ? 2 * entries : 2 * s->hosts);
-	s->fib_bytes += count * (8 * s->hosts + fib_ports);
+	s->switch_ports += count * ports;
 	double buffer = sc->sw.buffer_bytes > 0 ? (double)sc->sw.buffer_bytes
 						: sc->sw.buffer_per_port_per_gbps * ports * port_bps / 1e9;
 	if (buffer > s->max_buffer_bytes)
@@ -94,7 +92,8 @@ static struct shape shape_of(const struct sb_scenario *sc)
 		s.switches = s.leaves = 1;
 		s.uplink_bps = host_bps;
 		s.keys = "topology.hosts";
-		add_switches(sc, &s, 1, s.hosts, host_bps, s.hosts);
+		add_switches(sc, &s, 1, s.hosts, host_bps);
+		s.fib_rows = 1;
 		break;
 	case SB_TOPO_LEAFSPINE: {
 		double per = (double)t->hosts_per_leaf, l = (double)t->leaves, sp = (double)t->spines;
@@ -104,9 +103,9 @@ static struct shape shape_of(const struct sb_scenario *sc)
 		s.leaves = l;
 		s.uplink_bps = sp * links * fabric_bps / per;
 		s.keys = "topology.leaves topology.hosts_per_leaf topology.spines topology.links_per_spine";
-		add_switches(sc, &s, l, per + sp * links, (per * host_bps + sp * links * fabric_bps) / (per + sp * links),
-			     per + (s.hosts - per) * sp * links);
-		add_switches(sc, &s, sp, l * links, fabric_bps, s.hosts * links);
+		add_switches(sc, &s, l, per + sp * links, (per * host_bps + sp * links * fabric_bps) / (per + sp * links));
+		add_switches(sc, &s, sp, l * links, fabric_bps);
+		s.fib_rows = 2; /* the leaves', the spines' */
 		break;
 	}
 	case SB_TOPO_FATTREE: {
@@ -116,12 +115,22 @@ static struct shape shape_of(const struct sb_scenario *sc)
 		s.switches = 2 * k * half + half * half;
 		s.uplink_bps = fabric_bps;
 		s.keys = "topology.k";
-		add_switches(sc, &s, k * half, k, (host_bps + fabric_bps) / 2, half + (s.hosts - half) * half);
-		add_switches(sc, &s, k * half, k, fabric_bps, half * half + (s.hosts - half * half) * half);
-		add_switches(sc, &s, half * half, k, fabric_bps, s.hosts);
+		add_switches(sc, &s, k * half, k, (host_bps + fabric_bps) / 2);
+		add_switches(sc, &s, k * half, k, fabric_bps);
+		add_switches(sc, &s, half * half, k, fabric_bps);
+		s.fib_rows = k + 2; /* the edges', each pod's aggregation switches', the cores' */
 		break;
 	}
 	}
+	/*
+	 * Forwarding (topo/routes.h): a row of 4 bytes per rack, shared by the switches whose rows
+	 * are equal (failed links can make every row different), a port list of 2 bytes per port
+	 * per distinct group (at most about one per switch port), and per host its rack and port;
+	 * while the tables are built, a byte per switch and rack of hop distances.
+	 */
+	if (sc->topo.remove_links.n > 0)
+		s.fib_rows = s.switches;
+	s.fib_bytes = s.fib_rows * s.leaves * 4 + 2 * s.switch_ports + 8 * s.hosts + s.switches * s.leaves;
 	return s;
 }
 
@@ -242,7 +251,7 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 	struct sb_mem_part *fib = &e->part[SB_MEM_FORWARDING];
 	fib->bytes = s.fib_bytes + (s.hosts + s.switches) * 8;
 	latest_key(sc, s.keys, fib->key, sizeof(fib->key));
-	snprintf(fib->what, sizeof(fib->what), "the forwarding tables of %.0f switches to %.0f hosts", s.switches, s.hosts);
+	snprintf(fib->what, sizeof(fib->what), "the forwarding tables of %.0f switches to %.0f racks", s.switches, s.leaves);
 
 	/*
 	 * Flows, and the packets they put in NICs. A flow starts by handing its first window to its

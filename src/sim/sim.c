@@ -103,7 +103,9 @@ static struct path_sum walk(const struct sb_sim *sim, uint32_t src, uint32_t dst
 		if (n->kind == SB_NODE_HOST)
 			break;
 		const struct sb_switch *sw = (const struct sb_switch *)n;
-		p = &sw->node.ports[sw->fib_ports[sw->fib_off[dst]]];
+		uint16_t first = 0;
+		sb_route_group(&sim->routes, &sw->route, dst, &first, 1);
+		p = &sw->node.ports[first];
 	}
 	return s;
 }
@@ -363,6 +365,7 @@ void sb_sim_free(struct sb_sim *sim)
 		free(n);
 	}
 	free(sim->nodes);
+	sb_routes_free(&sim->routes);
 	free(sim->rack_first);
 	free(sim->rack_count);
 	free(sim->hosts);

@@ -8,6 +8,7 @@
 #define SB_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "core/event.h"
@@ -20,6 +21,7 @@
 #include "net/telemetry.h"
 #include "sim/flow_table.h"
 #include "sim/scenario.h"
+#include "topo/routes.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
 
@@ -35,22 +37,21 @@ struct sb_node {
 	char name[24];         /* "h12", "leaf3", "spine0" */
 };
 
+/* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
+ * second what a data packet adds (its MMU); a control packet touches one line. */
 struct sb_switch {
-	struct sb_node node;
-	uint32_t index;            /* index in sim->switches */
+	_Alignas(64) struct sb_node node;
+	struct sb_route_view route; /* forwarding: its row of sim->routes (topo/routes.h) */
 	struct sb_mmu **mmus;      /* one per group of ports */
-	uint16_t nmmus;
 	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
-	/* forwarding: for each destination host, the equal-cost egress ports */
-	uint32_t *fib_off;         /* [nhosts+1] offsets into fib_ports */
-	uint16_t *fib_ports;
-	uint32_t *fib;             /* [nhosts] the same, packed for the per-packet lookup:
-				    * group size n in the low 8 bits, above it the egress port
-				    * (n = 1) or the group's offset in fib_ports; 0 = look in
-				    * fib_off (groups of 256 ports or more) */
+	uint16_t nmmus;
+	uint32_t index;            /* index in sim->switches */
 	struct sb_rng rng;         /* ECN marking draws */
 	uint64_t drops[SB_DROP_NCAUSES];
 };
+
+_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
+	       "a switch's ports and route share its first line");
 
 struct sb_host {
 	struct sb_node node;
@@ -115,6 +116,7 @@ struct sb_sim {
 	struct sb_switch **switches;
 	uint32_t nswitches;
 	uint32_t nracks;
+	struct sb_routes routes;   /* forwarding tables by destination rack (topo/routes.h) */
 
 	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
 	struct sb_flow_table flows;

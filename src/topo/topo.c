@@ -1,5 +1,6 @@
 /*
- * topo.c — instantiate a topology plan: nodes, ports, links and shortest-path ECMP tables.
+ * topo.c — instantiate a topology plan: nodes, ports, links, then the shortest-path ECMP tables
+ * (routes.c).
  */
 #include "topo/topo.h"
 
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "topo/routes.h"
 
 const char *const sb_topo_tier_name[4] = { "host", "leaf", "spine", "core" };
 
@@ -23,94 +25,6 @@ static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, u
 	p->sched = SB_SCHED_DRR;
 	for (int q = 0; q < SB_NPRIO; q++)
 		p->quantum[q] = 1500;
-}
-
-/* The packed table a switch reads per packet (sim.h): a destination behind one port, the usual
- * case, costs one load and no line of fib_ports. */
-static void pack_routes(struct sb_sim *sim)
-{
-	for (uint32_t s = 0; s < sim->nswitches; s++) {
-		struct sb_switch *sw = sim->switches[s];
-		sw->fib = sb_xcalloc(sim->nhosts ? sim->nhosts : 1, sizeof(*sw->fib));
-		for (uint32_t h = 0; h < sim->nhosts; h++) {
-			uint32_t off = sw->fib_off[h], n = sw->fib_off[h + 1] - off;
-			if (n == 1)
-				sw->fib[h] = (uint32_t)sw->fib_ports[off] << 8 | 1;
-			else if (n < 256 && off < (1u << 24))
-				sw->fib[h] = off << 8 | n;
-		}
-	}
-}
-
-/*
- * Forwarding tables. For each destination host, a breadth-first search from that host over
- * switches only (hosts are never transit) gives every switch its hop distance; the egress
- * ports of a switch towards the host are those whose peer is one hop closer. All of them
- * form the ECMP group.
- */
-static int build_routes(struct sb_sim *sim, struct sb_error *err)
-{
-	uint32_t N = sim->nnodes, H = sim->nhosts;
-	uint32_t *dist = sb_xmalloc(N * sizeof(*dist));
-	uint32_t *queue = sb_xmalloc(N * sizeof(*queue));
-	/* first pass counts entries, second fills them */
-	size_t *count = sb_xcalloc(sim->nswitches, sizeof(*count));
-	uint16_t **ports_tmp = sb_xcalloc(sim->nswitches, sizeof(*ports_tmp));
-	size_t *cap = sb_xcalloc(sim->nswitches, sizeof(*cap));
-	for (uint32_t s = 0; s < sim->nswitches; s++) {
-		sim->switches[s]->fib_off = sb_xcalloc(H + 1, sizeof(uint32_t));
-		cap[s] = (size_t)H * 2;
-		ports_tmp[s] = sb_xmalloc(cap[s] * sizeof(uint16_t));
-	}
-	int rc = 0;
-	for (uint32_t h = 0; h < H && rc == 0; h++) {
-		for (uint32_t i = 0; i < N; i++)
-			dist[i] = UINT32_MAX;
-		size_t qh = 0, qt = 0;
-		dist[h] = 0;
-		queue[qt++] = h;
-		while (qh < qt) {
-			struct sb_node *n = sim->nodes[queue[qh++]];
-			if (n->kind == SB_NODE_HOST && n->id != h)
-				continue;
-			for (uint16_t p = 0; p < n->nports; p++) {
-				struct sb_node *m = n->ports[p].peer->node;
-				if (dist[m->id] == UINT32_MAX) {
-					dist[m->id] = dist[n->id] + 1;
-					queue[qt++] = m->id;
-				}
-			}
-		}
-		for (uint32_t s = 0; s < sim->nswitches; s++) {
-			struct sb_switch *sw = sim->switches[s];
-			uint32_t d = dist[sw->node.id];
-			sw->fib_off[h] = (uint32_t)count[s];
-			if (d == UINT32_MAX) {
-				rc = sb_fail(err, "topology: host %u is unreachable from switch %s", h, sw->node.name);
-				break;
-			}
-			for (uint16_t p = 0; p < sw->node.nports; p++) {
-				struct sb_node *m = sw->node.ports[p].peer->node;
-				if (dist[m->id] + 1 != d || (m->kind == SB_NODE_HOST && m->id != h))
-					continue;
-				if (count[s] == cap[s]) {
-					cap[s] *= 2;
-					ports_tmp[s] = sb_xrealloc(ports_tmp[s], cap[s] * sizeof(uint16_t));
-				}
-				ports_tmp[s][count[s]++] = p;
-			}
-		}
-	}
-	for (uint32_t s = 0; s < sim->nswitches; s++) {
-		sim->switches[s]->fib_off[H] = (uint32_t)count[s];
-		sim->switches[s]->fib_ports = ports_tmp[s];
-	}
-	free(count);
-	free(cap);
-	free(ports_tmp);
-	free(dist);
-	free(queue);
-	return rc;
 }
 
 int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err)
@@ -152,7 +66,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 			n->kind = SB_NODE_HOST;
 			snprintf(n->name, sizeof(n->name), "h%u", i);
 		} else {
-			struct sb_switch *sw = sb_xcalloc(1, sizeof(*sw));
+			struct sb_switch *sw = sb_xcalloc_aligned(1, sizeof(*sw), _Alignof(struct sb_switch));
 			sw->index = i - H;
 			sb_rng_init(&sw->rng, sim->seed, SB_STREAM_SWITCH + sw->index);
 			sim->switches[i - H] = sw;
@@ -193,8 +107,5 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 		if (h < sim->rack_first[r] || h >= sim->rack_first[r] + sim->rack_count[r])
 			return sb_fail(err, "topology: hosts of rack %u are not numbered contiguously", r);
 	}
-	if (build_routes(sim, err))
-		return -1;
-	pack_routes(sim);
-	return 0;
+	return sb_routes_build(sim, err);
 }
