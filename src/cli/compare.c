@@ -554,27 +554,7 @@ static int write_files(const char *dir, const struct job *jv, size_t n, struct s
 		fputc('\n', f[1]);
 		json_decref(j);
 	}
-	for (int i = 0; i < 2; i++) {
-		if (!f[i])
-			continue;
-		bool failed = ferror(f[i]);
-		if ((fclose(f[i]) || failed) && rc == 0)
-			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
-	}
-	sigset_t saved;
-	sb_outdir_block(&saved);
-	for (int i = 0; i < 2; i++) {
-		if (f[i] && rc == 0 && rename(tmp[i], final[i]))
-			rc = sb_fail(err, "cannot replace %s: %s", final[i], strerror(errno));
-		if (f[i] && rc)
-			unlink(tmp[i]);
-		if (f[i])
-			sb_outdir_tmp_done(tmp[i]);
-	}
-	if (rc) /* never one of the two without the other */
-		for (int i = 0; i < 2; i++)
-			unlink(final[i]);
-	sb_outdir_unblock(&saved);
+	rc = sb_outdir_commit(f, tmp, final, 2, rc, err);
 	for (int i = 0; i < 2; i++)
 		free(final[i]);
 	return rc;

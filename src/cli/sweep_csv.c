@@ -237,28 +237,10 @@ int sb_sweep_write_csv(const struct sb_sweep *sw, struct sb_error *err)
 		write_runs(f[0], sw, sums);
 		write_stats(f[1], sw, sums);
 	}
-	for (int i = 0; i < 2; i++) {
-		if (!f[i])
-			continue;
-		bool failed = ferror(f[i]);
-		if ((fclose(f[i]) || failed) && rc == 0)
-			rc = sb_fail(err, "cannot write %s: %s", tmp[i], strerror(errno));
-	}
-	/* both renamed with the signals held: never one CSV of this sweep beside one of another */
-	sigset_t saved;
-	sb_outdir_block(&saved);
-	for (int i = 0; i < 2; i++) {
-		if (!f[i])
-			continue;
-		char *final = path_in(sw->out, names[i]);
-		if (rc == 0 && rename(tmp[i], final))
-			rc = sb_fail(err, "cannot replace %s: %s", final, strerror(errno));
-		if (rc)
-			unlink(tmp[i]);
-		sb_outdir_tmp_done(tmp[i]);
-		free(final);
-	}
-	sb_outdir_unblock(&saved);
+	char *final[2] = { path_in(sw->out, names[0]), path_in(sw->out, names[1]) };
+	rc = sb_outdir_commit(f, tmp, final, 2, rc, err);
+	free(final[0]);
+	free(final[1]);
 	for (size_t r = 0; r < sw->nruns; r++)
 		json_decref(sums[r]);
 	free(sums);

@@ -417,6 +417,37 @@ void sb_outdir_tmp_done(const char *path)
 	sb_outdir_unblock(&saved);
 }
 
+int sb_outdir_commit(FILE *const *f, char (*tmp_path)[4096], char *const *final, size_t n, int rc,
+		     struct sb_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i])
+			continue;
+		bool failed = ferror(f[i]);
+		if ((fclose(f[i]) || failed) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", tmp_path[i], strerror(errno ? errno : EIO));
+	}
+	sigset_t saved;
+	sb_outdir_block(&saved);
+	size_t renamed = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i])
+			continue;
+		if (rc == 0 && rename(tmp_path[i], final[i]))
+			rc = sb_fail(err, "cannot replace %s: %s", final[i], strerror(errno));
+		else if (rc == 0)
+			renamed = i + 1;
+		if (rc)
+			unlink(tmp_path[i]);
+		sb_outdir_tmp_done(tmp_path[i]);
+	}
+	if (rc) /* never one file of this set beside one of an earlier set */
+		for (size_t i = 0; i < renamed; i++)
+			unlink(final[i]);
+	sb_outdir_unblock(&saved);
+	return rc;
+}
+
 /* --- compare's children --- */
 
 void sb_outdir_defer(size_t n)

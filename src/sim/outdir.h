@@ -56,6 +56,14 @@ FILE *sb_outdir_tmp_open(const char *dir, const char *name, char *path, size_t n
 /* The temporary at `path` was renamed or removed: forget it. */
 void sb_outdir_tmp_done(const char *path);
 
+/* Put a set of `n` files in place whole: close each open f[i] (a write error is a failure),
+ * then, with signals held, rename every tmp_path[i] over final[i]. On any failure (or rc != 0 on
+ * entry) the temporaries are removed, and so are the finals this call already renamed, so
+ * that a file of this set never sits beside one of an earlier set. Entries whose f[i] is NULL
+ * were never opened and are skipped. Returns rc, or -1 with err set. */
+int sb_outdir_commit(FILE *const *f, char (*tmp_path)[4096], char *const *final, size_t n, int rc,
+		     struct sb_error *err);
+
 /* Hold SIGINT, SIGTERM, SIGHUP and SIGABRT (delivered at sb_outdir_unblock): around renames,
  * so that a set of files is put in place whole, and around fork. */
 void sb_outdir_block(sigset_t *saved);
