@@ -170,6 +170,17 @@ static void test_scenario_cfg_repeats_the_run(void **state)
 		size_t hexlen = strspn(commit, "0123456789abcdef");
 		assert_true(!strcmp(commit, "unknown") ||
 			    (hexlen == 40 && (!commit[40] || !strcmp(commit + 40, "-dirty"))));
+		/* In a git checkout it is the HEAD the program was built from: make must re-embed it
+		 * after every commit (a stale commit here once survived a whole session). */
+		FILE *git = popen("git rev-parse HEAD 2>/dev/null", "r");
+		char head[64] = "";
+		if (git) {
+			if (!fgets(head, sizeof head, git))
+				head[0] = 0;
+			pclose(git);
+		}
+		if (strspn(head, "0123456789abcdef") == 40)
+			assert_memory_equal(commit, head, 40);
 		json_t *ov = tl_json_get(sum, "provenance.overrides");
 		if (k == 0) {
 			assert_int_equal(json_array_size(ov), 3);
