@@ -191,7 +191,22 @@ static void test_bad_specs(void **state)
 	static const struct {
 		const char *text, *want;
 	} bad[] = {
-		{ "axis = ();\n", "spec.cfg:1: axis: unknown key, expected base, set, axes, schemes or seeds" },
+		{ "axis = ();\n", "spec.cfg:1: axis: unknown key, expected base, set, axes, schemes, seeds, metrics or extract" },
+		{ "axes = ( { name = \"a.b\"; variants = ( { value = \"x\"; set = [ \"tcp.min_rto_us=1000\" ]; } ); } );\n",
+		  "spec.cfg:1: axes.0: name: expected the axis' column name, a word without '.'" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; } ); } );\n",
+		  "spec.cfg:1: axes.0: variants: \"x\": set: expected its overrides" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"a=1\" ]; },\n"
+		  "                                     { value = \"x\"; set = [ \"b=1\" ]; } ); } );\n",
+		  "spec.cfg:2: axes.0: variants: \"x\" is named twice" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"tcp.min_rto\" ]; } ); } );\n",
+		  "spec.cfg:1: axes.0: variants: \"tcp.min_rto\": expected KEY=VALUE" },
+		{ "axes = ( { name = \"p\"; key = \"tcp.min_rto_us\"; variants = (); } );\n",
+		  "unknown key \"key\" in a variant axis" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"tcp.min_rto_uss=1\" ]; } ); } );\n",
+		  "point 0000-p=x: --set tcp.min_rto_uss: unknown key" },
+		{ "metrics = [ \"pfc.pause_frames\", \"pfc.pause_frames\" ];\n", "spec.cfg:1: metrics: pfc.pause_frames is listed twice" },
+		{ "extract = \"missing.sh\";\n", "spec.cfg:1: extract: cannot read " },
 		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.5]; },\n"
 		  "         { key = \"switch.dt.alpha\"; values = [1.0]; zip = true; } );\n",
 		  "spec.cfg:2: axes: switch.dt.alpha has 1 values but moves with workloads.0.load (zip = true), which has 2" },
@@ -225,6 +240,114 @@ static void test_bad_specs(void **state)
 	assert_non_null(strstr(r.err, "SLURM_ARRAY_TASK_ID"));
 	tl_cmd_free(&r);
 	assert_false(tl_exists(out));
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* A variant axis runs each variant's overrides (one scheme configured two ways), `metrics`
+ * adds summary.json keys and `extract` a script's numbers as columns of both CSVs, each equal
+ * to the run's own value; a script that changes its names, prints a non-number or fails, or
+ * a metric key that is not a number, stops the CSVs with the run and the reason. */
+static void test_variants_and_metrics(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *spec = tl_write_file(dir, "spec.cfg",
+		"set = ( \"run.duration_ms=4\", \"run.arrivals_ms=3\" );\n"
+		"axes = ( { name = \"policy\";\n"
+		"           variants = ( { value = \"sonic-dt\"; set = [ \"switch.scheme=sonic\", \"switch.sonic.policy=dt\" ]; },\n"
+		"                        { value = \"sonic-abm\"; set = [ \"switch.scheme=sonic\", \"switch.sonic.policy=abm\" ]; } ); },\n"
+		"         { key = \"tcp.min_rto_us\"; values = [ 1000, 2000 ]; zip = true; } );\n"
+		"seeds = [ 1, 2 ];\n"
+		"metrics = [ \"buffer.max_occupancy_bytes\", \"fct_slowdown.short.p50\" ];\n"
+		"extract = \"rows.sh\";\n");
+	char *script = tl_write_file(dir, "rows.sh",
+		"awk -F, 'NR > 1 { n++ } END { printf \"rows,%d\\nhalf,%.1f\\n\", n, n / 2 }' \"$1/flows.csv\"\n");
+	char *out = tl_path_in(dir, "o");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, out);
+	struct tl_cmd r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "0001-policy=sonic-abm-min_rto_us=2000"));
+	assert_non_null(strstr(r.out, "switch.scheme=sonic switch.sonic.policy=abm tcp.min_rto_us=2000"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet --jobs 2", spec, out);
+	tl_cmd_free((r = sweep(args, 0), &r));
+	char *csv = tl_slurp_in(out, "sweep.csv"), *sum = tl_slurp_in(out, "sweep-summary.csv");
+	const char *head = "point,policy,tcp.min_rto_us,seed,";
+	assert_true(!strncmp(csv, head, strlen(head)));
+	assert_non_null(strstr(csv, ",flows_unfinished,buffer.max_occupancy_bytes,fct_slowdown.short.p50,rows,half\n"));
+	assert_non_null(strstr(sum, ",rows_mean,rows_sd,rows_ci95,half_mean,half_sd,half_ci95\n"));
+	/* each row: the variant's overrides were run, and its extra columns are its own values */
+	const char *const runs[4] = { "0000-policy=sonic-dt-min_rto_us=1000/seed-1", "0000-policy=sonic-dt-min_rto_us=1000/seed-2",
+				      "0001-policy=sonic-abm-min_rto_us=2000/seed-1", "0001-policy=sonic-abm-min_rto_us=2000/seed-2" };
+	const char *line = strchr(csv, '\n') + 1;
+	double rows_sum = 0;
+	for (int i = 0; i < 4; i++, line = strchr(line, '\n') + 1) {
+		char *rel = tl_path_in("runs", runs[i]), *rundir = tl_path_in(out, rel);
+		json_t *js = tl_json_load(rundir, "summary.json");
+		const char *cl = json_string_value(tl_json_get(js, "provenance.command_line"));
+		assert_non_null(strstr(cl, i < 2 ? "--set switch.scheme=sonic --set switch.sonic.policy=dt --set tcp.min_rto_us=1000"
+						 : "--set switch.scheme=sonic --set switch.sonic.policy=abm --set tcp.min_rto_us=2000"));
+		assert_true(!strncmp(line, i < 2 ? "0000-policy=sonic-dt-min_rto_us=1000,sonic-dt,1000,"
+					       : "0001-policy=sonic-abm-min_rto_us=2000,sonic-abm,2000,", 30));
+		int ncol = 0;
+		for (const char *c = head; *c; c++)
+			ncol += *c == ',';
+		size_t nheadline;
+		sb_compare_columns(&nheadline);
+		ncol += (int)nheadline; /* compare.csv's headline metrics come first */
+		assert_int_equal((long long)field(line, ncol), json_integer_value(tl_json_get(js, "buffer.max_occupancy_bytes")));
+		assert_true(fabs(field(line, ncol + 1) - json_number_value(tl_json_get(js, "fct_slowdown.short.p50"))) < 1e-6);
+		char *flows = tl_slurp_in(rundir, "flows.csv");
+		double rows = (double)count_lines(flows) - 1;
+		assert_true(field(line, ncol + 2) == rows);
+		assert_true(field(line, ncol + 3) == rows / 2);
+		if (i < 2)
+			rows_sum += rows;
+		free(flows);
+		json_decref(js);
+		free(rel);
+		free(rundir);
+	}
+	/* the summary's mean of the script's column over point 0's seeds */
+	const char *srow = line_of(sum, "0000-");
+	assert_non_null(strstr(sum, "rows_mean"));
+	int rows_col = 0;
+	for (const char *c = sum; c < strstr(sum, "rows_mean"); c++)
+		rows_col += *c == ',';
+	assert_true(field(srow, rows_col) == rows_sum / 2);
+	free(csv);
+	free(sum);
+	/* the script's answers checked: another name, a non-number, a failure */
+	static const char *const bad[][2] = {
+		{ "case $1 in *seed-2) echo other,1 ;; *) echo rows,1 ;; esac\n", "line 1 is \"other,1\", expected rows,VALUE" },
+		{ "echo rows,many\n", "rows: \"many\" is not a number" },
+		{ "echo rows,1; exit 3\n", "failed (status 3)" },
+		{ "echo rows1\n", "expected lines NAME,VALUE" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		free(tl_write_file(dir, "rows.sh", bad[i][0]));
+		snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, out);
+		r = sweep(args, 1);
+		if (!strstr(r.err, bad[i][1]))
+			fail_msg("script %zu: expected \"%s\" in: %s", i, bad[i][1], r.err);
+		tl_cmd_free(&r);
+	}
+	free(tl_write_file(dir, "rows.sh", "echo rows,1\n"));
+	char *spec2 = tl_write_file(dir, "spec.cfg",
+		"set = ( \"run.duration_ms=4\", \"run.arrivals_ms=3\" );\n"
+		"axes = ( { name = \"policy\";\n"
+		"           variants = ( { value = \"sonic-dt\"; set = [ \"switch.scheme=sonic\", \"switch.sonic.policy=dt\" ]; },\n"
+		"                        { value = \"sonic-abm\"; set = [ \"switch.scheme=sonic\", \"switch.sonic.policy=abm\" ]; } ); },\n"
+		"         { key = \"tcp.min_rto_us\"; values = [ 1000, 2000 ]; zip = true; } );\n"
+		"seeds = [ 1, 2 ];\n"
+		"metrics = [ \"pfc.first_deadlock_us\" ];\n");
+	r = sweep(args, 1);
+	assert_non_null(strstr(r.err, "pfc.first_deadlock_us is missing or not a number"));
+	tl_cmd_free(&r);
+	free(spec2);
+	free(script);
 	free(spec);
 	free(out);
 	tl_rmtree(dir);
@@ -502,6 +625,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_grid_zip_and_csvs),
 		cmocka_unit_test(test_one_seed),
 		cmocka_unit_test(test_bad_specs),
+		cmocka_unit_test(test_variants_and_metrics),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_slurm),
 		cmocka_unit_test(test_mpi),

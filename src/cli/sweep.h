@@ -33,6 +33,13 @@
 struct sb_sweep_point {
 	char *name;    /* its directory under DIR/runs: "0003-load=0.5-scheme=dt" */
 	char **values; /* per column of sb_sweep.columns, as written to --set and the CSVs */
+	size_t *index; /* per column: which of its axis' values (selects a variant's overrides) */
+};
+
+/* A variant axis' values (docs/sweep.md §2): value i stands for the overrides set[i]. */
+struct sb_sweep_variants {
+	char ***set;   /* set[i]: NULL-terminated "KEY=VALUE" list of value i */
+	size_t n;
 };
 
 /* One run: a point with one seed. */
@@ -48,7 +55,9 @@ struct sb_sweep {
 	char *base;         /* the base scenario's path (absolute), or NULL: the embedded default */
 	char **fixed;       /* the spec's `set` overrides, "KEY=VALUE" */
 	size_t nfixed;
-	char **columns;     /* the axis keys in order (switch.scheme last when `schemes` is given) */
+	char **columns;     /* the axis keys in order (switch.scheme last when `schemes` is given);
+			     * a variant axis' column is its name */
+	struct sb_sweep_variants **variants; /* per column: NULL for a key axis */
 	size_t ncolumns;
 	struct sb_sweep_point *points;
 	size_t npoints;
@@ -56,6 +65,9 @@ struct sb_sweep {
 	size_t nseeds;
 	struct sb_sweep_run *runs; /* point-major: run r is point r / nseeds, seed r % nseeds */
 	size_t nruns;
+	char **metrics;     /* the spec's `metrics`: more summary.json keys for the CSVs */
+	size_t nmetrics;
+	char *extract;      /* the spec's `extract` script (absolute path), or NULL */
 	char *out;          /* DIR */
 };
 

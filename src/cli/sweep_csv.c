@@ -5,7 +5,8 @@
  * the runs' summary.json files.
  *
  * The metrics are compare.csv's (cli/compare.h), read from the same summary.json keys, so a
- * sweep row and a compare row of the same run agree. Everything written is a function of the
+ * sweep row and a compare row of the same run agree; then the spec's `metrics` (more
+ * summary.json keys) and the lines its `extract` script prints for each run. Everything written is a function of the
  * runs' summaries and the spec alone: a local, an MPI and a Slurm sweep of one spec write the
  * same bytes.
  */
@@ -15,11 +16,14 @@
 #include <jansson.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "sim/outdir.h"
+#include "sim/provenance.h"
 
 /* P(|T| < t) for Student's t with df degrees of freedom, by the finite series of Abramowitz &
  * Stegun 26.7.3 (df odd) and 26.7.4 (df even), exact for integer df. */
@@ -131,55 +135,202 @@ static void header(FILE *f, const struct sb_sweep *sw)
 	}
 }
 
-/* Every run's summary, checked for every metric; NULL entries never remain on success. */
-static int read_summaries(const struct sb_sweep *sw, json_t **sums, struct sb_error *err)
+/* The metrics of every run: compare.csv's headline metrics, the spec's `metrics` (more
+ * summary.json keys) and what its `extract` script prints, as the text a CSV cell holds and
+ * as the number the statistics use. */
+struct table {
+	size_t nruns, nmetrics;
+	char **names;   /* nmetrics column names */
+	char **text;    /* [r * nmetrics + m] */
+	double *value;  /* [r * nmetrics + m] */
+	long long *seed;
+};
+
+static void table_free(struct table *t)
 {
-	size_t ncols;
-	const struct sb_compare_column *cols = sb_compare_columns(&ncols);
-	for (size_t r = 0; r < sw->nruns; r++) {
-		if (!sb_sweep_run_complete(sw, r))
-			return sb_fail(err, "sweep: %s is not complete (or not this spec's run): run the sweep (or its "
-				       "--point %zu) again", sw->runs[r].dir, sw->runs[r].point);
-		char *p = path_in(sw->runs[r].dir, "summary.json");
-		json_error_t jerr;
-		sums[r] = json_load_file(p, 0, &jerr);
-		if (!sums[r]) {
-			sb_fail(err, "sweep: cannot read %s: %s", p, jerr.text);
-			free(p);
-			return -1;
-		}
-		for (size_t c = 0; c <= ncols; c++) {
-			const char *key = c < ncols ? cols[c].key : "seed";
-			json_t *v = get(sums[r], key);
-			if (c < ncols && !cols[c].integer ? !json_is_number(v) : !json_is_integer(v)) {
-				sb_fail(err, "sweep: %s: %s is missing or not a number", p, key);
-				free(p);
-				return -1;
-			}
-		}
-		free(p);
-	}
+	for (size_t m = 0; m < t->nmetrics; m++)
+		free(t->names[m]);
+	for (size_t i = 0; i < t->nruns * t->nmetrics; i++)
+		free(t->text[i]);
+	free(t->names);
+	free(t->text);
+	free(t->value);
+	free(t->seed);
+}
+
+static void put(struct table *t, size_t r, size_t m, double value, const char *fmt, ...) SB_PRINTF(5, 6);
+static void put(struct table *t, size_t r, size_t m, double value, const char *fmt, ...)
+{
+	char buf[64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	t->text[r * t->nmetrics + m] = sb_xstrdup(buf);
+	t->value[r * t->nmetrics + m] = value;
+}
+
+/* A summary.json number: integers exactly, reals with 10 significant digits. */
+static int put_json(struct table *t, size_t r, size_t m, json_t *v, bool integer, const char *where,
+		    const char *key, struct sb_error *err)
+{
+	if (integer ? !json_is_integer(v) : !json_is_number(v))
+		return sb_fail(err, "sweep: %s: %s is missing or not a number", where, key);
+	if (json_is_integer(v))
+		put(t, r, m, (double)json_integer_value(v), "%lld", (long long)json_integer_value(v));
+	else
+		put(t, r, m, json_number_value(v), "%.10g", json_number_value(v));
 	return 0;
 }
 
-static void write_runs(FILE *f, const struct sb_sweep *sw, json_t **sums)
+/* Run the spec's extract script on run r's directory: `sh SCRIPT RUNDIR`, whose output is one
+ * "name,value" line per metric, the same names in the same order for every run. Its lines go
+ * into *lines (malloc'd, NULL-terminated). */
+static int extract_run(const struct sb_sweep *sw, size_t r, char ***lines, size_t *nlines, struct sb_error *err)
+{
+	char *script = NULL, *dir = NULL;
+	size_t len = 0;
+	sb_shell_quote_append(&script, &len, sw->extract);
+	len = 0;
+	sb_shell_quote_append(&dir, &len, sw->runs[r].dir);
+	len = strlen(script) + strlen(dir) + 8;
+	char *cmd = sb_xmalloc(len);
+	snprintf(cmd, len, "sh %s %s", script, dir);
+	free(script);
+	free(dir);
+	fflush(NULL);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return sb_fail(err, "sweep: extract: cannot run sh %s: %s", sw->extract, strerror(errno));
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+	*lines = NULL;
+	while ((got = getline(&line, &cap, p)) > 0) {
+		while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+			line[--got] = 0;
+		if (!got)
+			continue;
+		*lines = sb_xrealloc(*lines, (n + 2) * sizeof(**lines));
+		(*lines)[n++] = sb_xstrdup(line);
+		(*lines)[n] = NULL;
+	}
+	free(line);
+	int status = pclose(p);
+	*nlines = n;
+	if (status != 0)
+		return sb_fail(err, "sweep: extract: sh %s %s failed (status %d)", sw->extract, sw->runs[r].dir,
+			       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return 0;
+}
+
+static void free_lines(char **lines)
+{
+	for (char **l = lines; l && *l; l++)
+		free(*l);
+	free(lines);
+}
+
+/* Every run's metrics, each checked; on success every cell is set. */
+static int read_table(const struct sb_sweep *sw, struct table *t, struct sb_error *err)
 {
 	size_t ncols;
 	const struct sb_compare_column *cols = sb_compare_columns(&ncols);
+	char **first = NULL; /* the extract script's lines of run 0: its metric names */
+	size_t nextract = 0;
+	int rc = 0;
+	for (size_t r = 0; r < sw->nruns && rc == 0; r++) {
+		if (!sb_sweep_run_complete(sw, r))
+			return sb_fail(err, "sweep: %s is not complete (or not this spec's run): run the sweep (or its "
+				       "--point %zu) again", sw->runs[r].dir, sw->runs[r].point);
+		char **lines = NULL;
+		size_t nlines = 0;
+		if (sw->extract && extract_run(sw, r, &lines, &nlines, err)) {
+			free_lines(lines);
+			rc = -1;
+			break;
+		}
+		if (r == 0) {
+			first = lines;
+			nextract = nlines;
+			t->nruns = sw->nruns;
+			t->nmetrics = ncols + sw->nmetrics + nextract;
+			t->names = sb_xcalloc(t->nmetrics, sizeof(*t->names));
+			t->text = sb_xcalloc(t->nruns * t->nmetrics, sizeof(*t->text));
+			t->value = sb_xcalloc(t->nruns * t->nmetrics, sizeof(*t->value));
+			t->seed = sb_xcalloc(t->nruns, sizeof(*t->seed));
+			for (size_t c = 0; c < ncols; c++)
+				t->names[c] = sb_xstrdup(cols[c].name);
+			for (size_t m = 0; m < sw->nmetrics; m++)
+				t->names[ncols + m] = sb_xstrdup(sw->metrics[m]);
+			for (size_t e = 0; e < nextract; e++) {
+				char *comma = strchr(first[e], ',');
+				if (!comma || comma == first[e] || memchr(first[e], '"', (size_t)(comma - first[e]))) {
+					rc = sb_fail(err, "sweep: extract: sh %s %s printed \"%.80s\": expected lines NAME,VALUE",
+						     sw->extract, sw->runs[r].dir, first[e]);
+					break;
+				}
+				char *name = sb_xstrdup(first[e]);
+				name[comma - first[e]] = 0;
+				t->names[ncols + sw->nmetrics + e] = name;
+			}
+		}
+		if (rc == 0 && nlines != nextract)
+			rc = sb_fail(err, "sweep: extract: sh %s %s printed %zu metrics, the first run %zu", sw->extract,
+				     sw->runs[r].dir, nlines, nextract);
+		char *p = path_in(sw->runs[r].dir, "summary.json");
+		json_error_t jerr;
+		json_t *sum = rc ? NULL : json_load_file(p, 0, &jerr);
+		if (rc == 0 && !sum)
+			rc = sb_fail(err, "sweep: cannot read %s: %s", p, jerr.text);
+		if (rc == 0 && !json_is_integer(get(sum, "seed")))
+			rc = sb_fail(err, "sweep: %s: seed is missing or not a number", p);
+		if (rc == 0)
+			t->seed[r] = (long long)json_integer_value(get(sum, "seed"));
+		for (size_t c = 0; c < ncols && rc == 0; c++)
+			rc = put_json(t, r, c, get(sum, cols[c].key), cols[c].integer, p, cols[c].key, err);
+		for (size_t m = 0; m < sw->nmetrics && rc == 0; m++)
+			rc = put_json(t, r, ncols + m, get(sum, sw->metrics[m]), false, p, sw->metrics[m], err);
+		for (size_t e = 0; e < nextract && rc == 0; e++) {
+			const char *name = t->names[ncols + sw->nmetrics + e];
+			size_t nlen = strlen(name);
+			char *end;
+			const char *val = lines[e] + nlen + 1;
+			double v = strtod(val, &end);
+			if (strncmp(lines[e], name, nlen) || lines[e][nlen] != ',')
+				rc = sb_fail(err, "sweep: extract: sh %s %s: line %zu is \"%.80s\", expected %s,VALUE as for the "
+					     "first run", sw->extract, sw->runs[r].dir, e + 1, lines[e], name);
+			else if (!*val || *end || !isfinite(v))
+				rc = sb_fail(err, "sweep: extract: sh %s %s: %s: \"%.40s\" is not a number", sw->extract,
+					     sw->runs[r].dir, name, val);
+			else
+				put(t, r, ncols + sw->nmetrics + e, v, "%s", val);
+		}
+		json_decref(sum);
+		free(p);
+		if (lines != first)
+			free_lines(lines);
+	}
+	free_lines(first);
+	return rc;
+}
+
+static void write_runs(FILE *f, const struct sb_sweep *sw, const struct table *t)
+{
 	header(f, sw);
 	fputs(",seed", f);
-	for (size_t c = 0; c < ncols; c++)
-		fprintf(f, ",%s", cols[c].name);
+	for (size_t m = 0; m < t->nmetrics; m++) {
+		fputc(',', f);
+		csv_field(f, t->names[m]);
+	}
 	fputc('\n', f);
 	for (size_t r = 0; r < sw->nruns; r++) {
 		point_fields(f, sw, sw->runs[r].point);
-		fprintf(f, ",%lld", (long long)json_integer_value(get(sums[r], "seed")));
-		for (size_t c = 0; c < ncols; c++) {
-			json_t *v = get(sums[r], cols[c].key);
-			if (cols[c].integer)
-				fprintf(f, ",%lld", (long long)json_integer_value(v));
-			else
-				fprintf(f, ",%.10g", json_number_value(v));
+		fprintf(f, ",%lld", t->seed[r]);
+		for (size_t m = 0; m < t->nmetrics; m++) {
+			fputc(',', f);
+			csv_field(f, t->text[r * t->nmetrics + m]);
 		}
 		fputc('\n', f);
 	}
@@ -188,33 +339,40 @@ static void write_runs(FILE *f, const struct sb_sweep *sw, json_t **sums)
 /* Per point: n, then for each metric its mean, sample standard deviation (n − 1) and the
  * half-width of the 95 % interval, t(0.975, n − 1) · sd / √n; with n = 1 the last two are
  * empty (one seed gives no spread). */
-static void write_stats(FILE *f, const struct sb_sweep *sw, json_t **sums)
+static void write_stats(FILE *f, const struct sb_sweep *sw, const struct table *t)
 {
-	size_t ncols;
-	const struct sb_compare_column *cols = sb_compare_columns(&ncols);
 	header(f, sw);
 	fputs(",n", f);
-	for (size_t c = 0; c < ncols; c++)
-		fprintf(f, ",%s_mean,%s_sd,%s_ci95", cols[c].name, cols[c].name, cols[c].name);
+	for (size_t m = 0; m < t->nmetrics; m++) {
+		const char *suffix[3] = { "_mean", "_sd", "_ci95" };
+		for (int k = 0; k < 3; k++) {
+			size_t len = strlen(t->names[m]) + 8;
+			char *col = sb_xmalloc(len);
+			snprintf(col, len, "%s%s", t->names[m], suffix[k]);
+			fputc(',', f);
+			csv_field(f, col);
+			free(col);
+		}
+	}
 	fputc('\n', f);
 	size_t n = sw->nseeds;
-	double t = n > 1 ? sb_student_t975((long)n - 1) : 0;
+	double tq = n > 1 ? sb_student_t975((long)n - 1) : 0;
 	for (size_t p = 0; p < sw->npoints; p++) {
 		point_fields(f, sw, p);
 		fprintf(f, ",%zu", n);
-		for (size_t c = 0; c < ncols; c++) {
+		for (size_t m = 0; m < t->nmetrics; m++) {
 			double sum = 0, sq = 0;
 			for (size_t s = 0; s < n; s++)
-				sum += json_number_value(get(sums[p * n + s], cols[c].key));
+				sum += t->value[(p * n + s) * t->nmetrics + m];
 			double mean = sum / (double)n;
 			for (size_t s = 0; s < n; s++) {
-				double d = json_number_value(get(sums[p * n + s], cols[c].key)) - mean;
+				double d = t->value[(p * n + s) * t->nmetrics + m] - mean;
 				sq += d * d;
 			}
 			fprintf(f, ",%.10g", mean);
 			if (n > 1) {
 				double sd = sqrt(sq / (double)(n - 1));
-				fprintf(f, ",%.10g,%.10g", sd, t * sd / sqrt((double)n));
+				fprintf(f, ",%.10g,%.10g", sd, tq * sd / sqrt((double)n));
 			} else {
 				fputs(",,", f);
 			}
@@ -225,8 +383,8 @@ static void write_stats(FILE *f, const struct sb_sweep *sw, json_t **sums)
 
 int sb_sweep_write_csv(const struct sb_sweep *sw, struct sb_error *err)
 {
-	json_t **sums = sb_xcalloc(sw->nruns, sizeof(*sums));
-	int rc = read_summaries(sw, sums, err);
+	struct table t = { 0 };
+	int rc = read_table(sw, &t, err);
 	static const char *const names[2] = { "sweep.csv", "sweep-summary.csv" };
 	char tmp[2][4096];
 	FILE *f[2] = { NULL, NULL };
@@ -234,15 +392,13 @@ int sb_sweep_write_csv(const struct sb_sweep *sw, struct sb_error *err)
 		if (!(f[i] = sb_outdir_tmp_open(sw->out, names[i], tmp[i], sizeof(tmp[i]), err)))
 			rc = -1;
 	if (rc == 0) {
-		write_runs(f[0], sw, sums);
-		write_stats(f[1], sw, sums);
+		write_runs(f[0], sw, &t);
+		write_stats(f[1], sw, &t);
 	}
 	char *final[2] = { path_in(sw->out, names[0]), path_in(sw->out, names[1]) };
 	rc = sb_outdir_commit(f, tmp, final, 2, rc, err);
 	free(final[0]);
 	free(final[1]);
-	for (size_t r = 0; r < sw->nruns; r++)
-		json_decref(sums[r]);
-	free(sums);
+	table_free(&t);
 	return rc;
 }

@@ -346,7 +346,11 @@ static int dry_run(const struct sb_sweep *sw)
 		complete_total += done;
 		printf("%-*s  %4zu/%-4zu", wname, sw->points[p].name, done, sw->nseeds);
 		for (size_t c = 0; c < sw->ncolumns; c++)
-			printf(" %s=%s", sw->columns[c], sw->points[p].values[c]);
+			if (sw->variants[c]) /* a named variant: its overrides */
+				for (char **k = sw->variants[c]->set[sw->points[p].index[c]]; *k; k++)
+					printf(" %s", *k);
+			else
+				printf(" %s=%s", sw->columns[c], sw->points[p].values[c]);
 		printf("\n");
 	}
 	printf("seeds:");

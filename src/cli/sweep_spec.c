@@ -9,6 +9,12 @@
  *               { key = "switch.dt.alpha"; values = [0.5, 1.0]; zip = true; } );
  *   schemes = [ "dt", "abm" ];         an axis of switch.scheme, varied last
  *   seeds   = [ 1, 2, 3 ];             each point runs once per seed
+ *   metrics = [ "pfc.pause_frames" ];  more summary.json keys for the CSVs
+ *   extract = "metrics.sh";            a script run on each run's directory for more metrics
+ * An axis can also be a list of named variants, each a set of overrides:
+ *   { name = "policy"; variants = ( { value = "dt"; set = [ "switch.scheme=sonic",
+ *     "switch.sonic.policy=dt" ]; }, ... ); }
+ * (one scheme configured two ways is one value of such an axis, not two axes to zip).
  * Axes combine as a grid, the first varying slowest; an axis with `zip = true` moves together
  * with the one before it instead (same number of values), so a spec can zip some keys and
  * cross the others. Every run's scenario is loaded and validated here, as `run` would, so a
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cfgfile.h"
 #include "core/lines.h"
 #include "sim/scenario.h"
@@ -87,13 +94,28 @@ static int string_list(const char *spec, const config_setting_t *s, const char *
 	return 0;
 }
 
-/* One axis as read: its key, its values, and whether it moves with the axis before it. */
+/* One axis as read: its key (a variant axis: its name), its values, and whether it moves with
+ * the axis before it. A variant axis has the overrides of each value; a key axis none. */
 struct axis {
 	char *key;
 	char **values;
 	size_t n;
 	bool zip;
+	struct sb_sweep_variants *variants;
 };
+
+static void free_variants(struct sb_sweep_variants *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		for (char **k = v->set[i]; k && *k; k++)
+			free(*k);
+		free(v->set[i]);
+	}
+	free(v->set);
+	free(v);
+}
 
 static void free_axes(struct axis *ax, size_t n)
 {
@@ -102,8 +124,52 @@ static void free_axes(struct axis *ax, size_t n)
 		for (size_t v = 0; v < ax[i].n; v++)
 			free(ax[i].values[v]);
 		free(ax[i].values);
+		free_variants(ax[i].variants);
 	}
 	free(ax);
+}
+
+/* A variant axis' `variants`: ( { value = "dt"; set = [ "KEY=VALUE", ... ]; }, ... ). */
+static int read_variants(const char *spec, const config_setting_t *v, const char *key, struct axis *a,
+			 struct sb_error *err)
+{
+	if (!config_setting_is_list(v) || config_setting_length(v) == 0)
+		return spec_fail(err, spec, v, key, "variants: expected a non-empty list ( { value = \"dt\"; "
+				 "set = [ \"KEY=VALUE\", ... ]; }, ... )");
+	a->n = (size_t)config_setting_length(v);
+	a->values = sb_xcalloc(a->n, sizeof(*a->values));
+	a->variants = sb_xcalloc(1, sizeof(*a->variants));
+	a->variants->n = a->n;
+	a->variants->set = sb_xcalloc(a->n, sizeof(*a->variants->set));
+	for (size_t i = 0; i < a->n; i++) {
+		const config_setting_t *g = config_setting_get_elem(v, (unsigned)i);
+		if (!config_setting_is_group(g))
+			return spec_fail(err, spec, g, key, "variants: element %zu: expected a group { value = ...; set = [...]; }", i);
+		for (int m = 0; m < config_setting_length(g); m++) {
+			const config_setting_t *e = config_setting_get_elem(g, (unsigned)m);
+			if (strcmp(config_setting_name(e), "value") && strcmp(config_setting_name(e), "set"))
+				return spec_fail(err, spec, e, key, "variants: unknown key \"%s\", expected value and set",
+						 config_setting_name(e));
+		}
+		const config_setting_t *val = config_setting_get_member(g, "value"), *set = config_setting_get_member(g, "set");
+		if (!val || config_setting_type(val) != CONFIG_TYPE_STRING || !*config_setting_get_string(val))
+			return spec_fail(err, spec, val ? val : g, key, "variants: element %zu: value: expected a non-empty "
+					 "string, the variant's name in the CSVs", i);
+		a->values[i] = sb_xstrdup(config_setting_get_string(val));
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(a->values[k], a->values[i]))
+				return spec_fail(err, spec, val, key, "variants: \"%s\" is named twice", a->values[i]);
+		size_t nset = 0;
+		if (!set)
+			return spec_fail(err, spec, g, key, "variants: \"%s\": set: expected its overrides [ \"KEY=VALUE\", ... ]",
+					 a->values[i]);
+		if (string_list(spec, set, key, &a->variants->set[i], &nset, err))
+			return -1;
+		for (size_t k = 0; k < nset; k++)
+			if (!strchr(a->variants->set[i][k], '='))
+				return spec_fail(err, spec, set, key, "variants: \"%s\": expected KEY=VALUE", a->variants->set[i][k]);
+	}
+	return 0;
 }
 
 static int read_axis(const char *spec, const config_setting_t *g, size_t index, struct axis *a, struct sb_error *err)
@@ -112,14 +178,38 @@ static int read_axis(const char *spec, const config_setting_t *g, size_t index, 
 	snprintf(key, sizeof(key), "axes.%zu", index);
 	if (!config_setting_is_group(g))
 		return spec_fail(err, spec, g, key, "expected a group { key = \"...\"; values = [ ... ]; }");
-	for (int i = 0; i < config_setting_length(g); i++) {
-		const char *name = config_setting_name(config_setting_get_elem(g, (unsigned)i));
-		if (strcmp(name, "key") && strcmp(name, "values") && strcmp(name, "zip"))
-			return spec_fail(err, spec, config_setting_get_elem(g, (unsigned)i), key,
-					 "unknown key \"%s\", expected key, values and zip", name);
-	}
 	const config_setting_t *k = config_setting_get_member(g, "key"), *v = config_setting_get_member(g, "values"),
-			       *z = config_setting_get_member(g, "zip");
+			       *z = config_setting_get_member(g, "zip"), *name = config_setting_get_member(g, "name"),
+			       *variants = config_setting_get_member(g, "variants");
+	bool variant_axis = name || variants;
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const char *member = config_setting_name(config_setting_get_elem(g, (unsigned)i));
+		bool ok = variant_axis ? !strcmp(member, "name") || !strcmp(member, "variants") || !strcmp(member, "zip")
+				       : !strcmp(member, "key") || !strcmp(member, "values") || !strcmp(member, "zip");
+		if (!ok)
+			return spec_fail(err, spec, config_setting_get_elem(g, (unsigned)i), key,
+					 variant_axis ? "unknown key \"%s\" in a variant axis, expected name, variants and zip"
+						      : "unknown key \"%s\", expected key, values and zip (or name and variants)",
+					 member);
+	}
+	if (z && config_setting_type(z) != CONFIG_TYPE_BOOL)
+		return spec_fail(err, spec, z, key, "zip: expected true or false");
+	a->zip = z && config_setting_get_bool(z);
+	if (a->zip && index == 0)
+		return spec_fail(err, spec, z, key, "zip: the first axis has no axis before it to move with");
+	if (variant_axis) {
+		/* a name, not a scenario key: no dot, so it cannot be mistaken for one */
+		if (!name || config_setting_type(name) != CONFIG_TYPE_STRING || !*config_setting_get_string(name) ||
+		    strpbrk(config_setting_get_string(name), ".=,\"") )
+			return spec_fail(err, spec, name ? name : g, key, "name: expected the axis' column name, a word "
+					 "without '.', '=', ',' or '\"' (policy)");
+		a->key = sb_xstrdup(config_setting_get_string(name));
+		if (!strcmp(a->key, "point") || !strcmp(a->key, "seed") || !strcmp(a->key, "n"))
+			return spec_fail(err, spec, name, key, "name: \"%s\" is a column of the CSVs already", a->key);
+		if (!variants)
+			return spec_fail(err, spec, g, key, "variants: a named axis needs its variants");
+		return read_variants(spec, variants, key, a, err);
+	}
 	if (!k || config_setting_type(k) != CONFIG_TYPE_STRING || !*config_setting_get_string(k))
 		return spec_fail(err, spec, k ? k : g, key, "key: expected the scenario key to vary, as --set writes it "
 						    "(workloads.0.load)");
@@ -128,11 +218,6 @@ static int read_axis(const char *spec, const config_setting_t *g, size_t index, 
 		return spec_fail(err, spec, k, key, "key: the seeds are the spec's `seeds`, not an axis");
 	if (!strcmp(a->key, "switch.scheme"))
 		return spec_fail(err, spec, k, key, "key: the schemes are the spec's `schemes`, not an axis");
-	if (z && config_setting_type(z) != CONFIG_TYPE_BOOL)
-		return spec_fail(err, spec, z, key, "zip: expected true or false");
-	a->zip = z && config_setting_get_bool(z);
-	if (a->zip && index == 0)
-		return spec_fail(err, spec, z, key, "zip: the first axis has no axis before it to move with");
 	if (!v || !config_setting_is_aggregate(v) || config_setting_is_group(v) || config_setting_length(v) == 0)
 		return spec_fail(err, spec, v ? v : g, key, "values: expected a non-empty list [ 0.3, 0.5 ]");
 	a->n = (size_t)config_setting_length(v);
@@ -178,10 +263,12 @@ static void make_points(struct sb_sweep *sw, const struct axis *ax, size_t nax)
 		}
 		struct sb_sweep_point *pt = &sw->points[p];
 		pt->values = sb_xcalloc(sw->ncolumns, sizeof(*pt->values));
+		pt->index = sb_xcalloc(sw->ncolumns, sizeof(*pt->index));
 		char name[256];
 		snprintf(name, sizeof(name), "%0*zu", width, p);
 		for (size_t c = 0; c < sw->ncolumns; c++) {
-			pt->values[c] = sb_xstrdup(ax[c].values[idx[group_of[c]]]);
+			pt->index[c] = idx[group_of[c]];
+			pt->values[c] = sb_xstrdup(ax[c].values[pt->index[c]]);
 			const char *dot = strrchr(ax[c].key, '.');
 			name_append(name, 200, "-");
 			name_append(name, 200, dot ? dot + 1 : ax[c].key);
@@ -220,7 +307,15 @@ char **sb_sweep_run_args(const struct sb_sweep *sw, size_t r, int *argc)
 {
 	const struct sb_sweep_run *run = &sw->runs[r];
 	const struct sb_sweep_point *pt = &sw->points[run->point];
-	char **a = sb_xcalloc(2 * (sw->nfixed + sw->ncolumns) + 10, sizeof(*a));
+	size_t nsets = sw->nfixed;
+	for (size_t c = 0; c < sw->ncolumns; c++) {
+		if (!sw->variants[c])
+			nsets++;
+		else
+			for (char **k = sw->variants[c]->set[pt->index[c]]; *k; k++)
+				nsets++;
+	}
+	char **a = sb_xcalloc(2 * nsets + 10, sizeof(*a));
 	int n = 0;
 	a[n++] = sb_xstrdup(sw->base ? sw->base : "");
 	if (!sw->base)
@@ -230,6 +325,13 @@ char **sb_sweep_run_args(const struct sb_sweep *sw, size_t r, int *argc)
 		a[n++] = sb_xstrdup(sw->fixed[i]);
 	}
 	for (size_t c = 0; c < sw->ncolumns; c++) {
+		if (sw->variants[c]) {
+			for (char **k = sw->variants[c]->set[pt->index[c]]; *k; k++) {
+				a[n++] = sb_xstrdup("--set");
+				a[n++] = sb_xstrdup(*k);
+			}
+			continue;
+		}
 		size_t len = strlen(sw->columns[c]) + strlen(pt->values[c]) + 2;
 		a[n++] = sb_xstrdup("--set");
 		a[n] = sb_xmalloc(len);
@@ -293,12 +395,13 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 	for (int i = 0; i < config_setting_length(root); i++) {
 		const config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
 		const char *name = config_setting_name(s);
-		static const char *const known[] = { "base", "set", "axes", "schemes", "seeds" };
+		static const char *const known[] = { "base", "set", "axes", "schemes", "seeds", "metrics", "extract" };
 		bool ok = false;
 		for (size_t k = 0; k < SB_ARRAY_LEN(known); k++)
 			ok |= !strcmp(name, known[k]);
 		if (!ok)
-			return spec_fail(err, spec, s, name, "unknown key, expected base, set, axes, schemes or seeds");
+			return spec_fail(err, spec, s, name, "unknown key, expected base, set, axes, schemes, seeds, metrics "
+					 "or extract");
 	}
 	const config_setting_t *s;
 	if ((s = config_setting_get_member(root, "base"))) {
@@ -313,6 +416,25 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 			return spec_fail(err, spec, s, "set", "\"%s\": expected KEY=VALUE", sw->fixed[i]);
 	if ((s = config_setting_get_member(root, "schemes")) && string_list(spec, s, "schemes", schemes, nschemes, err))
 		return -1;
+	if ((s = config_setting_get_member(root, "metrics"))) {
+		if (string_list(spec, s, "metrics", &sw->metrics, &sw->nmetrics, err))
+			return -1;
+		for (size_t i = 0; i < sw->nmetrics; i++) {
+			if (strpbrk(sw->metrics[i], ",\" \n"))
+				return spec_fail(err, spec, s, "metrics", "\"%s\": expected a summary.json key such as "
+						 "pfc.pause_frames", sw->metrics[i]);
+			for (size_t k = 0; k < i; k++)
+				if (!strcmp(sw->metrics[k], sw->metrics[i]))
+					return spec_fail(err, spec, s, "metrics", "%s is listed twice", sw->metrics[i]);
+		}
+	}
+	if ((s = config_setting_get_member(root, "extract"))) {
+		if (config_setting_type(s) != CONFIG_TYPE_STRING || !*config_setting_get_string(s))
+			return spec_fail(err, spec, s, "extract", "expected a script's file name (run as sh SCRIPT RUNDIR)");
+		sw->extract = beside_spec(spec, config_setting_get_string(s));
+		if (access(sw->extract, R_OK) != 0)
+			return spec_fail(err, spec, s, "extract", "cannot read %s: %s", sw->extract, strerror(errno));
+	}
 	if ((s = config_setting_get_member(root, "seeds"))) {
 		bool list = config_setting_is_aggregate(s) && !config_setting_is_group(s) && config_setting_length(s) > 0;
 		if (!list)
@@ -375,7 +497,7 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct
 	config_destroy(&cfg);
 	if (rc == 0 && nschemes) { /* the schemes are the last axis */
 		axes = sb_xrealloc(axes, (naxes + 1) * sizeof(*axes));
-		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false };
+		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false, NULL };
 		naxes++;
 		schemes = NULL;
 		nschemes = 0;
@@ -386,8 +508,12 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct
 	if (rc == 0) {
 		sw->ncolumns = naxes;
 		sw->columns = sb_xcalloc(naxes + 1, sizeof(*sw->columns));
-		for (size_t i = 0; i < naxes; i++)
+		sw->variants = sb_xcalloc(naxes + 1, sizeof(*sw->variants));
+		for (size_t i = 0; i < naxes; i++) {
 			sw->columns[i] = sb_xstrdup(axes[i].key);
+			sw->variants[i] = axes[i].variants;
+			axes[i].variants = NULL;
+		}
 		make_points(sw, axes, naxes);
 		sw->nruns = sw->npoints * sw->nseeds;
 		sw->runs = sb_xcalloc(sw->nruns, sizeof(*sw->runs));
@@ -414,12 +540,20 @@ void sb_sweep_free(struct sb_sweep *sw)
 		for (size_t c = 0; c < sw->ncolumns; c++)
 			free(sw->points[p].values[c]);
 		free(sw->points[p].values);
+		free(sw->points[p].index);
 		free(sw->points[p].name);
 	}
 	free(sw->points);
-	for (size_t c = 0; c < sw->ncolumns; c++)
+	for (size_t c = 0; c < sw->ncolumns; c++) {
 		free(sw->columns[c]);
+		free_variants(sw->variants ? sw->variants[c] : NULL);
+	}
 	free(sw->columns);
+	free(sw->variants);
+	for (size_t i = 0; i < sw->nmetrics; i++)
+		free(sw->metrics[i]);
+	free(sw->metrics);
+	free(sw->extract);
 	for (size_t i = 0; i < sw->nfixed; i++)
 		free(sw->fixed[i]);
 	free(sw->fixed);
