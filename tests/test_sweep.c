@@ -319,6 +319,26 @@ static void test_variants_and_metrics(void **state)
 	assert_true(field(srow, rows_col) == rows_sum / 2);
 	free(csv);
 	free(sum);
+	/* --set comes after the spec's set (a changed scenario: no run is complete) and before the
+	 * axes (an axis' key set on the command line is still the axis'), and Slurm tasks repeat it */
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --set run.arrivals_ms=2 --dry-run", spec, out);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "0 of 4 runs complete"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --set tcp.min_rto_us=7000 --dry-run", spec, out);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "4 of 4 runs complete"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --set run.arrivals_ms=2 --emit-slurm --quiet", spec, out);
+	tl_cmd_free((r = sweep(args, 0), &r));
+	char *slurm = tl_slurp_in(out, "sweep.slurm");
+	assert_non_null(strstr(slurm, " --set run.arrivals_ms=2 --quiet --point "));
+	assert_non_null(strstr(slurm, " --set run.arrivals_ms=2 --collect\n"));
+	free(slurm);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --set run.arrivals_ms", spec, out);
+	r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "--set: expected KEY=VALUE, got run.arrivals_ms"));
+	tl_cmd_free(&r);
 	/* the script's answers checked: another name, a non-number, a failure */
 	static const char *const bad[][2] = {
 		{ "case $1 in *seed-2) echo other,1 ;; *) echo rows,1 ;; esac\n", "line 1 is \"other,1\", expected rows,VALUE" },

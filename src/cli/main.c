@@ -46,8 +46,8 @@ static const struct command_help {
 	  "print the headline metrics side by side and write them to\n"
 	  "DIR/compare.csv and DIR/compare.json" },
 	{ "sweep",
-	  "sweep SPEC [--out DIR] [--jobs N] [--dry-run | --collect | --emit-slurm | --point I | --mpi]\n"
-	  "          [--quiet]",
+	  "sweep SPEC [--out DIR] [--jobs N] [--set KEY=VALUE]...\n"
+	  "          [--dry-run | --collect | --emit-slurm | --point I | --mpi] [--quiet]",
 	  "run the grid of SPEC (axes, schemes, seeds over a base\n"
 	  "scenario), N runs at a time, each into DIR/runs/POINT/seed-S/;\n"
 	  "runs already complete are skipped; then write DIR/sweep.csv and\n"
@@ -55,7 +55,8 @@ static const struct command_help {
 	  "--dry-run lists the points; --emit-slurm writes DIR/sweep.slurm,\n"
 	  "whose task I runs --point I; --collect writes the CSVs;\n"
 	  "--mpi under mpirun: rank 0 hands out the runs (default DIR:\n"
-	  "out/SPEC's name)" },
+	  "out/SPEC's name); --set overrides a key in every run (after\n"
+	  "the spec's set, before its axes)" },
 	{ "list", "list [schemes|transports|workloads|topologies]",
 	  "list buffer-management schemes, transports, workloads,\n"
 	  "topologies (or only the one group named)" },

@@ -53,8 +53,9 @@ struct sb_sweep_run {
 struct sb_sweep {
 	char *spec;         /* the spec file as given */
 	char *base;         /* the base scenario's path (absolute), or NULL: the embedded default */
-	char **fixed;       /* the spec's `set` overrides, "KEY=VALUE" */
+	char **fixed;       /* the spec's `set` overrides, then the command line's --set, "KEY=VALUE" */
 	size_t nfixed;
+	size_t ncli_sets;   /* the last ncli_sets of `fixed` came from --set */
 	char **columns;     /* the axis keys in order (switch.scheme last when `schemes` is given);
 			     * a variant axis' column is its name */
 	struct sb_sweep_variants **variants; /* per column: NULL for a key axis */
@@ -72,9 +73,11 @@ struct sb_sweep {
 };
 
 /* Read and check SPEC (every run's scenario is loaded and validated) for output directory
- * `out`. Returns 0, or -1 with "SPEC:LINE: key: what was expected" (or the scenario's own
- * message, naming the point) in err. */
-int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct sb_error *err);
+ * `out`, with `nsets` more "KEY=VALUE" overrides for every run (the command line's --set,
+ * applied after the spec's `set`, before the axes). Returns 0, or -1 with "SPEC:LINE: key:
+ * what was expected" (or the scenario's own message, naming the point) in err. */
+int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const char *const *sets, size_t nsets,
+		  struct sb_error *err);
 void sb_sweep_free(struct sb_sweep *sw);
 
 /* The arguments of `sharebuf run` for run r (NULL-terminated, malloc'd array of borrowed and

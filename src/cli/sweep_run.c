@@ -33,6 +33,8 @@ struct options {
 	long jobs;    /* 0: one per CPU */
 	long point;   /* -1: all */
 	bool dry_run, collect, emit_slurm, mpi, quiet;
+	const char **sets; /* --set KEY=VALUE: after the spec's `set`, for every run */
+	size_t nsets;
 };
 
 static double wall_now(void)
@@ -64,7 +66,7 @@ static int parse_long(const char *opt, const char *v, long lo, long hi, long *ou
 
 static int parse_options(int argc, char **argv, struct options *o, char *default_out, size_t n)
 {
-	static const char *const valued[] = { "--out", "--jobs", "-j", "--point" };
+	static const char *const valued[] = { "--out", "--jobs", "-j", "--point", "--set" };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *opt = NULL, *v = NULL;
 		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
@@ -72,6 +74,10 @@ static int parse_options(int argc, char **argv, struct options *o, char *default
 			return 2;
 		if (opt && !strcmp(opt, "--out")) {
 			o->out = v;
+		} else if (opt && !strcmp(opt, "--set")) {
+			if (!strchr(v, '=') || *v == '=')
+				return usage_error("--set: expected KEY=VALUE, got ", v);
+			o->sets[o->nsets++] = v;
 		} else if (opt && !strcmp(opt, "--point")) {
 			if (parse_long("--point", v, 0, LONG_MAX, &o->point))
 				return 2;
@@ -387,6 +393,15 @@ static void quote(FILE *f, const char *s)
 	free(q);
 }
 
+/* The command line's --set options, as the tasks and --collect must repeat them. */
+static void cli_sets(FILE *f, const struct sb_sweep *sw)
+{
+	for (size_t i = 0; i < sw->ncli_sets; i++) {
+		fputs(" --set ", f);
+		quote(f, sw->fixed[sw->nfixed - sw->ncli_sets + i]);
+	}
+}
+
 /* DIR/sweep.slurm: an array job of one task per point, each `sweep SPEC --point i`. */
 static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 {
@@ -407,8 +422,10 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 		char *abs_out = realpath(sw->out, NULL);
 		fprintf(f, "#!/bin/sh\n# The Slurm array job of `sharebuf sweep %s` (docs/sweep.md), one task per point:\n"
 			   "#   sbatch %s/sweep.slurm\n# then, once every task has finished:\n"
-			   "#   sharebuf sweep %s --out %s --collect\n",
+			   "#   sharebuf sweep %s --out %s",
 			sw->spec, sw->out, sw->spec, sw->out);
+		cli_sets(f, sw);
+		fputs(" --collect\n", f);
 		fprintf(f, "#SBATCH --job-name=sharebuf-sweep\n#SBATCH --array=0-%zu\n#SBATCH --ntasks=1\n",
 			sw->npoints - 1);
 		fprintf(f, "#SBATCH --output=%s/slurm-%%A_%%a.out\ncd ", abs_out ? abs_out : sw->out);
@@ -419,6 +436,7 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 		quote(f, sw->spec);
 		fputs(" --out ", f);
 		quote(f, sw->out);
+		cli_sets(f, sw);
 		fputs(" --quiet --point \"${SLURM_ARRAY_TASK_ID:?is not set: submit this script with sbatch}\"\n", f);
 		free(abs_out);
 		bool failed = ferror(f);
@@ -433,10 +451,13 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 			unlink(tmp);
 		}
 		sb_outdir_tmp_done(tmp);
-		if (rc == 0 && !quiet)
+		if (rc == 0 && !quiet) {
 			printf("wrote %s: %zu array tasks (one per point); submit it with sbatch %s, then run\n"
-			       "  sharebuf sweep %s --out %s --collect\n",
+			       "  sharebuf sweep %s --out %s",
 			       final, sw->npoints, final, sw->spec, sw->out);
+			cli_sets(stdout, sw);
+			printf(" --collect\n");
+		}
 	} else {
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 	}
@@ -448,12 +469,17 @@ int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run)
 {
 	struct options o = { .point = -1 };
 	char default_out[256];
-	int rc = parse_options(argc, argv, &o, default_out, sizeof(default_out));
-	if (rc)
-		return rc;
+	int rc;
 	struct sb_sweep sw;
 	struct sb_error err = { "" };
-	if (sb_sweep_load(&sw, o.spec, o.out, &err)) {
+	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
+	rc = parse_options(argc, argv, &o, default_out, sizeof(default_out));
+	if (rc) {
+		free(o.sets);
+		return rc;
+	}
+	if (sb_sweep_load(&sw, o.spec, o.out, o.sets, o.nsets, &err)) {
+		free(o.sets);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		sb_sweep_free(&sw);
 		return 1;
@@ -480,5 +506,6 @@ int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run)
 		rc = run_local(&sw, &o, run);
 	}
 	sb_sweep_free(&sw);
+	free(o.sets);
 	return rc;
 }

@@ -472,7 +472,8 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 	return 0;
 }
 
-int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct sb_error *err)
+int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const char *const *sets, size_t nsets,
+		  struct sb_error *err)
 {
 	memset(sw, 0, sizeof(*sw));
 	sw->spec = sb_xstrdup(spec);
@@ -495,6 +496,13 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, struct
 	char **schemes = NULL;
 	int rc = read_spec(sw, &cfg, &axes, &naxes, &schemes, &nschemes, err);
 	config_destroy(&cfg);
+	if (rc == 0 && nsets) {
+		sw->fixed = sb_xrealloc(sw->fixed, (sw->nfixed + nsets + 1) * sizeof(*sw->fixed));
+		for (size_t i = 0; i < nsets; i++)
+			sw->fixed[sw->nfixed++] = sb_xstrdup(sets[i]);
+		sw->fixed[sw->nfixed] = NULL;
+		sw->ncli_sets = nsets;
+	}
 	if (rc == 0 && nschemes) { /* the schemes are the last axis */
 		axes = sb_xrealloc(axes, (naxes + 1) * sizeof(*axes));
 		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false, NULL };
