@@ -83,7 +83,6 @@ struct job {
 	const char *scheme;
 	char *dir;           /* DIR/scheme */
 	char *set;           /* "switch.scheme=scheme" */
-	pid_t pid;
 	FILE *log;           /* the child's stdout and stderr (NULL: not captured) */
 	int status;          /* its exit status; -1 killed or not started */
 	int signal;          /* the signal that killed it, or 0 */
@@ -284,18 +283,26 @@ static int check_scenario(const struct options *o, const char *scheme_set, bool 
 
 /* ---------- the runs ---------- */
 
-/* `run` for one scheme, in a child process whose output goes to j->log; `slot` is its place
- * among the children a signal must stop. Returns 0, -1 when fork failed, 1 when a signal
- * already asked compare to stop. */
-static int start_job(struct job *j, size_t slot, const struct options *o, sb_command_fn *run)
+struct batch_ctx {
+	struct job *jv;
+	const struct options *o;
+	size_t n, ended;
+	bool progress;
+};
+
+/* `run` for one scheme: SCENARIO --set ... --set switch.scheme=S --out DIR/S --quiet. */
+static char **job_args(void *ctx, size_t i, int *argc)
 {
+	const struct batch_ctx *c = ctx;
+	const struct options *o = c->o;
+	struct job *j = &c->jv[i];
 	char **args = sb_xcalloc(2 * o->nsets + 8, sizeof(*args));
 	int n = 0;
 	if (o->path)
 		args[n++] = (char *)o->path;
-	for (size_t i = 0; i < o->nsets; i++) {
+	for (size_t k = 0; k < o->nsets; k++) {
 		args[n++] = "--set";
-		args[n++] = (char *)o->sets[i];
+		args[n++] = (char *)o->sets[k];
 	}
 	args[n++] = "--set";
 	args[n++] = j->set;
@@ -303,44 +310,38 @@ static int start_job(struct job *j, size_t slot, const struct options *o, sb_com
 	args[n++] = j->dir;
 	args[n++] = "--quiet";
 	args[n] = NULL;
-
-	j->log = tmpfile(); /* NULL: the child writes to our stderr directly */
-	fflush(NULL);
-	/* Signals wait until the child is registered (the parent's handler stops registered
-	 * children) and until the child has dropped the parent's claim on DIR (its own handler
-	 * must clean up only what it wrote). */
-	sigset_t saved;
-	sb_outdir_block(&saved);
-	if (sb_outdir_stopped()) {
-		sb_outdir_unblock(&saved);
-		free(args);
-		return 1;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		sb_outdir_unblock(&saved);
-		fprintf(stderr, "sharebuf: compare: cannot start the run of %s: %s\n", j->scheme, strerror(e));
-		free(args);
-		return -1;
-	}
-	if (pid == 0) {
-		sb_outdir_forget();
-		sb_outdir_unblock(&saved);
-		if (j->log) {
-			dup2(fileno(j->log), STDOUT_FILENO);
-			dup2(fileno(j->log), STDERR_FILENO);
-		}
-		int rc = run(n, args);
-		fflush(NULL);
-		_exit(rc);
-	}
-	sb_outdir_child(slot, pid);
-	sb_outdir_unblock(&saved);
-	free(args);
-	j->pid = pid;
+	*argc = n;
 	j->started = true;
-	return 0;
+	return args;
+}
+
+static void job_args_free(char **args)
+{
+	free(args); /* the strings are borrowed */
+}
+
+static void job_done(void *ctx, size_t i, int st, FILE *log)
+{
+	struct batch_ctx *c = ctx;
+	struct job *j = &c->jv[i];
+	c->ended++;
+	j->done = true;
+	j->log = log;
+	if (WIFEXITED(st)) {
+		j->status = WEXITSTATUS(st);
+	} else {
+		j->status = -1;
+		j->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	}
+}
+
+static void job_progress(void *ctx, size_t ended, size_t running)
+{
+	const struct batch_ctx *c = ctx;
+	if (!c->progress)
+		return;
+	fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", ended, c->n, running);
+	fflush(stderr);
 }
 
 /* Copy what a child printed to our stderr, each line indented. */
@@ -359,88 +360,16 @@ static void relay_log(struct job *j)
 		fputc('\n', stderr);
 }
 
-/* Stop the runs still going (waiting for them failed): each removes its own temporaries and
- * the directory it created. */
-static void stop_jobs(struct job *jv, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (jv[i].started && !jv[i].done)
-			kill(jv[i].pid, SIGTERM);
-}
-
-/* Run every job, at most `jobs` at a time (none new once a signal asked compare to stop).
- * Returns the number of failed jobs. */
+/* Run every job, at most `jobs` at a time (cli/batch.h). Returns the number of failed jobs. */
 static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
 		       bool progress)
 {
-	size_t next = 0, running = 0, done = 0, failed = 0;
-	sb_outdir_defer(n);
-	while (running || (next < n && !sb_outdir_stopped())) {
-		while (running < (size_t)jobs && next < n && !sb_outdir_stopped()) {
-			size_t i = next++;
-			int st = start_job(&jv[i], i, o, run);
-			if (st < 0) {
-				jv[i].done = true;
-				done++;
-				failed++;
-			} else if (st == 0) {
-				running++;
-			}
-		}
-		/* once a signal asked compare to stop, the handler has already sent SIGTERM to every
-		 * registered run (outdir.c); the loop only waits for them */
-		if (progress) {
-			fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", done, n, running);
-			fflush(stderr);
-		}
-		if (!running)
-			continue;
-		/* Learn which child ended without reaping it: until it is reaped its pid cannot be
-		 * reused, so the handler, which may still signal it, never hits another process. */
-		siginfo_t si;
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "sharebuf: compare: waiting for the runs failed: %s\n", strerror(errno));
-			stop_jobs(jv, n);
-			while (wait(NULL) > 0 || errno == EINTR)
-				;
-			for (size_t i = 0; i < n; i++)
-				if (jv[i].started && !jv[i].done) {
-					jv[i].done = true;
-					failed++;
-				}
-			sb_outdir_undefer();
-			return failed + (n - next);
-		}
-		sigset_t saved;
-		sb_outdir_block(&saved);
-		int st = 0;
-		for (size_t i = 0; i < n; i++) {
-			struct job *j = &jv[i];
-			if (!j->started || j->done || j->pid != si.si_pid)
-				continue;
-			sb_outdir_child(i, 0);
-			while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
-				;
-			j->done = true;
-			running--;
-			done++;
-			if (WIFEXITED(st)) {
-				j->status = WEXITSTATUS(st);
-			} else {
-				j->status = -1;
-				j->signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
-			}
-			failed += j->status != 0;
-		}
-		sb_outdir_unblock(&saved);
-	}
-	sb_outdir_undefer();
+	struct batch_ctx c = { jv, o, n, 0, progress };
+	struct sb_batch b = { n, jobs, run, "compare", &c, job_args, job_args_free, job_done, job_progress };
+	size_t failed = sb_batch_run(&b);
 	if (progress)
-		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", done, n);
-	return failed + (n - next);
+		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", c.ended, n);
+	return failed;
 }
 
 /* ---------- the results ---------- */

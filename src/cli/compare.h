@@ -8,10 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "cli/batch.h"
 
-/* A command's entry point: its arguments (without the command name), returning the exit
- * status. `sharebuf run` is one (cmd_run in main.c). */
-typedef int sb_command_fn(int argc, char **argv);
 
 /*
  * `sharebuf compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]

@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "cli/args.h"
+#include "cli/batch.h"
 #include "sim/outdir.h"
 
 static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sweep.slurm", NULL };
@@ -118,54 +118,6 @@ static int parse_options(int argc, char **argv, struct options *o, char *default
 
 /* ---------- the local runner ---------- */
 
-struct child {
-	size_t run;
-	pid_t pid;
-	FILE *log;
-};
-
-/* Start run r in a child process (its messages into a temporary file). Returns its pid, or
- * -1 (reported). */
-static pid_t start_run(const struct sb_sweep *sw, size_t r, size_t slot, sb_command_fn *run, FILE **log)
-{
-	int argc;
-	char **args = sb_sweep_run_args(sw, r, &argc);
-	*log = tmpfile();
-	fflush(NULL);
-	sigset_t saved;
-	sb_outdir_block(&saved);
-	if (sb_outdir_stopped()) {
-		sb_outdir_unblock(&saved);
-		sb_sweep_run_args_free(args);
-		return 0;
-	}
-	pid_t parent = getpid(), pid = fork();
-	if (pid == 0) {
-		/* a sweep killed outright (SIGKILL) stops its runs too, which then clean up as for any
-		 * SIGTERM: nothing is left running to hold a run's directory when it starts again */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(128 + SIGTERM);
-		sb_outdir_forget();
-		sb_outdir_unblock(&saved);
-		if (*log) {
-			dup2(fileno(*log), STDOUT_FILENO);
-			dup2(fileno(*log), STDERR_FILENO);
-		}
-		int rc = run(argc, args);
-		fflush(NULL);
-		_exit(rc);
-	}
-	int e = errno;
-	if (pid > 0)
-		sb_outdir_child(slot, pid);
-	sb_outdir_unblock(&saved);
-	sb_sweep_run_args_free(args);
-	if (pid < 0)
-		fprintf(stderr, "sharebuf: sweep: cannot start the run of %s: %s\n", sw->runs[r].dir, strerror(e));
-	return pid;
-}
-
 /* What a failed run printed, indented, after which run it was. */
 static void report_failure(const struct sb_sweep *sw, size_t r, int status, FILE *log)
 {
@@ -195,76 +147,47 @@ static void progress(size_t done, size_t total, size_t skipped, size_t running, 
 	fflush(stderr);
 }
 
-/* Run the runs of `todo` (n of them), at most `jobs` at a time. Returns the number that failed
- * or were not run. */
+struct batch_ctx {
+	const struct sb_sweep *sw;
+	const size_t *todo;
+	size_t n, skipped;
+	bool show;
+	double t0;
+};
+
+static char **job_args(void *ctx, size_t i, int *argc)
+{
+	const struct batch_ctx *c = ctx;
+	return sb_sweep_run_args(c->sw, c->todo[i], argc);
+}
+
+static void job_done(void *ctx, size_t i, int st, FILE *log)
+{
+	const struct batch_ctx *c = ctx;
+	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !sb_outdir_stopped())
+		report_failure(c->sw, c->todo[i], st, log);
+	if (log)
+		fclose(log);
+}
+
+static void job_progress(void *ctx, size_t ended, size_t running)
+{
+	const struct batch_ctx *c = ctx;
+	if (c->show)
+		progress(c->skipped + ended, c->skipped + c->n, c->skipped, running, c->t0, ended);
+}
+
+/* Run the runs of `todo` (n of them), at most `jobs` at a time (cli/batch.h). Returns the
+ * number that failed or were not run. */
 static size_t run_all(const struct sb_sweep *sw, const size_t *todo, size_t n, long jobs, sb_command_fn *run,
 		      bool show, size_t skipped)
 {
-	struct child *kids = sb_xcalloc((size_t)jobs, sizeof(*kids));
-	size_t next = 0, running = 0, done = 0, failed = 0;
-	double t0 = wall_now();
-	sb_outdir_defer((size_t)jobs);
-	while (running || (next < n && !sb_outdir_stopped())) {
-		for (size_t s = 0; s < (size_t)jobs && next < n && !sb_outdir_stopped(); s++) {
-			if (kids[s].pid)
-				continue;
-			size_t r = todo[next++];
-			pid_t pid = start_run(sw, r, s, run, &kids[s].log);
-			if (pid <= 0) {
-				if (kids[s].log)
-					fclose(kids[s].log);
-				kids[s].log = NULL;
-				failed += pid < 0;
-				continue;
-			}
-			kids[s] = (struct child){ r, pid, kids[s].log };
-			running++;
-		}
-		if (show)
-			progress(skipped + done, skipped + n, skipped, running, t0, done);
-		if (!running)
-			continue;
-		siginfo_t si;
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
-			if (errno == EINTR)
-				continue;
-			fprintf(stderr, "sharebuf: sweep: waiting for the runs failed: %s\n", strerror(errno));
-			break;
-		}
-		sigset_t saved;
-		sb_outdir_block(&saved);
-		for (size_t s = 0; s < (size_t)jobs; s++) {
-			if (!kids[s].pid || kids[s].pid != si.si_pid)
-				continue;
-			int st = 0;
-			sb_outdir_child(s, 0);
-			while (waitpid(kids[s].pid, &st, 0) < 0 && errno == EINTR)
-				;
-			running--;
-			done++;
-			if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
-				failed++;
-				if (!sb_outdir_stopped())
-					report_failure(sw, kids[s].run, st, kids[s].log);
-			}
-			if (kids[s].log)
-				fclose(kids[s].log);
-			kids[s] = (struct child){ 0, 0, NULL };
-		}
-		sb_outdir_unblock(&saved);
-	}
-	sb_outdir_undefer();
+	struct batch_ctx c = { sw, todo, n, skipped, show, wall_now() };
+	struct sb_batch b = { n, jobs, run, "sweep", &c, job_args, sb_sweep_run_args_free, job_done, job_progress };
+	size_t failed = sb_batch_run(&b);
 	if (show)
 		fprintf(stderr, "\n");
-	for (size_t s = 0; s < (size_t)jobs; s++) /* only after a failed wait */
-		if (kids[s].pid) {
-			kill(kids[s].pid, SIGTERM);
-			waitpid(kids[s].pid, NULL, 0);
-			failed++;
-		}
-	free(kids);
-	return failed + (n - next);
+	return failed;
 }
 
 /* The runs (all, or of one point) that are not complete yet, into todo; returns how many. */
