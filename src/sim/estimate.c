@@ -24,16 +24,12 @@
  * event (a slot and a far-heap entry, core/event.h). A flow's slot is reused once it has
  * finished, so this counts the flows that exist at once. */
 #define FLOW_BYTES ((double)sizeof(struct sb_flow) + 48)
-/* Bytes of one finished flow: its slowdown and groups for the summary (sim/flowlog.h); its
- * flows.csv row is on disk. */
-#define FINISHED_BYTES 9.0
 /* A flow list's flows that start within this many microseconds of each other count as in
  * flight at once (scan_flow_list). */
 #define FILE_WINDOW_US 1000.0
-/* Per occupancy sample (its bytes, and its utilisation and drops when it has drops:
- * src/sim/report.c; the row itself is streamed to occupancy.csv) and per throughput.csv row
- * (struct rx_row, src/sim/report_rx.c), rounded up; the arrays grow by doubling. */
-#define OCC_ROW_BYTES 24.0
+/* Per throughput.csv row (struct rx_row, src/sim/report_rx.c), rounded up; the array grows
+ * by doubling. (An occupancy sample and a finished flow cost no memory: their rows are
+ * streamed to disk and their statistics kept on disk, core/spill.h.) */
 #define RX_ROW_BYTES 32.0
 /* Per queue (port × priority) of an MMU: its counters and the scheme's per-queue state. */
 #define MMU_QUEUE_BYTES 64.0
@@ -282,9 +278,8 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			}
 			inflight = in_flight(n, s.hosts, w->load);
 			snprintf(key, sizeof(key), "workloads.%zu.load", i);
-			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms; %.4g at once ≈ %.1f KB each, "
-				 "%.0f B per finished flow)", n, i, s.hosts, w->load, win * 1e3, in_flight(n, s.hosts, w->load),
-				 FLOW_BYTES / 1e3, FINISHED_BYTES);
+			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms; %.4g at once ≈ %.1f KB each)",
+				 n, i, s.hosts, w->load, win * 1e3, in_flight(n, s.hosts, w->load), FLOW_BYTES / 1e3);
 			break;
 		}
 		case SB_WL_INCAST: {
@@ -308,8 +303,8 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			inflight = in_flight(queries, receivers, util) * (double)w->fanin;
 			snprintf(key, sizeof(key), "workloads.%zu.query_rate", i);
 			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f receivers × %g queries/s × %g ms × fanin %" PRId64
-				 "; %.4g at once ≈ %.1f KB each, %.0f B per finished flow)", n, i, receivers, w->query_rate,
-				 win * 1e3, w->fanin, inflight, FLOW_BYTES / 1e3, FINISHED_BYTES);
+				 "; %.4g at once ≈ %.1f KB each, %.0f B per query)", n, i, receivers, w->query_rate,
+				 win * 1e3, w->fanin, inflight, FLOW_BYTES / 1e3, (double)sizeof(struct sb_query));
 			break;
 		}
 		case SB_WL_LONGLIVED:
@@ -356,7 +351,7 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			inflight = n;
 		e->flows += n;
 		e->in_flight += inflight;
-		add(flows, inflight * FLOW_BYTES + n * FINISHED_BYTES + extra, &largest_flows, key, what);
+		add(flows, inflight * FLOW_BYTES + extra, &largest_flows, key, what);
 		if (queued > 0) { /* cbr */
 			snprintf(key, sizeof(key), "workloads.%zu.rate_gbps", i);
 			snprintf(what, sizeof(what), "the packets workload %zu leaves in host NICs", i);
@@ -382,16 +377,15 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 	    sc->sw.buffer_bytes > 0 ? "switch.buffer_bytes" : "switch.buffer_per_port_per_gbps",
 	    "the packets a full switch buffer holds");
 
+	/* throughput.csv's rows of the sampled hosts (occupancy samples cost no memory) */
 	struct sb_mem_part *samples = &e->part[SB_MEM_SAMPLES];
-	if (sc->run.sample_interval_us > 0) {
+	if (sc->run.sample_interval_us > 0 && sc->run.sample_hosts.n) {
 		double intervals = floor(sc->run.duration_ms * 1e3 / sc->run.sample_interval_us);
-		double switches = sc->run.sample_switches == SB_SAMPLE_ALL ? s.switches
-				  : sc->run.sample_switches == SB_SAMPLE_LEAVES ? s.leaves : 0;
-		double rows = intervals * switches, rx = intervals * (double)sc->run.sample_hosts.n;
-		samples->bytes = 2 * (rows * OCC_ROW_BYTES + rx * RX_ROW_BYTES);
+		double rx = intervals * (double)sc->run.sample_hosts.n;
+		samples->bytes = 2 * rx * RX_ROW_BYTES;
 		snprintf(samples->key, sizeof(samples->key), "run.sample_interval_us");
-		snprintf(samples->what, sizeof(samples->what), "%.4g occupancy and throughput samples (%g ms / %g us × %.0f switches + %zu hosts)",
-			 rows + rx, sc->run.duration_ms, sc->run.sample_interval_us, switches, sc->run.sample_hosts.n);
+		snprintf(samples->what, sizeof(samples->what), "%.4g throughput samples (%g ms / %g us × %zu hosts)", rx,
+			 sc->run.duration_ms, sc->run.sample_interval_us, sc->run.sample_hosts.n);
 	}
 
 	/* per-MMU flow tables of the selected scheme */

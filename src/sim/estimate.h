@@ -19,8 +19,9 @@
  *              arrivals of a load above 1; for a flow list the most flows starting within
  *              1 ms of each other (every line, and the lines themselves, when the list is
  *              not in start order);
- *   samples    per occupancy sample 8 bytes (16 more with drops; its row is streamed to
- *              occupancy.csv) and per throughput.csv row 32 bytes, kept until the end;
+ *   samples    per throughput.csv row (run.sample_hosts) 32 bytes, kept until the end
+ *              (an occupancy sample costs none: its row is streamed to occupancy.csv, its
+ *              bytes go to an order-statistics file, core/spill.h);
  *   packets    the first windows flows hand their NICs (whole flows with full_window) beyond
  *              what the NICs can send on during the run, at least those of one query per
  *              receiver or of a burst; what a cbr source faster than its link leaves in its

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
+#include "core/spill.h"
 #include "core/util.h"
 #include "sim/report.h"
 #include "sim/sim.h"
@@ -38,57 +40,42 @@ static struct sb_flowlog *log_of(struct sb_sim *sim)
 void sb_flowlog_add(struct sb_sim *sim, const struct sb_flow_result *r)
 {
 	struct sb_flowlog *l = log_of(sim);
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4096;
-		l->slowdown = sb_xrealloc(l->slowdown, l->cap * sizeof(*l->slowdown));
-		l->groups = sb_xrealloc(l->groups, l->cap * sizeof(*l->groups));
+	double slowdown = sb_flow_slowdown(r);
+	bool in[SB_FLOWLOG_NGROUPS] = { true, r->size < 100000, r->size > 1000000, r->kind == SB_KIND_INCAST };
+	for (int g = 0; g < SB_FLOWLOG_NGROUPS; g++) {
+		if (!in[g])
+			continue;
+		if (!l->slowdowns[g])
+			l->slowdowns[g] = sb_spill_new();
+		sb_spill_add(l->slowdowns[g], slowdown, 1);
+		l->sum[g] += slowdown;
 	}
-	l->slowdown[l->n] = sb_flow_slowdown(r);
-	l->groups[l->n++] = (uint8_t)((r->size < 100000 ? SB_FLG_SHORT : 0) | (r->size > 1000000 ? SB_FLG_LONG : 0) |
-				      (r->kind == SB_KIND_INCAST ? SB_FLG_INCAST : 0));
 	if (l->rows)
 		sb_flowlog_row(l->rows, r);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* count, mean (summed in completion order) and nearest-rank percentiles of one group. */
+static void group(struct sb_flowlog *l, int g, struct sb_summary_group *out)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-/* The statistics of the flows whose groups include `mask` (0: all), through `scratch`. The
- * mean sums the values in sorted order, as the summary always did, so that it is the same
- * number to the last bit. */
-static void group(const struct sb_flowlog *l, uint8_t mask, double *scratch, struct sb_summary_group *g)
-{
-	size_t n = 0;
-	for (size_t i = 0; l && i < l->n; i++)
-		if ((l->groups[i] & mask) == mask)
-			scratch[n++] = l->slowdown[i];
-	memset(g, 0, sizeof(*g));
-	g->count = n;
-	if (!n)
+	memset(out, 0, sizeof(*out));
+	struct sb_spill *s = l ? l->slowdowns[g] : NULL;
+	if (!s || !s->n)
 		return;
-	qsort(scratch, n, sizeof(*scratch), cmp_double);
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += scratch[i];
-	g->mean = sum / (double)n;
-	g->p50 = sb_percentile_sorted(scratch, n, 50);
-	g->p95 = sb_percentile_sorted(scratch, n, 95);
-	g->p99 = sb_percentile_sorted(scratch, n, 99);
+	out->count = s->n;
+	out->mean = l->sum[g] / (double)s->n;
+	out->p50 = sb_spill_percentile(s, 50);
+	out->p95 = sb_spill_percentile(s, 95);
+	out->p99 = sb_spill_percentile(s, 99);
 }
 
 void sb_flowlog_groups(const struct sb_sim *sim, struct sb_summary_group *all, struct sb_summary_group *small,
 		       struct sb_summary_group *large, struct sb_summary_group *incast)
 {
-	const struct sb_flowlog *l = sim->flowlog;
-	double *scratch = sb_xmalloc(((l ? l->n : 0) + 1) * sizeof(double));
-	group(l, 0, scratch, all);
-	group(l, SB_FLG_SHORT, scratch, small);
-	group(l, SB_FLG_LONG, scratch, large);
-	group(l, SB_FLG_INCAST, scratch, incast);
-	free(scratch);
+	struct sb_flowlog *l = sim->flowlog;
+	group(l, SB_FLOWLOG_ALL, all);
+	group(l, SB_FLOWLOG_SHORT, small);
+	group(l, SB_FLOWLOG_LONG, large);
+	group(l, SB_FLOWLOG_INCAST, incast);
 }
 
 void sb_flowlog_free(struct sb_sim *sim)
@@ -96,8 +83,8 @@ void sb_flowlog_free(struct sb_sim *sim)
 	struct sb_flowlog *l = sim->flowlog;
 	if (!l)
 		return;
-	free(l->slowdown);
-	free(l->groups);
+	for (int g = 0; g < SB_FLOWLOG_NGROUPS; g++)
+		sb_spill_free(l->slowdowns[g]);
 	free(l);
 	sim->flowlog = NULL;
 }

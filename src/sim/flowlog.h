@@ -8,11 +8,13 @@
  *   its row      written at once to flows.csv's temporary file when the run streams its
  *                outputs (sb_report_stream, report.h): rows are in completion order, the
  *                order flows.csv always had (docs/outputs.md §2);
- *   its slowdown 9 bytes (the FCT slowdown as a double and which groups it counts in: short,
- *                long, incast), from which sb_flowlog_groups() computes the summary's
- *                count, mean and nearest-rank percentiles exactly as from full records.
+ *   its slowdown added to the FCT statistics of each group it counts in (all, short, long,
+ *                incast): a running sum for the mean, in completion order, and the value to
+ *                an exact order-statistics stream (core/spill.h: 16 bytes on disk, not in
+ *                memory) from which sb_flowlog_groups() takes the nearest-rank percentiles.
  *
- * So a finished flow costs 9 bytes of memory, not the ~3.3 KB of its state and record.
+ * So a finished flow costs no memory at all: a run's memory does not grow with the number of
+ * flows it finishes, however long it runs.
  */
 #ifndef SB_FLOWLOG_H
 #define SB_FLOWLOG_H
@@ -21,21 +23,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct sb_spill;
+
 struct sb_sim;
 struct sb_flow_result;
 struct sb_summary_group;
 
+/* The groups of the summary's FCT statistics (docs/outputs.md). */
 enum sb_flowlog_group {
-	SB_FLG_SHORT = 1u << 0,  /* size < 100 KB */
-	SB_FLG_LONG = 1u << 1,   /* size > 1 MB */
-	SB_FLG_INCAST = 1u << 2, /* an incast response */
+	SB_FLOWLOG_ALL = 0,
+	SB_FLOWLOG_SHORT,   /* size < 100 KB */
+	SB_FLOWLOG_LONG,    /* size > 1 MB */
+	SB_FLOWLOG_INCAST,  /* an incast response */
+	SB_FLOWLOG_NGROUPS
 };
 
 struct sb_flowlog {
 	FILE *rows;        /* flows.csv's temporary while the run streams it, else NULL */
-	double *slowdown;  /* per finished flow, in completion order */
-	uint8_t *groups;   /* enum sb_flowlog_group bits of the same flow */
-	size_t n, cap;
+	struct sb_spill *slowdowns[SB_FLOWLOG_NGROUPS]; /* NULL until the group's first flow */
+	double sum[SB_FLOWLOG_NGROUPS];                 /* Σ slowdown, in completion order */
 };
 
 /* The FCT slowdown of a record: fct / ideal (0 when the ideal is 0). */

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/spill.h"
 #include "core/util.h"
 
 bool sb_report_progress_enabled = true;
@@ -28,23 +29,20 @@ struct occ_sample {
 	uint64_t drops;           /* packets the switch dropped during the interval */
 };
 
-struct membw_point {
-	double util;
-	uint64_t weight;
-};
-
-/* What the summary needs of the samples is kept compact (8 bytes a sample, 16 more for a
- * sample with drops); the samples themselves are streamed to occupancy.csv when the run
+/* What the summary needs of the samples takes constant memory: the occupancy and, for samples
+ * with drops, the utilisation go to exact order-statistics streams (core/spill.h, on disk)
+ * next to running sums; the samples themselves are streamed to occupancy.csv when the run
  * streams its outputs, and kept whole (`v`) only when it does not (tests). */
 struct sb_occupancy_sink {
 	sb_time interval;
 	struct occ_sample *v;
 	size_t n, cap;              /* samples taken; v holds them when rows == NULL */
 	FILE *rows;                 /* occupancy.csv's temporary, or NULL */
-	double *occ;                /* every sample's bytes (lossy + lossless): p99 and max */
+	struct sb_spill *occ;       /* every sample's bytes (lossy + lossless): the p99 */
+	uint64_t occ_max;           /* and the largest */
 	double util_sum;            /* Σ mem_bw_util in sampling order */
-	struct membw_point *at_drops; /* samples with drops: utilisation, drops */
-	size_t ndrops, drops_cap;
+	struct sb_spill *at_drops;  /* utilisation of samples with drops, weighted by the drops */
+	double at_drops_sum;        /* Σ utilisation × drops, in sampling order */
 	double wall_start;
 	bool tty;
 	uint64_t *last_tx_bytes, *last_drops; /* per switch, at the previous sample */
@@ -91,47 +89,19 @@ static void membw_sample(struct sb_occupancy_sink *o, uint32_t i, const struct s
 	o->last_drops[i] = drops;
 }
 
-static int cmp_membw(const void *a, const void *b)
-{
-	double x = ((const struct membw_point *)a)->util, y = ((const struct membw_point *)b)->util;
-	return (x > y) - (x < y);
-}
-
 /* Mean utilisation over all samples; nearest-rank percentiles at drops, each drop taking the
- * utilisation of the interval it fell in. */
+ * utilisation of the interval it fell in (a sample's utilisation weighted by its drops). */
 static void membw_summarize(const struct sb_occupancy_sink *o, struct sb_summary *s)
 {
 	if (!o || !o->n)
 		return;
-	uint64_t w = 0;
-	for (size_t i = 0; i < o->ndrops; i++)
-		w += o->at_drops[i].weight;
+	uint64_t w = o->at_drops->weight;
 	s->mem_bw_mean = o->util_sum / (double)o->n;
 	s->mem_bw_drops = w;
 	if (w) {
-		/* Samples without drops weigh nothing: leaving them out changes no rank and no
-		 * term of the weighted sum (the sort keeps ties in sampling order either way). */
-		struct membw_point *v = sb_xmalloc(o->ndrops * sizeof(*v));
-		memcpy(v, o->at_drops, o->ndrops * sizeof(*v));
-		qsort(v, o->ndrops, sizeof(*v), cmp_membw);
-		const double ps[3] = { 50, 99, 0 };
-		double *out[3] = { &s->mem_bw_at_drop_p50, &s->mem_bw_at_drop_p99, NULL };
-		for (int k = 0; out[k]; k++) {
-			uint64_t rank = (uint64_t)ceil(ps[k] / 100.0 * (double)w), acc = 0;
-			rank = rank < 1 ? 1 : rank;
-			for (size_t i = 0; i < o->ndrops; i++) {
-				acc += v[i].weight;
-				if (acc >= rank) {
-					*out[k] = v[i].util;
-					break;
-				}
-			}
-		}
-		double wsum = 0;
-		for (size_t i = 0; i < o->ndrops; i++)
-			wsum += v[i].util * (double)v[i].weight;
-		s->mem_bw_at_drop_mean = wsum / (double)w;
-		free(v);
+		s->mem_bw_at_drop_p50 = sb_spill_percentile(o->at_drops, 50);
+		s->mem_bw_at_drop_p99 = sb_spill_percentile(o->at_drops, 99);
+		s->mem_bw_at_drop_mean = o->at_drops_sum / (double)w;
 	}
 }
 
@@ -176,7 +146,6 @@ static void keep_sample(const struct sb_sim *sim, struct sb_occupancy_sink *o, c
 {
 	if (o->n == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 4096;
-		o->occ = sb_xrealloc(o->occ, o->cap * sizeof(*o->occ));
 		if (!o->rows)
 			o->v = sb_xrealloc(o->v, o->cap * sizeof(*o->v));
 	}
@@ -184,14 +153,14 @@ static void keep_sample(const struct sb_sim *sim, struct sb_occupancy_sink *o, c
 		write_occupancy_row(o->rows, sim, s);
 	else
 		o->v[o->n] = *s;
-	o->occ[o->n++] = (double)(s->lossy + s->lossless);
+	o->n++;
+	uint64_t bytes = s->lossy + s->lossless;
+	sb_spill_add(o->occ, (double)bytes, 1);
+	o->occ_max = bytes > o->occ_max ? bytes : o->occ_max;
 	o->util_sum += s->mem_bw_util;
 	if (s->drops) {
-		if (o->ndrops == o->drops_cap) {
-			o->drops_cap = o->drops_cap ? o->drops_cap * 2 : 256;
-			o->at_drops = sb_xrealloc(o->at_drops, o->drops_cap * sizeof(*o->at_drops));
-		}
-		o->at_drops[o->ndrops++] = (struct membw_point){ s->mem_bw_util, s->drops };
+		sb_spill_add(o->at_drops, s->mem_bw_util, s->drops);
+		o->at_drops_sum += s->mem_bw_util * (double)s->drops;
 	}
 }
 
@@ -219,6 +188,8 @@ static void sample(void *obj, uint64_t arg)
 void sb_report_run_start(struct sb_sim *sim)
 {
 	struct sb_occupancy_sink *o = sb_xcalloc(1, sizeof(*o));
+	o->occ = sb_spill_new();
+	o->at_drops = sb_spill_new();
 	sim->occ = o;
 	o->wall_start = wall_now();
 	o->tty = sb_report_progress_enabled && isatty(STDERR_FILENO);
@@ -255,8 +226,8 @@ void sb_report_free(struct sb_sim *sim)
 {
 	if (sim->occ) {
 		free(sim->occ->v);
-		free(sim->occ->occ);
-		free(sim->occ->at_drops);
+		sb_spill_free(sim->occ->occ);
+		sb_spill_free(sim->occ->at_drops);
 		free(sim->occ->last_tx_bytes);
 		free(sim->occ->last_drops);
 		sb_rx_free(sim->occ->rx);
@@ -346,12 +317,8 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 
 	const struct sb_occupancy_sink *o = sim->occ;
 	if (o && o->n) {
-		double *occ = sb_xmalloc(o->n * sizeof(double));
-		memcpy(occ, o->occ, o->n * sizeof(double));
-		qsort(occ, o->n, sizeof(double), cmp_double);
-		s->p99_occupancy_bytes = (uint64_t)sb_percentile_sorted(occ, o->n, 99);
-		s->max_occupancy_bytes = (uint64_t)occ[o->n - 1];
-		free(occ);
+		s->p99_occupancy_bytes = (uint64_t)sb_spill_percentile(o->occ, 99);
+		s->max_occupancy_bytes = o->occ_max;
 	}
 	for (uint32_t i = 0; i < sim->nswitches; i++) {
 		const struct sb_switch *sw = sim->switches[i];
