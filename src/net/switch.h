@@ -15,7 +15,7 @@ void sb_switch_free(struct sb_switch *sw);
 
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt);
 /* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue, append
- * an INT hop if it carries a record (net/telemetry.h). */
+ * an INT hop if it carries a record (engine/telemetry.h). */
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
 
 /* ECN decision for an ECN-capable packet meeting `qbytes` in its egress queue: step marks

@@ -1,8 +1,9 @@
 /*
  * sim.h — the simulation context and the services the network, transports and workloads use.
  *
- * One struct sb_sim owns the event queue, the packet pool, every node and flow, and the
- * result counters. There is no global state: tests can run several simulations side by side.
+ * One struct sb_sim owns an engine (engine/engine.h: the clock, the event queue, the packet
+ * pool), every node and flow, and the result counters. There is no global state: tests can
+ * run several simulations side by side.
  */
 #ifndef SB_SIM_H
 #define SB_SIM_H
@@ -11,14 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "core/event.h"
-#include "core/pool.h"
 #include "core/rng.h"
+#include "engine/engine.h"
 #include "mmu/mmu.h"
-#include "net/packet.h"
 #include "net/pfc.h"
 #include "net/port.h"
-#include "net/telemetry.h"
 #include "sim/flow_table.h"
 #include "sim/scenario.h"
 #include "topo/routes.h"
@@ -103,9 +101,9 @@ struct sb_deadlock_detector;
 struct sb_wl_runtime;
 
 struct sb_sim {
-	struct sb_eventq eq;
-	struct sb_pool packets;
-	struct sb_int_pool telemetry; /* INT records of packets that carry one (net/telemetry.h) */
+	/* the clock, the event queue, the packets and their INT records (engine/engine.h); first,
+	 * so that reaching it from the simulation costs no offset */
+	struct sb_engine engine;
 	const struct sb_scenario *sc;
 	uint64_t seed;
 
@@ -151,12 +149,6 @@ struct sb_sim {
 	void *inject_ctx;
 };
 
-static inline sb_time sb_now(const struct sb_sim *sim) { return sim->eq.now; }
-static inline void sb_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
-{
-	sb_schedule(&sim->eq, when, fn, obj, arg);
-}
-
 /* --- lifecycle --- */
 /* Build topology, switches (MMUs), hosts and workload generators from a validated scenario.
  * The scenario must outlive the simulation. -1 + err on impossible combinations. */
@@ -168,31 +160,10 @@ void sb_sim_free(struct sb_sim *sim);
  * queue / on a link; all MMU invariants hold. 0 or -1 + err. */
 int sb_sim_check(struct sb_sim *sim, struct sb_error *err);
 
-/* --- packets --- */
-static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
-{
-	struct sb_packet *p = sb_pool_get(&sim->packets);
-	*p = (struct sb_packet){ 0 };
-	return p;
-}
+/* --- packets: their lifecycle is the engine's (engine/engine.h); their flows' accounting --- */
+/* One packet of flow `id` less in the network (the engine's packet_gone hook, and the hosts). */
 void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id);
 void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f);
-/* Back to the pool (and its INT record), nothing else: for a caller that accounts the
- * packet's flow itself (host_receive, which has the flow at hand). */
-static inline void sb_packet_recycle(struct sb_sim *sim, struct sb_packet *p)
-{
-	if (p->int_id)
-		sb_int_release(&sim->telemetry, p->int_id);
-	sb_pool_put(&sim->packets, p);
-}
-/* A packet leaves the simulation (delivered, dropped, expelled): back to the pool, and one
- * packet less in the network for its flow (which may let the flow be released). */
-static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
-{
-	if (p->type != SB_PKT_PFC)
-		sb_flow_packet_gone(sim, p->flow);
-	sb_packet_recycle(sim, p);
-}
 
 /* --- hosts and flows --- */
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);
