@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "core/util.h"
 #include "net/pfc.h"
+#include "sim/sim.h"
 
 static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out_port)
 {

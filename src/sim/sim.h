@@ -16,49 +16,15 @@
 #include "engine/engine.h"
 #include "mmu/mmu.h"
 #include "net/pfc.h"
+#include "net/host.h"
+#include "net/node.h"
 #include "net/port.h"
+#include "net/routes.h"
+#include "net/switch.h"
 #include "sim/flow_table.h"
 #include "sim/scenario.h"
-#include "topo/routes.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
-
-enum sb_node_kind { SB_NODE_HOST = 0, SB_NODE_SWITCH };
-
-struct sb_node {
-	struct sb_sim *sim;
-	uint32_t id;           /* index in sim->nodes */
-	uint8_t kind;          /* enum sb_node_kind */
-	uint8_t tier;          /* 0 host, 1 leaf/ToR, 2 spine/agg, 3 core */
-	uint16_t nports;
-	struct sb_port *ports;
-	char name[24];         /* "h12", "leaf3", "spine0" */
-};
-
-/* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
- * second what a data packet adds (its MMU); a control packet touches one line. */
-struct sb_switch {
-	_Alignas(64) struct sb_node node;
-	struct sb_route_view route; /* forwarding: its row of sim->routes (topo/routes.h) */
-	struct sb_mmu **mmus;      /* one per group of ports */
-	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
-	uint16_t nmmus;
-	uint32_t index;            /* index in sim->switches */
-	struct sb_rng rng;         /* ECN marking draws */
-	uint64_t drops[SB_DROP_NCAUSES];
-};
-
-_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
-	       "a switch's ports and route share its first line");
-
-struct sb_host {
-	struct sb_node node;
-	uint32_t index;            /* host index (flows use it) */
-	uint32_t rack;             /* leaf/ToR index (single switch: 0) */
-	uint64_t nic_drops;        /* data packets its NIC dropped (host.nic_buffer_bytes) */
-	struct sb_rng rng;
-	struct sb_rdma_nic *rdma;  /* RDMA queue-pair scheduler, made by the host's first RDMA flow */
-};
 
 /* A finished flow, as reported in flows.csv. */
 struct sb_flow_result {
@@ -114,7 +80,7 @@ struct sb_sim {
 	struct sb_switch **switches;
 	uint32_t nswitches;
 	uint32_t nracks;
-	struct sb_routes routes;   /* forwarding tables by destination rack (topo/routes.h) */
+	struct sb_routes routes;   /* forwarding tables by destination rack (net/routes.h) */
 
 	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
 	struct sb_flow_table flows;
