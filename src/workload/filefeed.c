@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "sim/sim.h"
 #include "transport/transport.h"
 #include "workload/flowfile.h"
 #include "workload/workload.h"
