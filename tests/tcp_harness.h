@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "net/packet.h"
+#include "engine/packet.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
 #include "transport/tcp.h"
@@ -66,7 +66,7 @@ static inline bool th_inject(void *ctx, struct sb_packet *p)
 	if (p->type < 8)
 		t->sent_by_type[p->type]++;
 	if (t->nev < TH_MAX_EVENTS)
-		t->ev[t->nev++] = (struct th_event){ .t = sb_now(t->sim), .seq = p->seq, .type = p->type,
+		t->ev[t->nev++] = (struct th_event){ .t = sb_now(&t->sim->engine), .seq = p->seq, .type = p->type,
 						     .flags = p->flags, .sack = p->type == SB_PKT_ACK ? p->sack : 0,
 						     .dropped = drop };
 	return drop;

@@ -261,7 +261,7 @@ static void watch_pause(struct tl_every *e)
 {
 	struct first_pause *fp = e->ctx;
 	if (!fp->at && fp->m->pfc_pauses_sent > 0)
-		fp->at = sb_now(e->sim);
+		fp->at = sb_now(&e->sim->engine);
 }
 
 /* M = 2 empty lossless queues (hosts 1 and 2, one priority) burst at line rate into one 100 Gb/s
@@ -343,7 +343,7 @@ static uint64_t port_safety_run(int senders, const char *const *sets, double pro
 	for (; sets && *sets; sets += 2)
 		tl_set_scheme(&sc, "dsh", sets[0], sets[1]);
 	tl_build(&sim, &sc);
-	sb_at(&sim, 0, block_egress, &sim, 0);
+	sb_at(&sim.engine, 0, block_egress, &sim, 0);
 	tl_run_and_check(&sim);
 	const struct sb_mmu *m = sim.switches[0]->mmus[0];
 	*st = *sb_dsh_stats(m);

@@ -319,7 +319,7 @@ static void take_snap(void *obj, uint64_t arg)
 static void snap_at(struct run *r, struct snap *sn, double ms)
 {
 	sn->m = r->m;
-	sb_at(&r->sim, sb_time_from_ms(ms), take_snap, sn, 0);
+	sb_at(&r->sim.engine, sb_time_from_ms(ms), take_snap, sn, 0);
 }
 
 static void expect_edt_drop(const char *what, uint16_t port, double t_th, int N)

@@ -555,7 +555,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	uint64_t lo = UINT64_MAX, hi = 0, hi_late = 0, hi1 = 0, n = 0;
 	double sum = 0, mfair_4ms = -1, mfair_8ms = -1;
 	for (sb_time t = 4 * SB_MS; t <= 15 * SB_MS; t += 5 * SB_US) {
-		sb_eventq_run_until(&sim.eq, t);
+		sb_eventq_run_until(&sim.engine.eq, t);
 		uint64_t q = m->q_egr[q0];
 		lo = q < lo ? q : lo;
 		hi = q > hi ? q : hi;

@@ -180,7 +180,7 @@ static void test_estimate_scale(void **state)
 	assert_true(e.flows > 1300 && e.flows < 1500); /* 1300 start in the default run */
 	assert_true(e.total < 64 * 1048576.0);
 	sb_scenario_free(&sc);
-	/* a fat-tree k: hosts k^3/4, switches 5k^2/4, racks k^2/2; tables by rack (topo/routes.h) */
+	/* a fat-tree k: hosts k^3/4, switches 5k^2/4, racks k^2/2; tables by rack (net/routes.h) */
 	const char *k16[] = { "topology.type=fattree", "topology.k=16" };
 	load(&sc, NULL, "workloads = ();", k16, 2);
 	sb_estimate_memory(&sc, &e);

@@ -130,8 +130,8 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 		      (unsigned long long)r.pool_drops, (unsigned long long)r.lossy_drops, (unsigned long long)r.pauses,
 		      (unsigned long long)r.resumes, (unsigned long long)m->pfc_port_pauses_sent,
 		      (unsigned long long)r.peak_headroom, (unsigned long long)r.headroom, (unsigned long long)r.completed,
-		      (unsigned long long)r.flows, (double)sb_now(&sim) / SB_MS);
-	assert_true(sb_now(&sim) < sb_time_from_ms(80)); /* everything finished before the end */
+		      (unsigned long long)r.flows, (double)sb_now(&sim.engine) / SB_MS);
+	assert_true(sb_now(&sim.engine) < sb_time_from_ms(80)); /* everything finished before the end */
 	assert_int_equal(st.asserted, 0);
 	assert_int_equal(r.pauses, r.resumes);
 	assert_int_equal(m->pfc_port_pauses_sent, m->pfc_port_resumes_sent);

@@ -66,7 +66,7 @@ static void run(const char *scheme, const char *keys, const char *transport, boo
 	       (unsigned long long)(sim.stats.pkts_dropped - sim.stats.pkts_dropped_lossless),
 	       (unsigned long long)(sim.stats.pfc_pause_frames + sim.stats.pfc_port_pause_frames),
 	       (unsigned long long)(sim.stats.pfc_resume_frames + sim.stats.pfc_port_resume_frames),
-	       (unsigned long long)rdma_done, (unsigned long long)rdma_flows, sb_time_to_us(sb_now(&sim)) / 1e3);
+	       (unsigned long long)rdma_done, (unsigned long long)rdma_flows, sb_time_to_us(sb_now(&sim.engine)) / 1e3);
 	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
 	assert_int_equal(rdma_flows, 16);
 	assert_int_equal(rdma_done, rdma_flows);

@@ -82,9 +82,9 @@ static void test_expel_off_is_dt(void **state)
 	/* the scenario has teeth: DT(8) drops, and expulsion changes the run */
 	assert_true(dt.stats.drops[SB_DROP_THRESHOLD] > 100);
 	assert_true(total(&on, 2) > 0);
-	assert_true(on.eq.executed != dt.eq.executed);
+	assert_true(on.engine.eq.executed != dt.engine.eq.executed);
 	/* bit-identical: events, every counter, every flow record, every occupancy extreme */
-	assert_int_equal(off.eq.executed, dt.eq.executed);
+	assert_int_equal(off.engine.eq.executed, dt.engine.eq.executed);
 	assert_memory_equal(&off.stats, &dt.stats, sizeof(dt.stats));
 	assert_int_equal(off.nrecords, dt.nrecords);
 	assert_memory_equal(off.records, dt.records, dt.nrecords * sizeof(*dt.records));
@@ -93,7 +93,7 @@ static void test_expel_off_is_dt(void **state)
 	for (uint32_t i = 0; i < dt.nswitches; i++)
 		assert_memory_equal(off.switches[i]->drops, dt.switches[i]->drops, sizeof(dt.switches[i]->drops));
 	printf("expel off == dt(8): %llu events, %zu flows, %llu drops; expel on: %llu expelled, %llu threshold drops\n",
-	       (unsigned long long)dt.eq.executed, dt.nrecords, (unsigned long long)dt.stats.pkts_dropped,
+	       (unsigned long long)dt.engine.eq.executed, dt.nrecords, (unsigned long long)dt.stats.pkts_dropped,
 	       (unsigned long long)total(&on, 2), (unsigned long long)on.stats.drops[SB_DROP_THRESHOLD]);
 	sb_sim_free(&dt);
 	sb_sim_free(&off);
@@ -159,7 +159,7 @@ static void conv_sample(void *obj, uint64_t arg)
 {
 	struct conv_probe *p = obj;
 	(void)arg;
-	sb_time now = sb_now(p->sim);
+	sb_time now = sb_now(&p->sim->engine);
 	uint64_t q_old = p->m->q_egr[sb_mmu_qi(0, 1)], q_new = p->m->q_egr[sb_mmu_qi(1, 1)];
 	if (now >= p->t0) {
 		if (!p->old_at_tstar && q_old <= p->tstar)
@@ -168,7 +168,7 @@ static void conv_sample(void *obj, uint64_t arg)
 			p->new_at_tstar = now;
 	}
 	if (now + 100 * SB_NS < p->sim->stop_at)
-		sb_at(p->sim, now + 100 * SB_NS, conv_sample, p, 0);
+		sb_at(&p->sim->engine, now + 100 * SB_NS, conv_sample, p, 0);
 }
 
 struct conv_result {
@@ -203,7 +203,7 @@ static struct conv_result run_convergence(const char *expel, const char *token_r
 	}
 	struct conv_probe p = { .sim = &sim, .m = sim.switches[0]->mmus[0], .t0 = t0,
 				.tstar = (uint64_t)(alpha * B / (1 + 2 * alpha)) };
-	sb_at(&sim, 100 * SB_NS, conv_sample, &p, 0);
+	sb_at(&sim.engine, 100 * SB_NS, conv_sample, &p, 0);
 	tl_run_and_check(&sim);
 	struct conv_result r = { 0 };
 	r.t_old_us = p.old_at_tstar ? (double)(p.old_at_tstar - t0) / SB_US : -1;
@@ -283,7 +283,7 @@ static void token_sample(void *obj, uint64_t arg)
 {
 	struct token_probe *p = obj;
 	(void)arg;
-	sb_time now = sb_now(p->sim);
+	sb_time now = sb_now(&p->sim->engine);
 	/* every packet is 1000 B = 5 tokens */
 	double used = 5.0 * (double)(p->m->released + p->m->expelled);
 	double allowance = p->depth_cells + p->rate_cells_per_ps * (double)now + 5.0;
@@ -292,7 +292,7 @@ static void token_sample(void *obj, uint64_t arg)
 		p->worst_slack = slack;
 	p->samples++;
 	if (now + 50 * SB_NS < p->sim->stop_at)
-		sb_at(p->sim, now + 50 * SB_NS, token_sample, p, 0);
+		sb_at(&p->sim->engine, now + 50 * SB_NS, token_sample, p, 0);
 }
 
 static void check_token_bound(const char *rate_gbps, const char *depth)
@@ -313,10 +313,10 @@ static void check_token_bound(const char *rate_gbps, const char *depth)
 	struct token_probe p = { .sim = &sim, .m = sim.switches[0]->mmus[0],
 				 .rate_cells_per_ps = atof(rate_gbps) * 1e9 / 8 / 200 / 1e12,
 				 .depth_cells = atof(depth), .worst_slack = 1e18 };
-	sb_at(&sim, 50 * SB_NS, token_sample, &p, 0);
+	sb_at(&sim.engine, 50 * SB_NS, token_sample, &p, 0);
 	tl_run_and_check(&sim);
 	/* spare bandwidth over the run: tokens minus the two ports' dequeues */
-	double t = (double)sim.eq.now;
+	double t = (double)sim.engine.eq.now;
 	double spare_cells = p.depth_cells + p.rate_cells_per_ps * t - 5.0 * (double)p.m->released;
 	double expelled_cells = 5.0 * (double)p.m->expelled;
 	printf("tokens %s G depth %s: %llu samples, min slack %.1f cells; expelled %.0f cells of %.0f spare (%.1f%%)\n",
@@ -359,11 +359,11 @@ static void test_no_idle_timers(void **state)
 	}
 	tl_run_and_check(&sim);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
-	printf("idle: run ended at %.1f us of 50000, %llu expelled\n", (double)sim.eq.now / SB_US,
+	printf("idle: run ended at %.1f us of 50000, %llu expelled\n", (double)sim.engine.eq.now / SB_US,
 	       (unsigned long long)m->expelled);
 	assert_true(m->expelled > 20);
 	/* the event queue ran dry long before the end: no timer re-arms itself on an idle MMU */
-	assert_true(sim.eq.now < 2 * SB_MS);
+	assert_true(sim.engine.eq.now < 2 * SB_MS);
 	assert_int_equal(m->used, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);

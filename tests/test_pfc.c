@@ -33,8 +33,8 @@ static void test_paused_time_and_log(void **state)
 	sc.run.duration_ms = 3;
 	tl_build(&sim, &sc);
 	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim, 1 * SB_MS, send_step, &sim, 1);
-	sb_at(&sim, 2 * SB_MS, send_step, &sim, 0);
+	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
+	sb_at(&sim.engine, 2 * SB_MS, send_step, &sim, 0);
 	tl_run_and_check(&sim);
 	struct sb_port *nic = &sim.hosts[1]->node.ports[0];
 	sb_time paused = sb_pfc_paused_time(&sim, nic, 1);
@@ -65,7 +65,7 @@ static void test_processing_delay(void **state)
 	sc.pfc.processing_delay_ns = 307.2; /* 3840 B at 100 Gb/s, DSH Eq. 1's budget */
 	tl_build(&sim, &sc);
 	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim, 1 * SB_MS, send_step, &sim, 1);
+	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
 	tl_run_and_check(&sim);
 	struct sb_port *nic = &sim.hosts[1]->node.ports[0];
 	/* PAUSE sent at 1 ms behind at most one 1048 B frame, 64 B at 10 Gb/s, 1 us of cable */
@@ -91,8 +91,8 @@ static void test_quanta_refresh(void **state)
 	sc.pfc.quanta = 1000; /* 1000 × 512 bit = 51.2 us at 10 Gb/s */
 	tl_build(&sim, &sc);
 	struct sb_flow *f = tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim, 1 * SB_MS, send_step, &sim, 1);
-	sb_at(&sim, 2 * SB_MS, send_step, &sim, 0);
+	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
+	sb_at(&sim.engine, 2 * SB_MS, send_step, &sim, 0);
 	tl_run_and_check(&sim);
 	struct sb_port *nic = &sim.hosts[1]->node.ports[0];
 	printf("  paused %.3f us, %llu refresh frames, %u episode(s)\n", sb_time_to_us(sb_pfc_paused_time(&sim, nic, 1)),
@@ -111,7 +111,7 @@ static void inject_pause(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
 	(void)arg;
-	struct sb_packet *f = sb_packet_new(sim);
+	struct sb_packet *f = sb_packet_new(&sim->engine);
 	f->type = SB_PKT_PFC;
 	f->lane = SB_LANE_CONTROL;
 	f->size = 64;
@@ -131,7 +131,7 @@ static void test_quanta_expiry(void **state)
 	sc.pfc.mode = SB_PFC_QUANTA;
 	tl_build(&sim, &sc);
 	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim, 1 * SB_MS, inject_pause, &sim, 0);
+	sb_at(&sim.engine, 1 * SB_MS, inject_pause, &sim, 0);
 	tl_run_and_check(&sim);
 	struct sb_port *nic = &sim.hosts[1]->node.ports[0];
 	assert_int_equal(nic->pause_episodes[1], 1);
@@ -153,7 +153,7 @@ static void test_pfc_frame_overtakes_acks(void **state)
 	struct sb_packet *sent[5];
 	const uint8_t type[5] = { SB_PKT_ACK, SB_PKT_ACK, SB_PKT_PFC, SB_PKT_ACK, SB_PKT_PFC };
 	for (int i = 0; i < 5; i++) {
-		sent[i] = sb_packet_new(&sim);
+		sent[i] = sb_packet_new(&sim.engine);
 		sent[i]->type = type[i];
 		sent[i]->lane = SB_LANE_CONTROL;
 		sent[i]->size = 64;
@@ -183,7 +183,7 @@ static struct sb_port *port_towards(struct sb_node *from, const struct sb_node *
 
 static void park(struct sb_sim *sim, struct sb_port *q, uint16_t in_port)
 {
-	struct sb_packet *p = sb_packet_new(sim);
+	struct sb_packet *p = sb_packet_new(&sim->engine);
 	p->type = SB_PKT_DATA;
 	p->size = 1048;
 	p->prio = 3;
@@ -216,7 +216,7 @@ static size_t run_cycle(bool close_cycle, struct sb_deadlock *out, struct sb_dea
 	park(&sim, c, b->peer->index);                       /* B waits on C */
 	park(&sim, d, c->peer->index);                       /* C waits on D */
 	park(&sim, a, close_cycle ? d->peer->index : 0);     /* D waits on A (or not) */
-	sb_eventq_run_until(&sim.eq, sim.stop_at);
+	sb_eventq_run_until(&sim.engine.eq, sim.stop_at);
 	size_t n = sim.deadlock->nfound;
 	if (n) {
 		*out = sim.deadlock->found[0];

@@ -118,7 +118,7 @@ static void test_drr_matches_model(void **state)
 	(void)state;
 	memset(&sim, 0, sizeof(sim));
 	memset(&model, 0, sizeof(model));
-	sb_eventq_init(&sim.eq);
+	sb_eventq_init(&sim.engine.eq);
 	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
 	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
 				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC,
@@ -151,7 +151,7 @@ static void test_drr_matches_model(void **state)
 			sb_port_kick(&sim, &port);
 			compare_new();
 		}
-		sb_eventq_run_until(&sim.eq, sim.eq.now + sb_rng_below(&rng, 3000) * SB_NS);
+		sb_eventq_run_until(&sim.engine.eq, sim.engine.eq.now + sb_rng_below(&rng, 3000) * SB_NS);
 		compare_new();
 	}
 	print_message("%llu packets compared\n", (unsigned long long)compared);
@@ -165,14 +165,14 @@ static void test_drr_matches_model(void **state)
 			next = p->next;
 			free(p);
 		}
-	sb_eventq_free(&sim.eq);
+	sb_eventq_free(&sim.engine.eq);
 }
 
 /* A bare port of `sched` with an empty pipeline; the caller frees with bench_free(). */
 static void bench_port(uint8_t sched)
 {
 	memset(&sim, 0, sizeof(sim));
-	sb_eventq_init(&sim.eq);
+	sb_eventq_init(&sim.engine.eq);
 	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
 	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
 				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC, .sched = sched };
@@ -197,7 +197,7 @@ static void bench_free(void)
 		next = p->next;
 		free(p);
 	}
-	sb_eventq_free(&sim.eq);
+	sb_eventq_free(&sim.engine.eq);
 }
 
 /* The order the pipeline holds, as "prio:size" words. */
@@ -226,7 +226,7 @@ static void test_rr_one_packet_per_turn(void **state)
 			sb_port_enqueue(&sim, &port, packet(1, 1048, SB_PKT_DATA, SB_LANE_DATA));
 		for (int k = 0; k < 6; k++)
 			sb_port_enqueue(&sim, &port, packet(3, 64, SB_PKT_DATA, SB_LANE_DATA));
-		sb_eventq_run_until(&sim.eq, 1 * SB_MS);
+		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
 		char got[256];
 		wire_order(got, sizeof(got));
 		print_message("%s: %s\n", i == 0 ? "rr " : "drr", got);
@@ -250,7 +250,7 @@ static void test_nic_control_priority_or_fifo(void **state)
 			sb_port_enqueue_fifo(&sim, &port, ack);
 		else
 			sb_port_enqueue(&sim, &port, ack);
-		sb_eventq_run_until(&sim.eq, 1 * SB_MS);
+		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
 		char got[256];
 		wire_order(got, sizeof(got));
 		print_message("control_queue = %s: %s\n", fifo ? "fifo    " : "priority", got);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mmu/mmu.h"
-#include "net/telemetry.h"
+#include "engine/telemetry.h"
 #include "sim/sim.h"
 #include "testlib.h"
 #include "transport/rdma.h"
@@ -84,7 +84,7 @@ static void probe_tick(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct probe *pr = obj;
-	sb_time now = sb_now(pr->sim);
+	sb_time now = sb_now(&pr->sim->engine);
 	if (now == pr->from) {
 		pr->tx0 = pr->port->tx_bytes;
 		for (int i = 0; i < pr->nflows; i++)
@@ -96,7 +96,7 @@ static void probe_tick(void *obj, uint64_t arg)
 		pr->q_max = q;
 	pr->n++;
 	if (now + pr->period <= pr->to) {
-		sb_at(pr->sim, now + pr->period, probe_tick, pr, 0);
+		sb_at(&pr->sim->engine, now + pr->period, probe_tick, pr, 0);
 	} else {
 		pr->tx1 = pr->port->tx_bytes;
 		for (int i = 0; i < pr->nflows; i++)
@@ -104,7 +104,7 @@ static void probe_tick(void *obj, uint64_t arg)
 	}
 }
 
-static void probe_start(struct probe *pr) { sb_at(pr->sim, pr->from, probe_tick, pr, 0); }
+static void probe_start(struct probe *pr) { sb_at(&pr->sim->engine, pr->from, probe_tick, pr, 0); }
 
 static double probe_util(const struct probe *pr)
 {
@@ -167,11 +167,11 @@ static void test_line_rate_alone(void **state)
 		sb_time fct = f->finish - f->start;
 		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
 		uint64_t pkts = (size + 999) / 1000;
-		double per_pkt = (double)sim.eq.executed / (double)pkts;
+		double per_pkt = (double)sim.engine.eq.executed / (double)pkts;
 		print_message("%-13s alone, 1 MB at 25 Gb/s: FCT %.3f us, ideal %.3f us (%+lld ps); %llu events, "
 			      "%.2f per data packet; rate at the end %.2f Gb/s\n",
 			      names[i], sb_time_to_us(fct), sb_time_to_us(ideal), (long long)fct - (long long)ideal,
-			      (unsigned long long)sim.eq.executed, per_pkt,
+			      (unsigned long long)sim.engine.eq.executed, per_pkt,
 			      (double)sb_rdma_qp_of(f)->rate_bps / 1e9);
 		assert_int_equal(f->pkts_sent, pkts);
 		assert_int_equal(f->pkts_retx, 0);
@@ -264,10 +264,10 @@ static void test_dcqcn_recovery(void **state)
 	const uint64_t b_size = 20000000; /* ~13 ms at half of 25 Gb/s */
 	struct sb_flow *b = tl_rdma_flow(&sim, "dcqcn", 2, 0, b_size, 1 * SB_MS);
 	/* 10 ms after B's end the queue is long gone (A alone cannot exceed line rate) */
-	sb_eventq_run_until(&sim.eq, 20 * SB_MS);
+	sb_eventq_run_until(&sim.engine.eq, 20 * SB_MS);
 	assert_true(b->completed);
 	sb_time b_end = b->finish, t0 = b_end + 10 * SB_MS;
-	sb_eventq_run_until(&sim.eq, t0);
+	sb_eventq_run_until(&sim.engine.eq, t0);
 	uint64_t r0 = sb_rdma_qp_of(a)->rate_bps, cnps = sim.stats.rdma_cnps;
 	const struct sb_rdma_params *p = &sc.rdma;
 	double line = 25e9;
@@ -400,7 +400,7 @@ static void test_cc_off_is_line_rate(void **state)
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(sb_rdma_qp_of(f[i])->rate_bps, 25 * GBPS);
 	assert_int_equal(sim.stats.rdma_cnps, 0);
-	assert_int_equal(sim.telemetry.live, 0);
+	assert_int_equal(sim.engine.telemetry.live, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -563,8 +563,8 @@ static void test_nic_obeys_pfc(void **state)
 	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
 	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
 	const sb_time t1 = 100 * SB_US, t2 = 300 * SB_US;
-	sb_at(&sim, t1, pfc_step, &pause, 0);
-	sb_at(&sim, t2, pfc_step, &resume, 0);
+	sb_at(&sim.engine, t1, pfc_step, &pause, 0);
+	sb_at(&sim.engine, t2, pfc_step, &resume, 0);
 	tl_run_and_check(&sim);
 	assert_true(f->completed);
 	sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
@@ -598,9 +598,9 @@ static void paced_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 			 const struct sb_rdma_feedback *fb)
 {
 	(void)f, (void)qp, (void)fb;
-	if (sb_now(sim) < paced_last)
+	if (sb_now(&sim->engine) < paced_last)
 		paced_backwards++;
-	paced_last = sb_now(sim);
+	paced_last = sb_now(&sim->engine);
 }
 
 static const struct sb_rdma_cc_ops paced_cc = { .name = "paced", .init = paced_init, .on_ack = paced_on_ack };
@@ -646,8 +646,8 @@ static void test_paced_qp_overdue_in_pause(void **state)
 	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
 	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
 	const sb_time t1 = 100 * SB_US, t2 = 400 * SB_US;
-	sb_at(&sim, t1, pfc_step, &pause, 0);
-	sb_at(&sim, t2, pfc_step, &resume, 0);
+	sb_at(&sim.engine, t1, pfc_step, &pause, 0);
+	sb_at(&sim.engine, t2, pfc_step, &resume, 0);
 	tl_run_and_check(&sim);
 	for (int i = 0; i < 4; i++) {
 		print_message("flow %d: %s, FCT %.1f us\n", i, f[i]->completed ? "done" : "NOT done",
@@ -655,7 +655,7 @@ static void test_paced_qp_overdue_in_pause(void **state)
 		assert_true(f[i]->completed);
 	}
 	assert_int_equal(paced_backwards, 0);
-	assert_true(sb_now(&sim) >= f[0]->finish);
+	assert_true(sb_now(&sim.engine) >= f[0]->finish);
 	/* f[2] alone is bounded by its window (one packet per RTT) and its rate: the pause can
 	 * delay it by no more than its length plus one pacing gap and one RTT */
 	sb_time gap = sb_tx_time(1048, 25 * GBPS / 40), rtt = sb_path_rtt(&sim, 0, 1, 1048, 64);
@@ -736,13 +736,13 @@ static void test_first_rtt_and_int(void **state)
 		      "INT: %llu ACKs with %u hops, %llu bad hops, %llu records live\n", sb_time_to_us(rtt),
 		      (unsigned long long)bdp, (unsigned long long)want, (unsigned long long)counts.first_rtt,
 		      (unsigned long long)counts.data, (unsigned long long)counts.acks_with_int, counts.hops,
-		      (unsigned long long)counts.bad_hops, (unsigned long long)sim.telemetry.live);
+		      (unsigned long long)counts.bad_hops, (unsigned long long)sim.engine.telemetry.live);
 	assert_int_equal(sb_rdma_qp_of(f)->first_rtt_end, bdp);
 	assert_int_equal(counts.first_rtt, want);
 	assert_int_equal(counts.acks_with_int, 300);
 	assert_int_equal(counts.hops, 3);
 	assert_int_equal(counts.bad_hops, 0);
-	assert_int_equal(sim.telemetry.live, 0);
+	assert_int_equal(sim.engine.telemetry.live, 0);
 	tl_check_and_free(&sim, &sc);
 }
 

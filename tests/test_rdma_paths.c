@@ -93,7 +93,7 @@ static void test_ack_path_paused_at_the_nic(void **state)
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
 		sb_port_pfc(&sim, &sim.hosts[1]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, true, false);
-		sb_at(&sim, resume_at, resume_nic, &sim, 1);
+		sb_at(&sim.engine, resume_at, resume_nic, &sim, 1);
 		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 20000, 10 * SB_US);
 		tl_run_and_check(&sim);
 		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, 20000);
@@ -199,7 +199,7 @@ static void inject_cnp(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
 	struct sb_flow *f = sb_flow_get(sim, (uint32_t)arg);
-	struct sb_packet *cnp = sb_packet_new(sim);
+	struct sb_packet *cnp = sb_packet_new(&sim->engine);
 	cnp->type = SB_PKT_CNP;
 	cnp->lane = SB_LANE_CONTROL;
 	cnp->flow = f->id;
@@ -209,7 +209,7 @@ static void inject_cnp(void *obj, uint64_t arg)
 	sim->stats.pkts_sent++; /* as if a receiver had sent it: conservation */
 	sim->stats.pkts_delivered++;
 	f->ops->on_ack(sim, f, cnp);
-	sb_packet_free(sim, cnp);
+	sb_packet_free(&sim->engine, cnp);
 }
 
 static void read_rate(void *obj, uint64_t arg)
@@ -236,9 +236,9 @@ static void test_dcqcn_first_cut_timing(void **state)
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
 		struct probe_rates p = { .f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 1000000, 10 * SB_US) };
-		sb_at(&sim, t0, inject_cnp, &sim, p.f->id);
-		sb_at(&sim, t0 + 3 * SB_US, read_rate, &p, 0);
-		sb_at(&sim, t0 + 6 * SB_US, read_rate, &p, 1);
+		sb_at(&sim.engine, t0, inject_cnp, &sim, p.f->id);
+		sb_at(&sim.engine, t0 + 3 * SB_US, read_rate, &p, 0);
+		sb_at(&sim.engine, t0 + 6 * SB_US, read_rate, &p, 1);
 		tl_run_and_check(&sim);
 		double g = sc.rdma.dcqcn_g;
 		double want_check = (double)LINE_BPS * (1.0 - pow(1.0 - g, 4) / 2.0);

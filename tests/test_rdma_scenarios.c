@@ -77,14 +77,14 @@ static void test_mixed_deterministic(void **state)
 	run_mixed(&b, &sc2);
 	print_message("mixed leaf-spine: %llu flows started, %llu completed, %llu events, %llu packet-hops, drops %llu "
 		      "(lossless %llu), CNPs %llu, NACKs %llu\n", (unsigned long long)a.stats.flows_started,
-		      (unsigned long long)a.stats.flows_completed, (unsigned long long)a.eq.executed,
+		      (unsigned long long)a.stats.flows_completed, (unsigned long long)a.engine.eq.executed,
 		      (unsigned long long)a.stats.packet_hops, (unsigned long long)a.stats.pkts_dropped,
 		      (unsigned long long)a.stats.pkts_dropped_lossless, (unsigned long long)a.stats.rdma_cnps,
 		      (unsigned long long)a.stats.rdma_nacks);
 	assert_true(a.stats.flows_completed > 100);
 	assert_int_equal(a.stats.pkts_dropped_lossless, 0);
 	assert_int_equal(a.nrecords, b.nrecords);
-	assert_int_equal(a.eq.executed, b.eq.executed);
+	assert_int_equal(a.engine.eq.executed, b.engine.eq.executed);
 	assert_memory_equal(&a.stats, &b.stats, sizeof a.stats);
 	for (size_t i = 0; i < a.nrecords; i++) {
 		assert_int_equal(a.records[i].id, b.records[i].id);

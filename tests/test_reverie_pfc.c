@@ -101,7 +101,7 @@ static void sample(struct tl_every *e)
 	s->ly += ly;
 	s->ll_hat += hat;
 	s->samples++;
-	size_t w = (size_t)((sb_now(e->sim) - s->from) / sb_time_from_ms(WINDOW_MS));
+	size_t w = (size_t)((sb_now(&e->sim->engine) - s->from) / sb_time_from_ms(WINDOW_MS));
 	if (w < MAX_WINDOWS) {
 		s->win_ll[w] += ll;
 		s->win_ly[w] += ly;

@@ -217,8 +217,8 @@ static void test_pfc_pause_resume(void **state)
 	sc.run.duration_ms = 3;
 	tl_build(&sim, &sc);
 	struct pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), 0, 0 };
-	sb_at(&sim, 1 * SB_MS, send_pause, &c, 1);
-	sb_at(&sim, 2 * SB_MS, send_pause, &c, 0);
+	sb_at(&sim.engine, 1 * SB_MS, send_pause, &c, 1);
+	sb_at(&sim.engine, 2 * SB_MS, send_pause, &c, 0);
 	tl_run_and_check(&sim);
 	/* in flight when the pause took effect: at most a few packets (2 x 1 us links at 10G) */
 	assert_true(c.at_resume - c.at_pause < 6 * 1000);
@@ -268,7 +268,7 @@ static void test_pfc_port_level(void **state)
 	tl_build(&sim, &sc);
 	struct port_pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), { 0 } };
 	for (uint64_t k = 0; k < 5; k++)
-		sb_at(&sim, (k + 1) * SB_MS, port_pfc_step, &c, k);
+		sb_at(&sim.engine, (k + 1) * SB_MS, port_pfc_step, &c, k);
 	tl_run_and_check(&sim);
 	uint64_t ms_bytes = 5000000000ULL / 8 / 1000 * 1000 / 1048; /* payload bytes per ms */
 	assert_true(c.at[0] > ms_bytes * 97 / 100);          /* running before the port pause */

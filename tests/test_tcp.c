@@ -83,7 +83,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct dctcp_probe *pr = obj;
-	sb_time now = sb_now(pr->sim);
+	sb_time now = sb_now(&pr->sim->engine);
 	if (now == pr->warmup) {
 		pr->tx_at_warmup = pr->port->tx_bytes;
 		for (int i = 0; i < 2; i++)
@@ -97,7 +97,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 		pr->q_max = q;
 	pr->n++;
 	if (now + pr->period < pr->end)
-		sb_at(pr->sim, now + pr->period, dctcp_sample, pr, 0);
+		sb_at(&pr->sim->engine, now + pr->period, dctcp_sample, pr, 0);
 }
 
 static void test_dctcp_queue_and_fairness(void **state)
@@ -126,7 +126,7 @@ static void test_dctcp_queue_and_fairness(void **state)
 	};
 	pr.flows[0] = sb_flow_create(&sim, 1, 0, 0, 0, dctcp);
 	pr.flows[1] = sb_flow_create(&sim, 2, 0, 0, 1 * SB_MS, dctcp);
-	sb_at(&sim, pr.warmup, dctcp_sample, &pr, 0);
+	sb_at(&sim.engine, pr.warmup, dctcp_sample, &pr, 0);
 	sb_sim_run(&sim);
 
 	double secs = sb_time_to_sec(pr.end - pr.warmup);
@@ -298,7 +298,7 @@ static void test_cubic_growth(void **state)
 	struct sb_flow f;
 	memset(&f, 0, sizeof f);
 	f.size = 0;
-	sim.eq.now = 1 * SB_SEC;
+	sim.engine.eq.now = 1 * SB_SEC;
 	sb_tcp_init(&sim, &f, &sb_cc_cubic);
 	struct sb_tcp *tcp = sb_tcp_of(&f);
 
@@ -315,17 +315,17 @@ static void test_cubic_growth(void **state)
 	assert_true(fabs((double)tcp->cwnd / mss - beta * w_max) < 1);
 
 	const double K = cbrt(w_max * (1 - beta) / C);
-	sb_time epoch = sim.eq.now;
+	sb_time epoch = sim.engine.eq.now;
 	const double checks[] = { 1.0, 3.0, 6.0, K, 12.0 };
 	size_t next_check = 0;
 	/* ACK-clocked: one ACK per segment, a window of ACKs per RTT. */
 	while (next_check < sizeof checks / sizeof checks[0]) {
 		double cwnd_seg = (double)tcp->cwnd / mss;
-		sim.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		sim.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
 		tcp->cc->on_ack(&sim, &f, tcp, tcp->mss);
-		double t = sb_time_to_sec(sim.eq.now - epoch);
+		double t = sb_time_to_sec(sim.engine.eq.now - epoch);
 		if (t >= checks[next_check]) {
 			double expect = C * pow(t - K, 3) + w_max;
 			double got = (double)tcp->cwnd / mss;

@@ -18,7 +18,7 @@
 #include "testlib.h"
 #include "transport/tcp.h"
 
-/* A control on a flow that is not part of any network; the clock is sim.eq.now. */
+/* A control on a flow that is not part of any network; the clock is sim.engine.eq.now. */
 struct bench {
 	struct sb_scenario sc;
 	struct sb_sim sim;
@@ -32,7 +32,7 @@ static void bench_open(struct bench *b, const struct sb_tcp_cc_ops *cc)
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
 	memset(&b->f, 0, sizeof b->f);
-	b->sim.eq.now = 1 * SB_SEC;
+	b->sim.engine.eq.now = 1 * SB_SEC;
 	sb_tcp_init(&b->sim, &b->f, cc);
 	b->tcp = sb_tcp_of(&b->f);
 }
@@ -67,9 +67,9 @@ static void test_newreno_ssthresh(void **state)
 static double cubic_ack_until(struct bench *b, sb_time rtt, sb_time from, double until)
 {
 	struct sb_tcp *tcp = b->tcp;
-	while (sb_time_to_sec(b->sim.eq.now - from) < until) {
+	while (sb_time_to_sec(b->sim.engine.eq.now - from) < until) {
 		double cwnd_seg = (double)tcp->cwnd / tcp->mss;
-		b->sim.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		b->sim.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
 		tcp->snd_max = tcp->snd_nxt;
@@ -104,17 +104,17 @@ static void test_cubic_decrease_and_fast_convergence(void **state)
 	const sb_time rtt = 100 * SB_MS;
 	tcp->srtt = rtt;
 	assert_true(fabs(cubic_loss(&b, 1000) - beta * 1000) < 1);
-	sb_time epoch = b.sim.eq.now;
+	sb_time epoch = b.sim.engine.eq.now;
 	double w = cubic_ack_until(&b, rtt, epoch, 20.0); /* well past K: beyond the old W_max */
 	assert_true(w > 1000);
 	double cw = cubic_loss(&b, 800);
 	assert_true(fabs(cw - beta * 800) < 1);
 	const double w_max = 800 * (1 + beta) / 2, K = cbrt((w_max - cw) / C);
-	epoch = b.sim.eq.now;
+	epoch = b.sim.engine.eq.now;
 	const double checks[] = { 1.0, 3.0, K, 9.0 };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
 		double got = cubic_ack_until(&b, rtt, epoch, checks[i]);
-		double t = sb_time_to_sec(b.sim.eq.now - epoch);
+		double t = sb_time_to_sec(b.sim.engine.eq.now - epoch);
 		double lo = C * pow(t - K, 3) + w_max, hi = C * pow(t + sb_time_to_sec(rtt) - K, 3) + w_max;
 		print_message("cubic after fast convergence: t = %.2f s (K = %.2f s): cwnd %.1f, W(t) %.1f, W(t+RTT) %.1f\n",
 			      t, K, got, lo, hi);
@@ -138,10 +138,10 @@ static void test_cubic_tcp_friendly(void **state)
 	const sb_time rtt = 100 * SB_US;
 	b.tcp->srtt = rtt;
 	double w0 = cubic_loss(&b, 20);
-	sb_time epoch = b.sim.eq.now;
+	sb_time epoch = b.sim.engine.eq.now;
 	for (double t = 0.001; t <= 0.0101; t += 0.003) {
 		double got = cubic_ack_until(&b, rtt, epoch, t);
-		double ts = sb_time_to_sec(b.sim.eq.now - epoch);
+		double ts = sb_time_to_sec(b.sim.engine.eq.now - epoch);
 		double want = w0 + 3 * (1 - beta) / (1 + beta) * ts / sb_time_to_sec(rtt);
 		print_message("cubic TCP-friendly: t = %.1f ms: cwnd %.2f, W_est %.2f\n", ts * 1e3, got, want);
 		assert_true(fabs(got - want) < 0.5);
@@ -214,7 +214,7 @@ static void test_dctcp_alpha_and_cut(void **state)
 static double one_rtt_growth(struct bench *b, sb_time rtt)
 {
 	double before = (double)b->tcp->cwnd / b->tcp->mss;
-	return cubic_ack_until(b, rtt, b->sim.eq.now, sb_time_to_sec(rtt)) - before;
+	return cubic_ack_until(b, rtt, b->sim.engine.eq.now, sb_time_to_sec(rtt)) - before;
 }
 
 static void test_cubic_cnt_clamp_and_friendliness(void **state)

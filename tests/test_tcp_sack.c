@@ -155,7 +155,7 @@ static void scripted_start(struct scripted *s, const char *recovery, const char 
 	s->f->init_window = 20 * SEG;
 	th_tap_attach(&s->tap, &s->sim, s->f->id);
 	s->tap.drop_all_data = true;
-	sb_eventq_run_until(&s->sim.eq, 10 * SB_US);
+	sb_eventq_run_until(&s->sim.engine.eq, 10 * SB_US);
 	s->tcp = sb_tcp_of(s->f);
 	assert_int_equal(s->f->pkts_sent, 20);
 }
@@ -425,14 +425,14 @@ static void test_tlp_pto_rules(void **state)
 		sb_tcp_init(&sim, f, &sb_cc_cubic);
 		struct sb_tcp *tcp = sb_tcp_of(f);
 		tcp->srtt = 20 * SB_US;
-		tcp->rto_at = sb_now(&sim) + SB_MS;
+		tcp->rto_at = sb_now(&sim.engine) + SB_MS;
 		tcp->snd_max = tcp->snd_nxt = 1 * SEG; /* one segment in flight */
 		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim) + 40 * SB_US + (delack ? 500 * SB_US : 0));
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
 		tcp->snd_max = tcp->snd_nxt = 2 * SEG;
 		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim) + 40 * SB_US);
-		tcp->rto_at = sb_now(&sim) + 30 * SB_US;
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US);
+		tcp->rto_at = sb_now(&sim.engine) + 30 * SB_US;
 		tcp_tlp_arm(&sim, f, tcp);
 		assert_int_equal(tcp->tlp_at, tcp->rto_at);
 		/* not with SACKed data, nor in recovery, nor with a probe outstanding */

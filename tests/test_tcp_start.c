@@ -54,7 +54,7 @@ static void bare_init(struct bare *b, const char *mode)
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
 	memset(&b->f, 0, sizeof b->f);
-	b->sim.eq.now = SB_SEC;
+	b->sim.engine.eq.now = SB_SEC;
 	sb_tcp_init(&b->sim, &b->f, &sb_cc_cubic);
 	b->tcp = sb_tcp_of(&b->f);
 	b->tcp->cwnd = 10 * SEG;
@@ -66,7 +66,7 @@ static void bare_init(struct bare *b, const char *mode)
 static void bare_ack(struct bare *b, sb_time rtt)
 {
 	b->ack += SEG;
-	tcp_hystart_on_ack(b->tcp, b->ack, rtt, b->sim.eq.now);
+	tcp_hystart_on_ack(b->tcp, b->ack, rtt, b->sim.engine.eq.now);
 }
 
 /* Start the next round: snd_nxt moves on, the next ACK passes the round's end. */
@@ -159,13 +159,13 @@ static void test_hystart_classic_rules(void **state)
 	b.tcp->cwnd = 20 * SEG; /* at least HyStartLowWindow = 16 */
 	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
 	bare_ack(&b, 40 * SB_US); /* the first ACK opens a round */
-	sb_time start = b.sim.eq.now;
+	sb_time start = b.sim.engine.eq.now;
 	for (int k = 1; k <= 40; k++) {
-		b.sim.eq.now = start + (sb_time)k * SB_US;
+		b.sim.engine.eq.now = start + (sb_time)k * SB_US;
 		bare_ack(&b, 40 * SB_US);
 		assert_int_equal(b.tcp->ssthresh, UINT64_MAX);
 	}
-	b.sim.eq.now = start + 41 * SB_US; /* the train now spans 41 us > 40 us */
+	b.sim.engine.eq.now = start + 41 * SB_US; /* the train now spans 41 us > 40 us */
 	bare_ack(&b, 40 * SB_US);
 	assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
 	assert_int_equal(b.tcp->stats.hystart_exits, 1);
@@ -178,7 +178,7 @@ static void test_hystart_classic_rules(void **state)
 		bare_ack(&b, 40 * SB_US);
 		sb_time rtt = 40 * SB_US + 4 * SB_MS + (over ? 1 : 0);
 		for (int k = 1; k <= 9; k++) {
-			b.sim.eq.now += 3 * SB_MS;
+			b.sim.engine.eq.now += 3 * SB_MS;
 			bare_ack(&b, rtt);
 		}
 		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, !over);

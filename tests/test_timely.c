@@ -133,7 +133,7 @@ static void probe_tick(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct queue_probe *pr = obj;
-	sb_time now = sb_now(pr->sim);
+	sb_time now = sb_now(&pr->sim->engine);
 	if (now == pr->from)
 		pr->tx0 = pr->port->tx_bytes;
 	double q = (double)queued(pr->port);
@@ -141,7 +141,7 @@ static void probe_tick(void *obj, uint64_t arg)
 	pr->max = fmax(pr->max, q);
 	pr->n++;
 	if (now + SB_US <= pr->to)
-		sb_at(pr->sim, now + SB_US, probe_tick, pr, 0);
+		sb_at(&pr->sim->engine, now + SB_US, probe_tick, pr, 0);
 	else
 		pr->tx1 = pr->port->tx_bytes;
 }
@@ -183,7 +183,7 @@ static void incast_queue(const char *tlow_us, double *mean, double *peak, double
 		f[i]->lossless = 1;
 	}
 	struct queue_probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .from = 5 * SB_MS, .to = 10 * SB_MS };
-	sb_at(&sim, pr.from, probe_tick, &pr, 0);
+	sb_at(&sim.engine, pr.from, probe_tick, &pr, 0);
 	tl_run_and_check(&sim);
 	const double c_bytes_per_us = 25e9 / 8 / 1e6;
 	double base_us = sb_time_to_us(sb_rdma_qp_of(f[0])->base_rtt);

@@ -171,14 +171,14 @@ static void every_fire(void *obj, uint64_t arg)
 	e->fn(e);
 	e->next += e->step;
 	if (e->next <= e->to)
-		sb_at(e->sim, e->next, every_fire, e, 0);
+		sb_at(&e->sim->engine, e->next, every_fire, e, 0);
 }
 
 void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
 		    void (*fn)(struct tl_every *e), void *ctx)
 {
 	*e = (struct tl_every){ .sim = sim, .next = from, .to = to, .step = step, .fn = fn, .ctx = ctx };
-	sb_at(sim, from, every_fire, e, 0);
+	sb_at(&sim->engine, from, every_fire, e, 0);
 }
 
 char *tl_write_file(const char *dir, const char *name, const char *text)

@@ -152,7 +152,7 @@ static void check(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
 	struct sb_deadlock_detector *d = sim->deadlock;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	(void)arg;
 	d->armed = false;
 	uint32_t nq = d->port_base[sim->nswitches];
@@ -175,7 +175,7 @@ static void check(void *obj, uint64_t arg)
 	}
 	if (any_paused(sim) && now + d->interval <= sim->stop_at) {
 		d->armed = true;
-		sb_at(sim, now + d->interval, check, sim, 0);
+		sb_at(&sim->engine, now + d->interval, check, sim, 0);
 	}
 }
 
@@ -184,9 +184,9 @@ void sb_deadlock_pause_started(struct sb_sim *sim)
 	struct sb_deadlock_detector *d = sim->deadlock;
 	if (!d || d->armed)
 		return;
-	sb_time at = sb_now(sim) + d->interval;
+	sb_time at = sb_now(&sim->engine) + d->interval;
 	if (at > sim->stop_at)
 		return;
 	d->armed = true;
-	sb_at(sim, at, check, sim, 0);
+	sb_at(&sim->engine, at, check, sim, 0);
 }

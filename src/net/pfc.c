@@ -25,7 +25,7 @@ sb_time sb_pfc_paused_time(const struct sb_sim *sim, const struct sb_port *port,
 {
 	sb_time t = port->paused_total[prio];
 	if (port->pfc_effective & (1u << prio))
-		t += sb_now(sim) - port->pause_since[prio];
+		t += sb_now(&sim->engine) - port->pause_since[prio];
 	return t;
 }
 
@@ -49,7 +49,7 @@ static void account(struct sb_sim *sim, struct sb_port *port)
 	uint8_t now_mask = sb_pfc_paused_mask(sim, port), was = port->pfc_effective;
 	if (now_mask == was)
 		return;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	for (unsigned p = 0; p < SB_NPRIO; p++) {
 		uint8_t bit = (uint8_t)(1u << p);
 		if ((now_mask & bit) && !(was & bit)) {
@@ -94,7 +94,7 @@ static void log_event(struct sb_sim *sim, const struct sb_port *port, uint8_t pr
 	struct sb_pfc_record *r = &sim->pfc;
 	if (r->nevents == r->events_cap)
 		r->events = grow(r->events, &r->events_cap, sizeof(*r->events));
-	r->events[r->nevents++] = (struct sb_pfc_event){ sb_now(sim), port->node->id, port->index, prio, pause };
+	r->events[r->nevents++] = (struct sb_pfc_event){ sb_now(&sim->engine), port->node->id, port->index, prio, pause };
 }
 
 /* 802.1Qbb: a quantum is 512 bit times of the link. */
@@ -105,7 +105,7 @@ static sb_time quanta_time(const struct sb_port *port, uint64_t quanta)
 
 static void emit(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level)
 {
-	struct sb_packet *f = sb_packet_new(sim);
+	struct sb_packet *f = sb_packet_new(&sim->engine);
 	f->type = SB_PKT_PFC;
 	f->lane = SB_LANE_CONTROL;
 	f->size = 64;
@@ -124,7 +124,7 @@ static void arm_refresh(struct sb_sim *sim, struct sb_port *port)
 	double fraction = sim->sc->pfc.refresh_fraction;
 	sb_time hold = quanta_time(port, (uint64_t)sim->sc->pfc.quanta);
 	port->pfc_refresh_pending = true;
-	sb_at(sim, sb_now(sim) + (sb_time)((double)hold * fraction), refresh, port, 0);
+	sb_at(&sim->engine, sb_now(&sim->engine) + (sb_time)((double)hold * fraction), refresh, port, 0);
 }
 
 /* Quanta mode: re-send PAUSE for whatever this port still asserts, before the upstream's
@@ -187,7 +187,7 @@ static void expire(void *obj, uint64_t arg)
 {
 	struct sb_port *port = obj;
 	struct sb_sim *sim = port->sim;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	if (arg & 0x100) {
 		if (port->port_paused && port->pause_expiry[EXPIRY_PORT] <= now)
 			sb_port_pfc(sim, port, 0xFF, false, true);
@@ -211,14 +211,14 @@ static void apply(struct sb_sim *sim, struct sb_port *port, uint64_t arg)
 		pause = false; /* 802.1Qbb: zero quanta = resume */
 	sb_port_pfc(sim, port, mask, pause, port_level);
 	if (pause && quanta) {
-		sb_time until = sb_now(sim) + quanta_time(port, quanta);
+		sb_time until = sb_now(&sim->engine) + quanta_time(port, quanta);
 		if (port_level)
 			port->pause_expiry[EXPIRY_PORT] = until;
 		else
 			for (unsigned p = 0; p < SB_NPRIO; p++)
 				if (mask & (1u << p))
 					port->pause_expiry[p] = until;
-		sb_at(sim, until, expire, port, (uint64_t)mask | (port_level ? 0x100 : 0));
+		sb_at(&sim->engine, until, expire, port, (uint64_t)mask | (port_level ? 0x100 : 0));
 	}
 }
 
@@ -232,10 +232,10 @@ void sb_pfc_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *
 {
 	uint64_t arg = (uint64_t)(uint8_t)frame->flow | ((frame->flags & SB_PF_PORT_LEVEL) ? 0x100 : 0) |
 		       ((frame->flags & SB_PF_PAUSE) ? 0x200 : 0) | (frame->seq << 16);
-	sb_packet_free(sim, frame);
+	sb_packet_free(&sim->engine, frame);
 	sb_time delay = (sb_time)(sim->sc->pfc.processing_delay_ns * (double)SB_NS);
 	if (delay)
-		sb_at(sim, sb_now(sim) + delay, apply_later, port, arg);
+		sb_at(&sim->engine, sb_now(&sim->engine) + delay, apply_later, port, arg);
 	else
 		apply(sim, port, arg);
 }

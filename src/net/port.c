@@ -173,24 +173,24 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 		w->tail->t_next_arrive = arrive;
 	} else {
 		w->head = p;
-		sb_at(sim, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
+		sb_at(&sim->engine, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
 	}
 	w->tail = p;
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
-		sb_at(sim, end, tx_done, port, 0);
+		sb_at(&sim->engine, end, tx_done, port, 0);
 	}
 }
 
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
 {
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	if (now < port->busy_until) {
 		/* Still serialising: come back when the wire is free. */
 		if (!port->kick_pending) {
 			port->kick_pending = true;
-			sb_at(sim, port->busy_until, tx_done, port, 0);
+			sb_at(&sim->engine, port->busy_until, tx_done, port, 0);
 		}
 		return;
 	}
@@ -211,7 +211,7 @@ static void link_arrive(void *obj, uint64_t arg)
 	if (w->head) {
 		/* it arrives one serialisation from now, after two microseconds on the wire */
 		__builtin_prefetch(w->head);
-		sb_at(sim, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
+		sb_at(&sim->engine, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
 	} else
 		w->tail = NULL;
 	sb_node_receive(sim, port->peer, p);
@@ -270,7 +270,7 @@ static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
 /* Queue pkt in a data FIFO (`data`) or the control queue. */
 static inline void enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt, bool data)
 {
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	if (!port->kick_pending && now >= port->busy_until && !port->ctrl.head) {
 		/* The port is idle and nothing is ahead of this packet: send it at once, without the
 		 * queue and the scheduler (most packets of a lightly loaded fabric go this way). A

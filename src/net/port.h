@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/time.h"
-#include "net/packet.h"
+#include "engine/packet.h"
 
 struct sb_node;
 struct sb_sim;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "core/util.h"
 #include "net/pfc.h"
+#include "sim/sim.h"
 
 static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out_port)
 {
@@ -63,7 +64,7 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 		sim->stats.pkts_dropped++;
 		if (pkt->flags & SB_PF_LOSSLESS)
 			sim->stats.pkts_dropped_lossless++;
-		sb_packet_free(sim, pkt);
+		sb_packet_free(&sim->engine, pkt);
 		return;
 	}
 	if (!port->ecn_at_dequeue)
@@ -85,7 +86,7 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 		uint64_t qlen = 0;
 		for (int q = 0; q < SB_NPRIO; q++)
 			qlen += port->q[q].bytes;
-		sb_int_push(&sim->telemetry, pkt->int_id, sb_now(sim), port->tx_bytes + pkt->size, port->rate_bps, qlen);
+		sb_int_push(&sim->engine.telemetry, pkt->int_id, sb_now(&sim->engine), port->tx_bytes + pkt->size, port->rate_bps, qlen);
 	}
 }
 
@@ -93,7 +94,7 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 
 static sb_time env_now(void *ctx)
 {
-	return sb_now(((struct sb_switch *)ctx)->node.sim);
+	return sb_now(&((struct sb_switch *)ctx)->node.sim->engine);
 }
 
 static void env_timer_fire(void *obj, uint64_t timer_id)
@@ -104,7 +105,7 @@ static void env_timer_fire(void *obj, uint64_t timer_id)
 static void env_arm_timer(void *ctx, struct sb_mmu *mmu, sb_time at, unsigned timer_id)
 {
 	struct sb_switch *sw = ctx;
-	sb_at(sw->node.sim, at, env_timer_fire, mmu, timer_id);
+	sb_at(&sw->node.sim->engine, at, env_timer_fire, mmu, timer_id);
 }
 
 static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause,
@@ -129,7 +130,7 @@ static bool env_expel_head(void *ctx, struct sb_mmu *mmu, uint16_t port_index, u
 	sim->stats.pkts_dropped++;
 	if (p->flags & SB_PF_LOSSLESS)
 		sim->stats.pkts_dropped_lossless++;
-	sb_packet_free(sim, p);
+	sb_packet_free(&sim->engine, p);
 	return true;
 }
 

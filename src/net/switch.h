@@ -6,7 +6,36 @@
 #ifndef SB_SWITCH_H
 #define SB_SWITCH_H
 
-#include "sim/sim.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "core/rng.h"
+#include "engine/packet.h"
+#include "mmu/mmu.h"
+#include "net/node.h"
+#include "net/port.h"
+#include "net/routes.h"
+
+struct sb_error;
+struct sb_scenario;
+struct sb_sim;
+struct sb_switch_params;
+
+/* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
+ * second what a data packet adds (its MMU); a control packet touches one line. */
+struct sb_switch {
+	_Alignas(64) struct sb_node node;
+	struct sb_route_view route; /* forwarding: its row of sim->routes (net/routes.h) */
+	struct sb_mmu **mmus;      /* one per group of ports */
+	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
+	uint16_t nmmus;
+	uint32_t index;            /* index in sim->switches */
+	struct sb_rng rng;         /* ECN marking draws */
+	uint64_t drops[SB_DROP_NCAUSES];
+};
+
+_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
+	       "a switch's ports and route share its first line");
 
 /* Create the switch's MMUs (after its ports are wired); -1 + err on a bad configuration. */
 int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
@@ -15,7 +44,7 @@ void sb_switch_free(struct sb_switch *sw);
 
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt);
 /* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue, append
- * an INT hop if it carries a record (net/telemetry.h). */
+ * an INT hop if it carries a record (engine/telemetry.h). */
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
 
 /* ECN decision for an ECN-capable packet meeting `qbytes` in its egress queue: step marks

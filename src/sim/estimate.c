@@ -53,7 +53,7 @@ struct shape {
 	double hosts, switches, leaves;   /* leaves: the switches hosts attach to */
 	double switch_bytes;              /* ports and MMUs of every switch */
 	double switch_ports;              /* Σ ports of the switches */
-	double fib_rows;                  /* distinct rows of the forwarding tables (topo/routes.h) */
+	double fib_rows;                  /* distinct rows of the forwarding tables (net/routes.h) */
 	double fib_bytes;                 /* forwarding tables of every switch */
 	double max_buffer_bytes;          /* the largest switch buffer */
 	double uplink_bps;                /* per host: its leaf's uplinks shared by its hosts */
@@ -119,7 +119,7 @@ static struct shape shape_of(const struct sb_scenario *sc)
 	}
 	}
 	/*
-	 * Forwarding (topo/routes.h): a row of 4 bytes per rack, shared by the switches whose rows
+	 * Forwarding (net/routes.h): a row of 4 bytes per rack, shared by the switches whose rows
 	 * are equal (failed links can make every row different), a port list of 2 bytes per port
 	 * per distinct group (at most about one per switch port), and per host its rack and port;
 	 * while the tables are built, a byte per switch and rack of hop distances.

@@ -7,7 +7,7 @@
  * the scenario (docs/scenario.md, "Memory"):
  *   network    hosts, switches, their ports and MMU counters;
  *   forwarding every switch's ECMP table: a row of an entry per rack, shared by switches
- *              whose rows are equal, and the hop distances the build uses (topo/routes.h);
+ *              whose rows are equal, and the hop distances the build uses (net/routes.h);
  *   flows      the flows in flight at once (a flow's slot, sizeof(struct sb_flow) ≈ 3.2 KB,
  *              and its start event, reused once it finished: sim/flow_table.h) and 9 bytes
  *              per flow of the run (its slowdown, sim/flowlog.h). Flows of the run: the srcs

@@ -50,7 +50,7 @@ struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, u
 {
 	struct sb_flow *f = sb_flow_table_add(&sim->flows);
 	init_flow(sim, f, src, dst, size, start, ops);
-	sb_at(sim, start, flow_start, sim, f->id);
+	sb_at(&sim->engine, start, flow_start, sim, f->id);
 	return f;
 }
 
@@ -68,7 +68,7 @@ static void flow_timer(void *obj, uint64_t id)
 {
 	struct sb_sim *sim = obj;
 	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	/* released: this was its last, stale, firing (a released flow wants no timer) */
 	if (!f || f->timer_scheduled != now)
 		return;
@@ -77,7 +77,7 @@ static void flow_timer(void *obj, uint64_t id)
 		return;
 	if (f->timer_at > now) {
 		f->timer_scheduled = f->timer_at;
-		sb_at(sim, f->timer_at, flow_timer, sim, id);
+		sb_at(&sim->engine, f->timer_at, flow_timer, sim, id);
 		return;
 	}
 	f->timer_at = SB_TIME_NEVER;
@@ -89,7 +89,7 @@ static void flow_timer(void *obj, uint64_t id)
 struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq,
 					 uint32_t size, uint8_t lane, bool to_sender)
 {
-	struct sb_packet *p = sb_packet_new(sim);
+	struct sb_packet *p = sb_packet_new(&sim->engine);
 	p->type = type;
 	p->lane = lane;
 	p->seq = seq;
@@ -107,7 +107,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, 
 struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
 {
-	struct sb_packet *p = sb_packet_new(sim);
+	struct sb_packet *p = sb_packet_new(&sim->engine);
 	p->type = SB_PKT_DATA;
 	p->seq = seq;
 	p->payload = (uint16_t)payload;
@@ -118,7 +118,7 @@ struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uin
 	p->dst = f->dst;
 	p->hash = f->hash;
 	p->prio = f->prio;
-	p->t_sent = sb_now(sim);
+	p->t_sent = sb_now(&sim->engine);
 	p->flags = (uint8_t)((f->ecn ? SB_PF_ECT : 0) | (f->lossless ? SB_PF_LOSSLESS : 0) |
 			     (seq < first_rtt_end ? SB_PF_FIRST_RTT : 0));
 	return p;
@@ -129,7 +129,7 @@ void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at)
 	f->timer_at = at;
 	if (at != SB_TIME_NEVER && at < f->timer_scheduled) {
 		f->timer_scheduled = at;
-		sb_at(sim, at, flow_timer, sim, f->id);
+		sb_at(&sim->engine, at, flow_timer, sim, f->id);
 	}
 }
 
@@ -148,7 +148,7 @@ int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t 
 
 static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 {
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	f->completed = true;
 	f->finish = now;
 	sb_flow_arm_timer(sim, f, SB_TIME_NEVER);
@@ -182,7 +182,7 @@ void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
 	if (f->done)
 		return;
 	f->done = true;
-	f->received = sb_now(sim);
+	f->received = sb_now(&sim->engine);
 	if (!f->ops->on_ack)
 		flow_complete(sim, f);
 }

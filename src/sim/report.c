@@ -173,16 +173,16 @@ static void sample(void *obj, uint64_t arg)
 		struct sb_switch *sw = sim->switches[i];
 		if (!sampled(sim, sw))
 			continue;
-		struct occ_sample smp = { .t = sb_now(sim), .sw = i };
+		struct occ_sample smp = { .t = sb_now(&sim->engine), .sw = i };
 		switch_bytes(sim, sw, &smp.lossy, &smp.lossless);
 		membw_sample(o, i, sw, &smp);
 		keep_sample(sim, o, &smp);
 	}
 	if (o->rx)
 		sb_rx_sample(sim, o->rx);
-	sb_time next = sb_now(sim) + o->interval;
+	sb_time next = sb_now(&sim->engine) + o->interval;
 	if (next <= sim->stop_at)
-		sb_at(sim, next, sample, sim, 0);
+		sb_at(&sim->engine, next, sample, sim, 0);
 }
 
 void sb_report_run_start(struct sb_sim *sim)
@@ -200,7 +200,7 @@ void sb_report_run_start(struct sb_sim *sim)
 	if (o->interval > 0)
 		o->rx = sb_rx_new(sim);
 	if (o->interval > 0 && (sim->sc->run.sample_switches != SB_SAMPLE_NONE || o->rx))
-		sb_at(sim, o->interval, sample, sim, 0);
+		sb_at(&sim->engine, o->interval, sample, sim, 0);
 }
 
 void sb_report_progress(struct sb_sim *sim, sb_time now)
@@ -333,7 +333,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 	membw_summarize(o, s);
 	s->queries_started = sim->nqueries;
 	s->queries_completed = s->qct.count;
-	sb_time end = sim->eq.now < sim->stop_at ? sim->eq.now : sim->stop_at;
+	sb_time end = sim->engine.eq.now < sim->stop_at ? sim->engine.eq.now : sim->stop_at;
 	s->sim_time_s = sb_time_to_sec(end);
 }
 
@@ -360,7 +360,7 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(root, "seed", json_integer(sc->run.seed));
 	json_object_set_new(root, "sim_time_s", json_real(s->sim_time_s));
 	json_object_set_new(root, "wall_time_s", json_real(wall_s));
-	json_object_set_new(root, "events", json_integer((json_int_t)sim->eq.executed));
+	json_object_set_new(root, "events", json_integer((json_int_t)sim->engine.eq.executed));
 	json_object_set_new(root, "packet_hops", json_integer((json_int_t)sim->stats.packet_hops));
 	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->stats.pkts_sent));
 	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->stats.flows_started));
@@ -414,7 +414,7 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 {
 	fprintf(f, "scheme %s, seed %lld: %.3f ms simulated in %.2f s wall (%llu events, %.2f M packet-hops/s)\n",
 		sim->sc->sw.scheme, (long long)sim->sc->run.seed, s->sim_time_s * 1e3, wall_s,
-		(unsigned long long)sim->eq.executed,
+		(unsigned long long)sim->engine.eq.executed,
 		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
 	fprintf(f, "flows: %llu started, %llu completed; queries: %llu started, %llu completed\n",
 		(unsigned long long)sim->stats.flows_started, (unsigned long long)sim->stats.flows_completed,
@@ -451,8 +451,8 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
-		wall_s, (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim->eq.executed,
-		wall_s > 0 ? (double)sim->eq.executed / wall_s / 1e6 : 0.0, (unsigned long long)sim->stats.packet_hops,
+		wall_s, (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim->engine.eq.executed,
+		wall_s > 0 ? (double)sim->engine.eq.executed / wall_s / 1e6 : 0.0, (unsigned long long)sim->stats.packet_hops,
 		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
 }
 

@@ -33,7 +33,7 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 	*s = (struct sb_pfc_summary){ .first_deadlock_us = -1 };
 	size_t cap = 0, n = 0;
 	sb_time *totals = NULL;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	for (uint32_t i = 0; i < sim->nnodes; i++) {
 		const struct sb_node *node = sim->nodes[i];
 		for (uint16_t k = 0; k < node->nports; k++) {

@@ -108,7 +108,7 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 		rx->v = sb_xrealloc(rx->v, rx->cap * sizeof(*rx->v));
 	}
 	for (uint32_t k = 0; k < rx->n; k++) {
-		rx->v[rx->nrows++] = (struct rx_row){ sb_now(sim), rx->hosts[k], rx->cur[k] - rx->last[k] };
+		rx->v[rx->nrows++] = (struct rx_row){ sb_now(&sim->engine), rx->hosts[k], rx->cur[k] - rx->last[k] };
 		rx->last[k] = rx->cur[k];
 	}
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/param.h"
+#include "workload/class.h"
 
 struct sb_run_params {
 	int64_t seed;
@@ -158,7 +159,6 @@ enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
 enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
 extern const char *const sb_responders_names[]; /* by SB_RESP_*, as scenarios spell them */
-enum { SB_CLASS_LOSSY = 0, SB_CLASS_LOSSLESS, SB_CLASS_AUTO };
 
 struct sb_workload {
 	int type;                 /* enum sb_workload_type; not a key of the table (it is `type`) */

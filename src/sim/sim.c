@@ -26,7 +26,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 	if (sim->inject && sim->inject(sim->inject_ctx, pkt)) {
 		sim->stats.drops_injected++;
 		sim->stats.pkts_dropped++;
-		sb_packet_free(sim, pkt);
+		sb_packet_free(&sim->engine, pkt);
 		return;
 	}
 	if (sim->nic_limit && pkt->type == SB_PKT_DATA) {
@@ -39,7 +39,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 			sim->stats.pkts_dropped++;
 			if (pkt->flags & SB_PF_LOSSLESS)
 				sim->stats.pkts_dropped_lossless++;
-			sb_packet_free(sim, pkt);
+			sb_packet_free(&sim->engine, pkt);
 			return;
 		}
 	}
@@ -66,7 +66,7 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 		if (pkt->type == SB_PKT_ACK || pkt->type == SB_PKT_NACK)
 			sb_flow_acked(sim, f, pkt->seq);
 	}
-	sb_packet_recycle(sim, pkt);
+	sb_packet_recycle(&sim->engine, pkt);
 	sb_flow_packet_gone_of(sim, f); /* last: it may release f */
 }
 
@@ -216,6 +216,12 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 	}
 }
 
+/* The engine's packet_gone hook: a freed packet of a flow is one less in the network. */
+static void packet_gone(void *sim, uint32_t flow)
+{
+	sb_flow_packet_gone(sim, flow);
+}
+
 int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_error *err)
 {
 	memset(sim, 0, sizeof(*sim));
@@ -225,8 +231,7 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	 * built until the kernel kills the process */
 	if (sb_check_memory(sc, err))
 		return -1;
-	sb_eventq_init(&sim->eq);
-	sb_pool_init(&sim->packets, sizeof(struct sb_packet), 4096);
+	sb_engine_init(&sim->engine, packet_gone, sim);
 	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);
 	sim->arrivals_end = sc->run.arrivals_ms > 0 ? sb_time_from_ms(sc->run.arrivals_ms) : sim->stop_at;
 	if (sim->arrivals_end > sim->stop_at)
@@ -262,9 +267,9 @@ void sb_sim_run(struct sb_sim *sim)
 	sb_time step = sim->stop_at / 100 + 1;
 	for (sb_time t = step; ; t += step) {
 		sb_time until = t < sim->stop_at ? t : sim->stop_at;
-		sb_eventq_run_until(&sim->eq, until);
+		sb_eventq_run_until(&sim->engine.eq, until);
 		sb_report_progress(sim, until);
-		if (until >= sim->stop_at || sb_eventq_peek_time(&sim->eq) == SB_TIME_NEVER)
+		if (until >= sim->stop_at || sb_eventq_peek_time(&sim->engine.eq) == SB_TIME_NEVER)
 			break;
 	}
 	sb_report_run_end(sim);
@@ -312,13 +317,13 @@ int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 			       "packet conservation: %llu sent != %llu delivered + %llu dropped + %llu in the network",
 			       (unsigned long long)s->pkts_sent, (unsigned long long)s->pkts_delivered,
 			       (unsigned long long)s->pkts_dropped, (unsigned long long)in_network);
-	uint64_t live = sim->packets.live;
+	uint64_t live = sim->engine.packets.live;
 	if (live != in_network + queued_pfc)
 		return sb_fail(err, "packet pool: %llu packets live but %llu in the network",
 			       (unsigned long long)live, (unsigned long long)(in_network + queued_pfc));
-	if (sim->telemetry.live != with_int)
+	if (sim->engine.telemetry.live != with_int)
 		return sb_fail(err, "telemetry: %llu INT records live but %llu packets hold one",
-			       (unsigned long long)sim->telemetry.live, (unsigned long long)with_int);
+			       (unsigned long long)sim->engine.telemetry.live, (unsigned long long)with_int);
 	for (uint32_t i = 0; i < sim->nswitches; i++) {
 		struct sb_switch *sw = sim->switches[i];
 		for (uint16_t g = 0; g < sw->nmmus; g++) {
@@ -373,9 +378,7 @@ void sb_sim_free(struct sb_sim *sim)
 	sb_flow_table_free(&sim->flows);
 	free(sim->records);
 	free(sim->queries);
-	sb_pool_destroy(&sim->packets);
-	sb_int_pool_free(&sim->telemetry);
-	sb_eventq_free(&sim->eq);
+	sb_engine_free(&sim->engine);
 	memset(sim, 0, sizeof(*sim));
 }
 

@@ -1,8 +1,9 @@
 /*
  * sim.h — the simulation context and the services the network, transports and workloads use.
  *
- * One struct sb_sim owns the event queue, the packet pool, every node and flow, and the
- * result counters. There is no global state: tests can run several simulations side by side.
+ * One struct sb_sim owns an engine (engine/engine.h: the clock, the event queue, the packet
+ * pool), every node and flow, and the result counters. There is no global state: tests can
+ * run several simulations side by side.
  */
 #ifndef SB_SIM_H
 #define SB_SIM_H
@@ -11,56 +12,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "core/event.h"
-#include "core/pool.h"
 #include "core/rng.h"
+#include "engine/engine.h"
 #include "mmu/mmu.h"
-#include "net/packet.h"
 #include "net/pfc.h"
+#include "net/host.h"
+#include "net/node.h"
 #include "net/port.h"
-#include "net/telemetry.h"
+#include "net/routes.h"
+#include "net/switch.h"
 #include "sim/flow_table.h"
 #include "sim/scenario.h"
-#include "topo/routes.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
-
-enum sb_node_kind { SB_NODE_HOST = 0, SB_NODE_SWITCH };
-
-struct sb_node {
-	struct sb_sim *sim;
-	uint32_t id;           /* index in sim->nodes */
-	uint8_t kind;          /* enum sb_node_kind */
-	uint8_t tier;          /* 0 host, 1 leaf/ToR, 2 spine/agg, 3 core */
-	uint16_t nports;
-	struct sb_port *ports;
-	char name[24];         /* "h12", "leaf3", "spine0" */
-};
-
-/* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
- * second what a data packet adds (its MMU); a control packet touches one line. */
-struct sb_switch {
-	_Alignas(64) struct sb_node node;
-	struct sb_route_view route; /* forwarding: its row of sim->routes (topo/routes.h) */
-	struct sb_mmu **mmus;      /* one per group of ports */
-	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
-	uint16_t nmmus;
-	uint32_t index;            /* index in sim->switches */
-	struct sb_rng rng;         /* ECN marking draws */
-	uint64_t drops[SB_DROP_NCAUSES];
-};
-
-_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
-	       "a switch's ports and route share its first line");
-
-struct sb_host {
-	struct sb_node node;
-	uint32_t index;            /* host index (flows use it) */
-	uint32_t rack;             /* leaf/ToR index (single switch: 0) */
-	uint64_t nic_drops;        /* data packets its NIC dropped (host.nic_buffer_bytes) */
-	struct sb_rng rng;
-	struct sb_rdma_nic *rdma;  /* RDMA queue-pair scheduler, made by the host's first RDMA flow */
-};
 
 /* A finished flow, as reported in flows.csv. */
 struct sb_flow_result {
@@ -103,9 +67,9 @@ struct sb_deadlock_detector;
 struct sb_wl_runtime;
 
 struct sb_sim {
-	struct sb_eventq eq;
-	struct sb_pool packets;
-	struct sb_int_pool telemetry; /* INT records of packets that carry one (net/telemetry.h) */
+	/* the clock, the event queue, the packets and their INT records (engine/engine.h); first,
+	 * so that reaching it from the simulation costs no offset */
+	struct sb_engine engine;
 	const struct sb_scenario *sc;
 	uint64_t seed;
 
@@ -116,7 +80,7 @@ struct sb_sim {
 	struct sb_switch **switches;
 	uint32_t nswitches;
 	uint32_t nracks;
-	struct sb_routes routes;   /* forwarding tables by destination rack (topo/routes.h) */
+	struct sb_routes routes;   /* forwarding tables by destination rack (net/routes.h) */
 
 	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
 	struct sb_flow_table flows;
@@ -151,12 +115,6 @@ struct sb_sim {
 	void *inject_ctx;
 };
 
-static inline sb_time sb_now(const struct sb_sim *sim) { return sim->eq.now; }
-static inline void sb_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj, uint64_t arg)
-{
-	sb_schedule(&sim->eq, when, fn, obj, arg);
-}
-
 /* --- lifecycle --- */
 /* Build topology, switches (MMUs), hosts and workload generators from a validated scenario.
  * The scenario must outlive the simulation. -1 + err on impossible combinations. */
@@ -168,31 +126,10 @@ void sb_sim_free(struct sb_sim *sim);
  * queue / on a link; all MMU invariants hold. 0 or -1 + err. */
 int sb_sim_check(struct sb_sim *sim, struct sb_error *err);
 
-/* --- packets --- */
-static inline struct sb_packet *sb_packet_new(struct sb_sim *sim)
-{
-	struct sb_packet *p = sb_pool_get(&sim->packets);
-	*p = (struct sb_packet){ 0 };
-	return p;
-}
+/* --- packets: their lifecycle is the engine's (engine/engine.h); their flows' accounting --- */
+/* One packet of flow `id` less in the network (the engine's packet_gone hook, and the hosts). */
 void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id);
 void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f);
-/* Back to the pool (and its INT record), nothing else: for a caller that accounts the
- * packet's flow itself (host_receive, which has the flow at hand). */
-static inline void sb_packet_recycle(struct sb_sim *sim, struct sb_packet *p)
-{
-	if (p->int_id)
-		sb_int_release(&sim->telemetry, p->int_id);
-	sb_pool_put(&sim->packets, p);
-}
-/* A packet leaves the simulation (delivered, dropped, expelled): back to the pool, and one
- * packet less in the network for its flow (which may let the flow be released). */
-static inline void sb_packet_free(struct sb_sim *sim, struct sb_packet *p)
-{
-	if (p->type != SB_PKT_PFC)
-		sb_flow_packet_gone(sim, p->flow);
-	sb_packet_recycle(sim, p);
-}
 
 /* --- hosts and flows --- */
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);

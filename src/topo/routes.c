@@ -1,9 +1,9 @@
 /*
- * routes.c — computing the forwarding tables by destination rack (routes.h): a breadth-first
+ * routes.c — computing the forwarding tables by destination rack (net/routes.h): a breadth-first
  * search over switches from every rack switch, then each switch's row of ECMP groups, rows and
  * port lists shared between switches whose contents are equal.
  */
-#include "topo/routes.h"
+#include "topo/topo.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -330,30 +330,4 @@ int sb_routes_build(struct sb_sim *sim, struct sb_error *err)
 	free(group);
 	build_free(&b);
 	return rc;
-}
-
-uint32_t sb_route_group(const struct sb_routes *rt, const struct sb_route_view *v, uint32_t dst, uint16_t *ports,
-			uint32_t cap)
-{
-	struct sb_route_dst d = rt->dst[dst];
-	if (d.rack == v->rack) {
-		if (cap)
-			ports[0] = d.port;
-		return 1;
-	}
-	uint32_t n;
-	uint16_t one;
-	const uint16_t *g = sb_route_entry_group(rt, v->row[d.rack], &n, &one);
-	for (uint32_t i = 0; i < n && i < cap; i++)
-		ports[i] = g[i];
-	return n;
-}
-
-void sb_routes_free(struct sb_routes *rt)
-{
-	free(rt->dst);
-	free(rt->rows);
-	free(rt->ports);
-	free(rt->big);
-	*rt = (struct sb_routes){ 0 };
 }

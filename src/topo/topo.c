@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
-#include "topo/routes.h"
 
 const char *const sb_topo_tier_name[4] = { "host", "leaf", "spine", "core" };
 

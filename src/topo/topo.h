@@ -48,4 +48,10 @@ extern const char *const sb_topo_tier_name[4];
 /* Instantiate the plan in sim: nodes, ports, links, forwarding tables. */
 int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err);
 
+/* Compute the forwarding tables of a built network (routes.c; net/routes.h says what they hold)
+ * and give every switch its view: the last step of sb_topo_build. -1 + err when a rack's hosts
+ * hang off different switches, a switch serves two racks, or a host cannot be reached from
+ * some switch. */
+int sb_routes_build(struct sb_sim *sim, struct sb_error *err);
+
 #endif

@@ -43,7 +43,7 @@ void sb_cbr_configure(struct sb_flow *f, uint64_t rate_bps, uint32_t packet_byte
 static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct cbr *c = cbr_of(f);
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	uint64_t limit = f->size ? f->size : UINT64_MAX;
 	uint32_t max_payload = c->packet_bytes - c->header;
 	while (c->sent < limit && c->next_at <= now) {
@@ -83,7 +83,7 @@ static void cbr_start(struct sb_sim *sim, struct sb_flow *f)
 	c->rem_acc = 0;
 	c->sent = 0;
 	c->first_rtt_end = sb_first_rtt_budget(sim, f);
-	c->next_at = sb_now(sim);
+	c->next_at = sb_now(&sim->engine);
 	cbr_send_due(sim, f);
 }
 

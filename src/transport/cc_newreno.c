@@ -5,7 +5,6 @@
  * becomes half the flight. Everything else (fast retransmit, partial ACKs, RTO, the RFC 3168
  * halving if a scenario makes it ECN-capable) is the engine's.
  */
-#include "sim/sim.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"
 

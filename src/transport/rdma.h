@@ -21,7 +21,7 @@
  *   DCQCN NP   for controls with `ecn`: data is ECN-capable, and the receiver answers a
  *              CE-marked packet with a CNP, at most one per flow per rdma.dcqcn_cnp_interval_us;
  *   INT        for controls with `telemetry`: every data packet carries an INT record
- *              (net/telemetry.h), its ACK or NACK echoes it.
+ *              (engine/telemetry.h), its ACK or NACK echoes it.
  *
  * A congestion control is a struct sb_rdma_cc_ops. It sees every ACK and NACK (with the RTT of
  * the packet it acknowledges and, when asked for, the path's INT), every CNP, and sets the

@@ -18,7 +18,7 @@
 #include "transport/tcp.h"
 
 #include <string.h>
-#include "net/packet.h"
+#include "engine/packet.h"
 #include "sim/sim.h"
 #include "transport/tcp_engine.h"
 
@@ -88,7 +88,7 @@ void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	uint64_t seq = tcp->snd_nxt;
 	uint32_t len = tcp_seg_len(f, tcp, seq);
 	if (sim->sc->tcp.sack && seq == tcp->snd_max)
-		tcp_board_sent(tcp, seq, sb_now(sim));
+		tcp_board_sent(tcp, seq, sb_now(&sim->engine));
 	tcp_send_segment(sim, f, tcp, seq);
 	tcp->snd_nxt = seq + len;
 }
@@ -107,7 +107,7 @@ static void newreno_send_available(struct sb_sim *sim, struct sb_flow *f, struct
 	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
-		tcp->rto_at = sb_now(sim) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 }
 
 static void send_available(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
@@ -149,7 +149,7 @@ static void send_syn(struct sb_sim *sim, struct sb_flow *f, uint64_t step, bool 
 	/* like pure ACKs: the control lane, outside the buffer (the artifacts' queue 0) */
 	struct sb_packet *p = sb_flow_control_packet(sim, f, SB_PKT_SYN, step, (uint32_t)sim->sc->tcp.ack_bytes,
 						     SB_LANE_CONTROL, false);
-	p->t_sent = sb_now(sim);
+	p->t_sent = sb_now(&sim->engine);
 	if (retx)
 		p->flags |= SB_PF_RETX;
 	sb_host_send(sim, p);
@@ -180,7 +180,7 @@ void sb_tcp_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_
 		tcp->syn_sent = true;
 		tcp->rto = syn_timeout(sim, tcp);
 		send_syn(sim, f, 0, false);
-		tcp->rto_at = sb_now(sim) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 		tcp_timers(sim, f, tcp);
 		return;
 	}
@@ -211,7 +211,7 @@ static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
 	if (!(pkt->flags & SB_PF_RETX))
-		tcp_rtt_sample(tcp, sb_now(sim) - pkt->t_sent);
+		tcp_rtt_sample(tcp, sb_now(&sim->engine) - pkt->t_sent);
 	tcp->rto_at = SB_TIME_NEVER;
 	send_syn(sim, f, 2, false);
 	open_connection(sim, f, tcp);
@@ -231,7 +231,7 @@ static void newreno_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struc
 	tcp->partial_seen = false;
 	tcp->cwr_end = tcp->snd_max; /* the window that lost is also the window that would echo CE */
 	tcp_send_segment(sim, f, tcp, tcp->snd_una);
-	tcp->rto_at = sb_now(sim) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 }
 
 void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
@@ -265,7 +265,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 			tcp->snd_nxt = ack; /* go-back-N: the receiver already had these bytes */
 		/* Karn: the receiver flags ACKs of retransmitted segments. */
 		bool retx = pkt->flags & SB_PF_RETX;
-		sb_time sample = sb_now(sim) - pkt->t_sent;
+		sb_time sample = sb_now(&sim->engine) - pkt->t_sent;
 		if (!retx)
 			tcp_rtt_sample(tcp, sample);
 		tcp->dupacks = 0;
@@ -274,7 +274,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 		else if (ece)
 			tcp_ecn_halve(sim, f, tcp);
 		if (!retx && !tcp->in_recovery && tcp->cwnd < tcp->ssthresh)
-			tcp_hystart_on_ack(tcp, ack, sample, sb_now(sim));
+			tcp_hystart_on_ack(tcp, ack, sample, sb_now(&sim->engine));
 
 		if (tcp->in_recovery) {
 			if (ack >= tcp->recover) {
@@ -285,7 +285,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp->cwnd = w < tcp->ssthresh ? w : tcp->ssthresh;
 				tcp_cap(tcp);
 				tcp->in_recovery = false;
-				tcp_restart_rto(sb_now(sim), tcp);
+				tcp_restart_rto(sb_now(&sim->engine), tcp);
 			} else {
 				/* Partial ACK: retransmit the next hole, deflate by the acked amount and
 				 * add back one MSS (RFC 6582 step 4). */
@@ -296,13 +296,13 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp_cap(tcp);
 				if (!tcp->partial_seen) {
 					tcp->partial_seen = true;
-					tcp_restart_rto(sb_now(sim), tcp);
+					tcp_restart_rto(sb_now(&sim->engine), tcp);
 				}
 			}
 		} else {
 			tcp->cc->on_ack(sim, f, tcp, acked);
 			tcp_cap(tcp);
-			tcp_restart_rto(sb_now(sim), tcp);
+			tcp_restart_rto(sb_now(&sim->engine), tcp);
 		}
 	} else if (ack == tcp->snd_una && tcp->snd_una < tcp->snd_max) {
 		if (tcp->in_recovery) {
@@ -338,7 +338,7 @@ static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 	tcp_hystart_on_timeout(tcp);
 	/* RFC 6298 (5.5): back off. */
 	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
-	tcp->rto_at = sb_now(sim) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 	newreno_send_available(sim, f, tcp);
 }
 
@@ -358,7 +358,7 @@ static bool ack_open(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 	if (sack ? (pkt->sack || tcp->board.sacked || tcp->board.lost || tcp->board.extra || tcp->tlp_end)
 		 : tcp->snd_nxt != tcp->snd_max)
 		return false;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	uint64_t acked = ack - tcp->snd_una;
 	bool retx = pkt->flags & SB_PF_RETX;
 	if (sack)
@@ -429,7 +429,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		f->timeouts++;
 		tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
 		send_syn(sim, f, 0, true);
-		tcp->rto_at = sb_now(sim) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 		return;
 	}
 	if (tcp->snd_una >= tcp->snd_max)
@@ -444,7 +444,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_tcp *tcp = sb_tcp_of(f);
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	if (tcp->rx.unacked && tcp->rx.delack_at <= now)
 		tcp_rx_on_timer(sim, f);
 	if (!f->completed) {

@@ -34,7 +34,7 @@
 #include "transport/tcp_engine.h"
 
 #include <string.h>
-#include "net/packet.h"
+#include "engine/packet.h"
 #include "sim/sim.h"
 
 static inline uint64_t *slot(struct sb_ooo *o, uint64_t k, uint64_t *bit)
@@ -138,7 +138,7 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	if (in_order && !complete && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
-			rx->delack_at = sb_now(sim) + sb_time_from_us(tp->delack_timeout_us);
+			rx->delack_at = sb_now(&sim->engine) + sb_time_from_us(tp->delack_timeout_us);
 			tcp_timers(sim, f, tcp);
 		}
 	} else {

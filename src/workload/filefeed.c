@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
+#include "sim/sim.h"
 #include "transport/transport.h"
 #include "workload/flowfile.h"
 #include "workload/workload.h"
@@ -85,7 +86,7 @@ static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint6
 	if (r->klass == SB_CLASS_LOSSLESS)
 		sim->lossless_prio_mask |= (uint8_t)(1u << r->priority);
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
-	if ((at >> SB_TICK_BITS) - sim->eq.cur_tick < SB_WHEEL_SIZE)
+	if ((at >> SB_TICK_BITS) - sim->engine.eq.cur_tick < SB_WHEEL_SIZE)
 		feed->n_near++; /* records are in start order: these are the first ones */
 	if (r->query >= 0) {
 		if (feed->nnotes == feed->notes_cap) {
@@ -274,9 +275,9 @@ static void schedule_next(struct sb_filefeed *feed)
 	/* the first records go into the wheel at build time, as they always did; the others
 	 * take the sequence number they would have had then */
 	if (i < feed->n_near)
-		sb_at(sim, at, file_start, feed, id);
+		sb_at(&sim->engine, at, file_start, feed, id);
 	else
-		sb_schedule_reserved(&sim->eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
+		sb_schedule_reserved(&sim->engine.eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
 	push_pending(feed, at);
 	fetch(feed);
 }
@@ -353,7 +354,7 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 	if (make_queries(feed, err))
 		return -1;
 	feed->first_id = sb_flow_table_reserve(&sim->flows, (uint32_t)feed->n);
-	feed->first_seq = sb_eventq_reserve(&sim->eq, feed->n - feed->n_near);
+	feed->first_seq = sb_eventq_reserve(&sim->engine.eq, feed->n - feed->n_near);
 	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, sim->nhosts, &feed->names, err)) {
 		snprintf(why, sizeof(why), "%s", err->msg);
 		return sb_scenario_fail(sim->sc, key, err, "%s", why);

@@ -31,9 +31,11 @@
 #define SB_FILEFEED_H
 
 #include <stddef.h>
-#include "sim/sim.h"
+#include "core/time.h"
 
+struct sb_error;
 struct sb_filefeed;
+struct sb_sim;
 
 /* Check workload `wi`'s flow list and schedule its first records, its flows starting at
  * `start`; sets sim->lossless_prio_mask bits. *out is the feed to free with the workloads;

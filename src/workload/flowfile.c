@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/lines.h"
-#include "sim/scenario.h"
+#include "workload/class.h"
 
 enum { COL_START, COL_SRC, COL_DST, COL_SIZE, COL_PRIO, COL_TRANSPORT, COL_CLASS, COL_QUERY, NCOLS };
 

@@ -38,7 +38,7 @@ struct sb_flow_record {
 	uint32_t src, dst;
 	uint64_t size_bytes;
 	int priority;          /* 0..7 */
-	int klass;             /* SB_CLASS_LOSSY or SB_CLASS_LOSSLESS (sim/scenario.h) */
+	int klass;             /* SB_CLASS_LOSSY or SB_CLASS_LOSSLESS (workload/class.h) */
 	const char *transport; /* points into sb_flowfile.transports */
 	int64_t query;         /* the file's query id, or -1 */
 	int line;              /* line in the file, for the simulator's own messages */

@@ -102,10 +102,10 @@ static uint32_t pick_other_host(struct sb_sim *sim, struct sb_rng *rng, uint32_t
 /* The next arrival of a per-host Poisson process, if it falls inside the window. */
 static void schedule_next(struct sb_sim *sim, struct host_gen *g, sb_event_fn fn)
 {
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 	if (now < g->wl->stop && gap < (double)(g->wl->stop - now))
-		sb_at(sim, now + (sb_time)(gap + 0.5), fn, g, 0);
+		sb_at(&sim->engine, now + (sb_time)(gap + 0.5), fn, g, 0);
 }
 
 /* --- poisson background --- */
@@ -116,7 +116,7 @@ static void poisson_arrival(void *obj, uint64_t arg)
 	struct sb_sim *sim = g->sim;
 	struct wl_state *w = g->wl;
 	(void)arg;
-	sb_time now = sb_now(sim);
+	sb_time now = sb_now(&sim->engine);
 	uint32_t dst = pick_other_host(sim, &g->rng, g->host, w->cfg->dest);
 	uint64_t size = sb_cdf_sample(&w->cdf, &g->rng);
 	spawn(sim, w, w->ops, g->host, dst, size, now, SB_KIND_BACKGROUND);
@@ -194,7 +194,7 @@ static void incast_query(void *obj, uint64_t arg)
 {
 	struct host_gen *g = obj;
 	(void)arg;
-	issue_query(g->sim, g->wl, g, sb_now(g->sim));
+	issue_query(g->sim, g->wl, g, sb_now(&g->sim->engine));
 	schedule_next(g->sim, g, incast_query);
 }
 
@@ -207,7 +207,7 @@ static void incast_sync_event(void *obj, uint64_t arg)
 	(void)arg;
 	for (uint32_t h = 0; h < w->ngens; h++)
 		if (!w->receiver || w->receiver[h])
-			issue_query(s->sim, w, &w->gens[h], sb_now(s->sim));
+			issue_query(s->sim, w, &w->gens[h], sb_now(&s->sim->engine));
 	schedule_next(s->sim, s, incast_sync_event);
 }
 
@@ -236,7 +236,7 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		/* a first arrival beyond the window (or beyond what sb_time holds) never happens */
 		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 		if (w->start < w->stop && gap < (double)(w->stop - w->start))
-			sb_at(sim, w->start + (sb_time)(gap + 0.5), fn, g, 0);
+			sb_at(&sim->engine, w->start + (sb_time)(gap + 0.5), fn, g, 0);
 	}
 	if (w->cfg->type == SB_WL_INCAST && w->cfg->sync && fixed_rate > 0 && isfinite(fixed_rate)) {
 		/* its own stream, beyond every host's: adding it shifts no other draw */
@@ -245,7 +245,7 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + sim->nhosts);
 		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 		if (w->start < w->stop && gap < (double)(w->stop - w->start))
-			sb_at(sim, w->start + (sb_time)(gap + 0.5), incast_sync_event, g, 0);
+			sb_at(&sim->engine, w->start + (sb_time)(gap + 0.5), incast_sync_event, g, 0);
 	}
 }
 

@@ -1,7 +1,7 @@
 /*
  * telemetry.c — the pool of INT records (see telemetry.h).
  */
-#include "net/telemetry.h"
+#include "engine/telemetry.h"
 
 #include <stdio.h>
 #include <stdlib.h>

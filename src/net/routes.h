@@ -1,6 +1,8 @@
 /*
  * routes.h — forwarding tables by destination rack: shortest paths, every equal-cost egress
- * port of a switch in one ECMP group, and the per-flow choice among them.
+ * port of a switch in one ECMP group, and the per-flow choice among them. This is what a
+ * switch reads to forward (net/switch.c); the topology layer computes the tables
+ * (topo/routes.c).
  *
  * Why by rack: a host has one link, to its rack's switch (its leaf, ToR or edge), so every
  * shortest path to a host runs through that switch, and a switch's equal-cost next hops towards
@@ -15,7 +17,7 @@
  * so that entry copies the next rack's, and every leaf of a leaf-spine has the same row, as has
  * every spine, every core of a fat-tree and every aggregation switch of a pod: 2 rows for a
  * leaf-spine and k + 2 for a k-ary fat-tree, whatever their size. Port lists of groups are
- * shared the same way. A topology with links removed (topo.h) keeps exactly its shortest paths:
+ * shared the same way. A topology with links removed (topo/topo.h) keeps exactly its shortest paths:
  * its tables are computed the same way, and rows that differ are simply not shared.
  *
  * The groups and the choice are exactly those of a per-host table: the ports of switch S whose
@@ -23,8 +25,8 @@
  * in port order; the flow's hash, salted with the switch's index so that tiers choose
  * independently, picks one by multiply-shift. Distances are counted in hops up to 254.
  */
-#ifndef SB_ROUTES_H
-#define SB_ROUTES_H
+#ifndef SB_NET_ROUTES_H
+#define SB_NET_ROUTES_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -104,12 +106,6 @@ static inline uint16_t sb_route(const struct sb_routes *rt, const struct sb_rout
 uint32_t sb_route_group(const struct sb_routes *rt, const struct sb_route_view *v, uint32_t dst, uint16_t *ports,
 			uint32_t cap);
 
-struct sb_sim;
-struct sb_error;
-/* Compute the tables of a built network (nodes, ports and racks in place: topo.c) and give
- * every switch its view. -1 + err when a rack's hosts hang off different switches, a switch
- * serves two racks, or a host cannot be reached from some switch. */
-int sb_routes_build(struct sb_sim *sim, struct sb_error *err);
 void sb_routes_free(struct sb_routes *rt);
 
 #endif

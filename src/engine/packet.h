@@ -65,7 +65,7 @@ struct sb_packet {
 	uint8_t type;           /* enum sb_pkt_type */
 	uint8_t flags;          /* enum sb_pkt_flags */
 	uint8_t lane;           /* enum sb_pkt_lane */
-	uint32_t int_id;        /* INT record handle (net/telemetry.h), 0 = none; the packet owns it */
+	uint32_t int_id;        /* INT record handle (engine/telemetry.h), 0 = none; the packet owns it */
 	sb_time t_next_arrive;  /* on a link: when the packet behind it (p->next) arrives (port.h) */
 };
 
