@@ -6,15 +6,15 @@
 #include <string.h>
 #include "core/util.h"
 
-#define SLOT_BITS SB_SLOT_BITS
-#define SLOT_MASK SB_SLOT_MASK
+#define SLOT_BITS 24
+#define SLOT_MASK ((1u << SLOT_BITS) - 1)
 #define OCCUPIED_WORDS (SB_WHEEL_SIZE / 64)
 
 /* Chain slots [from, to) onto the free list. */
 static void free_range(struct sb_eventq *q, uint32_t from, uint32_t to)
 {
 	for (uint32_t i = to; i-- > from;) {
-		q->link[i] = q->free_slot;
+		q->slots[i].next = q->free_slot;
 		q->free_slot = i;
 	}
 }
@@ -24,7 +24,6 @@ void sb_eventq_init(struct sb_eventq *q)
 	memset(q, 0, sizeof(*q));
 	q->slots_cap = 1024;
 	q->slots = sb_xcalloc_aligned(q->slots_cap, sizeof(*q->slots), 64); /* a slot never straddles lines */
-	q->link = sb_xcalloc_aligned(q->slots_cap, sizeof(*q->link), 64);
 	free_range(q, 1, q->slots_cap); /* slot 0 stands for "none" */
 	q->bucket = sb_xcalloc(SB_WHEEL_SIZE, sizeof(*q->bucket));
 	q->occupied = sb_xcalloc(OCCUPIED_WORDS, sizeof(*q->occupied));
@@ -36,7 +35,6 @@ void sb_eventq_init(struct sb_eventq *q)
 void sb_eventq_free(struct sb_eventq *q)
 {
 	free(q->slots);
-	free(q->link);
 	free(q->bucket);
 	free(q->occupied);
 	free(q->far);
@@ -55,18 +53,19 @@ _Noreturn void sb_schedule_in_past(const struct sb_eventq *q, sb_time when)
 /* Insert `slot` into a non-empty bucket after every slot of the same or an earlier time. */
 void sb_wheel_insert_sorted(struct sb_eventq *q, struct sb_wheel_bucket *b, uint32_t slot)
 {
-	uint32_t *link = q->link, sub = link[slot] >> SLOT_BITS;
-	if (link[b->head] >> SLOT_BITS > sub) {
-		link[slot] |= b->head;
+	struct sb_event_slot *e = &q->slots[slot];
+	if (q->slots[b->head].sub > e->sub) {
+		e->next = b->head;
 		b->head = slot;
 		return;
 	}
-	/* the tail is later (else this were an append), so the walk stops before it */
 	uint32_t at = b->head;
-	while (link[link[at] & SLOT_MASK] >> SLOT_BITS <= sub)
-		at = link[at] & SLOT_MASK;
-	link[slot] |= link[at] & SLOT_MASK;
-	link[at] = (link[at] & ~SLOT_MASK) | slot;
+	while (q->slots[at].next != SB_SLOT_NONE && q->slots[q->slots[at].next].sub <= e->sub)
+		at = q->slots[at].next;
+	e->next = q->slots[at].next;
+	q->slots[at].next = slot;
+	if (e->next == SB_SLOT_NONE)
+		b->tail = slot;
 }
 
 typedef unsigned __int128 sb_u128;
@@ -153,10 +152,6 @@ static void grow_slots(struct sb_eventq *q)
 	memcpy(slots, q->slots, (size_t)old * sizeof(*slots));
 	free(q->slots);
 	q->slots = slots;
-	uint32_t *link = sb_xcalloc_aligned(q->slots_cap, sizeof(*link), 64);
-	memcpy(link, q->link, (size_t)old * sizeof(*link));
-	free(q->link);
-	q->link = link;
 	free_range(q, old, q->slots_cap);
 }
 
@@ -169,8 +164,8 @@ void sb_schedule_slow(struct sb_eventq *q, sb_time when, sb_event_fn fn, void *o
 		return;
 	}
 	uint32_t s = q->free_slot;
-	q->free_slot = q->link[s] & SLOT_MASK;
-	q->slots[s] = (struct sb_event_slot){ fn, obj, arg, 0 };
+	q->free_slot = q->slots[s].next;
+	q->slots[s] = (struct sb_event_slot){ SB_SLOT_NONE, 0, fn, obj, arg };
 	far_push(q, when, s);
 }
 
@@ -191,8 +186,8 @@ void sb_schedule_reserved(struct sb_eventq *q, sb_time when, sb_event_fn fn, voi
 	if (q->free_slot == SB_SLOT_NONE)
 		grow_slots(q);
 	uint32_t s = q->free_slot;
-	q->free_slot = q->link[s] & SLOT_MASK;
-	q->slots[s] = (struct sb_event_slot){ fn, obj, arg, 0 };
+	q->free_slot = q->slots[s].next;
+	q->slots[s] = (struct sb_event_slot){ SB_SLOT_NONE, 0, fn, obj, arg };
 	far_push_seq(q, when, s, seq);
 }
 
@@ -213,12 +208,13 @@ static void far_to_wheel(struct sb_eventq *q, uint64_t tick)
 		far_pop(q);
 		uint32_t b_index = (uint32_t)((when >> SB_TICK_BITS) & SB_WHEEL_MASK);
 		struct sb_wheel_bucket *b = &q->bucket[b_index];
-		q->link[s] = (uint32_t)(when & (SB_TICK_PS - 1)) << SLOT_BITS | SB_SLOT_NONE;
+		q->slots[s].next = SB_SLOT_NONE;
+		q->slots[s].sub = (uint32_t)(when & (SB_TICK_PS - 1));
 		if (b->head == SB_SLOT_NONE) {
 			b->head = s;
 			q->occupied[b_index >> 6] |= 1ull << (b_index & 63);
 		} else {
-			q->link[b->tail] |= s;
+			q->slots[b->tail].next = s;
 		}
 		b->tail = s;
 		q->near++;
@@ -254,7 +250,7 @@ static inline bool earliest(const struct sb_eventq *q, uint64_t *tick, sb_time *
 {
 	if (q->near) {
 		*tick = next_near_tick(q);
-		*when = (*tick << SB_TICK_BITS) | (q->link[q->bucket[*tick & SB_WHEEL_MASK].head] >> SLOT_BITS);
+		*when = (*tick << SB_TICK_BITS) | q->slots[q->bucket[*tick & SB_WHEEL_MASK].head].sub;
 		return true;
 	}
 	if (q->far_len) {
@@ -282,12 +278,12 @@ static inline bool take_next(struct sb_eventq *q, sb_time until, struct sb_event
 	uint32_t s = b->head;
 	struct sb_event_slot *e = &q->slots[s];
 	*ev = (struct sb_event){ when, e->fn, e->obj, e->arg };
-	b->head = q->link[s] & SLOT_MASK;
+	b->head = e->next;
 	if (b->head == SB_SLOT_NONE) {
 		b->tail = SB_SLOT_NONE;
 		q->occupied[b_index >> 6] &= ~(1ull << (b_index & 63));
 	}
-	q->link[s] = q->free_slot;
+	e->next = q->free_slot;
 	q->free_slot = s;
 	q->near--;
 	q->now = when;

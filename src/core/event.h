@@ -11,10 +11,7 @@
  *         link delay, a PFC frame). Almost every event lands here, in O(1). A bucket is a
  *         linked list of slots sorted by time; equal times keep insertion order, which is
  *         scheduling order (see below). A bitmap of non-empty buckets finds the next event
- *         with a few count-trailing-zeros. The links and times live apart from the events,
- *         in `link`, four bytes per slot: an insert out of order walks its bucket's list
- *         there, within a few lines of cache, not through the 32-byte slots (a dependent
- *         miss per step once thousands of ports share the wheel).
+ *         with a few count-trailing-zeros.
  *   far   a 4-ary min-heap of 16-byte (time, sequence << 24 | slot) entries for the rest
  *         (timeouts, flow arrivals, sampling). When the wheel moves to a later tick, every far
  *         event that now falls inside the wheel moves into it, in (time, sequence) order.
@@ -23,8 +20,8 @@
  * tick in heap order; everything scheduled into it afterwards has a larger sequence number.
  * So only the far heap needs sequence numbers (40 bits: FIFO for 10^12 scheduled events).
  *
- * Slots are 32 bytes (callback, object, argument) and, like their links, come from a free
- * list: no allocation per event; arrays grow geometrically and are reused.
+ * Slots are 32 bytes (callback, object, argument, list link and time within the tick) and
+ * come from a free list: no allocation per event; arrays grow geometrically and are reused.
  * At most 2^24 events may be pending. (Measured before the wheel, both slower than the plain
  * 4-ary heap: an unrolled 4-child tournament, and a radix heap.)
  *
@@ -47,9 +44,6 @@ typedef void (*sb_event_fn)(void *obj, uint64_t arg);
 #define SB_WHEEL_SIZE (1u << SB_WHEEL_BITS)  /* buckets: the wheel covers 4.19 us */
 #define SB_WHEEL_MASK (SB_WHEEL_SIZE - 1)
 #define SB_SLOT_NONE 0u                      /* slot 0 is never used: "no slot" */
-#define SB_SLOT_BITS 24                      /* a link: sub << SB_SLOT_BITS | next slot */
-#define SB_SLOT_MASK ((1u << SB_SLOT_BITS) - 1)
-_Static_assert(SB_TICK_BITS + SB_SLOT_BITS <= 32, "a link is 32 bits");
 
 struct sb_event {
 	sb_time when;
@@ -59,10 +53,11 @@ struct sb_event {
 };
 
 struct sb_event_slot {
+	uint32_t next;   /* next slot in the same bucket (or in the free list) */
+	uint32_t sub;    /* when % SB_TICK_PS: the time within the bucket's tick */
 	sb_event_fn fn;
 	void *obj;
 	uint64_t arg;
-	uint64_t unused; /* pads the slot to 32 bytes, so that none straddles two lines */
 };
 _Static_assert(sizeof(struct sb_event_slot) == 32, "two event slots per cache line");
 
@@ -80,8 +75,6 @@ struct sb_eventq {
 	sb_time now;        /* time of the event being executed (or last executed) */
 	uint64_t cur_tick;  /* the wheel's first tick; now / SB_TICK_PS after every pop */
 	struct sb_event_slot *slots;
-	uint32_t *link;     /* per slot: sub << SB_SLOT_BITS | next, where sub = when % SB_TICK_PS
-			     * and next is the next slot in the same bucket (or in the free list) */
 	uint32_t free_slot; /* head of the free list */
 	uint32_t slots_cap;
 	uint64_t near;      /* events in the wheel */
@@ -118,18 +111,17 @@ static inline void sb_schedule(struct sb_eventq *q, sb_time when, sb_event_fn fn
 		sb_schedule_slow(q, when, fn, obj, arg);
 		return;
 	}
-	q->free_slot = q->link[s] & SB_SLOT_MASK;
-	q->slots[s] = (struct sb_event_slot){ fn, obj, arg, 0 };
-	uint32_t sub = (uint32_t)(when & (SB_TICK_PS - 1));
-	q->link[s] = sub << SB_SLOT_BITS | SB_SLOT_NONE;
+	struct sb_event_slot *e = &q->slots[s];
+	q->free_slot = e->next;
+	*e = (struct sb_event_slot){ SB_SLOT_NONE, (uint32_t)(when & (SB_TICK_PS - 1)), fn, obj, arg };
 	uint32_t b_index = (uint32_t)(tick & SB_WHEEL_MASK);
 	struct sb_wheel_bucket *b = &q->bucket[b_index];
 	q->near++;
 	if (b->head == SB_SLOT_NONE) {
 		b->head = b->tail = s;
 		q->occupied[b_index >> 6] |= 1ull << (b_index & 63);
-	} else if (q->link[b->tail] >> SB_SLOT_BITS <= sub) {
-		q->link[b->tail] |= s; /* its next was SB_SLOT_NONE, 0 */
+	} else if (q->slots[b->tail].sub <= e->sub) {
+		q->slots[b->tail].next = s;
 		b->tail = s;
 	} else {
 		sb_wheel_insert_sorted(q, b, s);
