@@ -131,6 +131,25 @@ static void test_random_against_model(void **state)
 	}
 }
 
+/* Delays that crowd a few buckets: out-of-order inserts at every depth of a bucket's list,
+ * with ties (multiples of 32 ps) that must keep scheduling order. */
+static sb_time dense_delay(struct run *r)
+{
+	return sb_rng_below(&r->rng, 3 * SB_TICK_PS / 32) * 32 + (sb_rng_below(&r->rng, 4) == 0 ? 1 : 0);
+}
+
+static void test_crowded_buckets_against_model(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct run r;
+		run_init(&r, seed, 100000, dense_delay);
+		for (int i = 0; i < 2000; i++) /* hundreds of events per bucket, in random order */
+			both_schedule(&r, sb_rng_below(&r.rng, 4 * SB_TICK_PS));
+		run_finish(&r);
+	}
+}
+
 /* run_until in slices, with schedules from outside between them (as tests and the report
  * sampler do): the wheel must not move past an event it did not fire. */
 static void test_random_in_slices(void **state)
@@ -305,6 +324,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_against_model),
+		cmocka_unit_test(test_crowded_buckets_against_model),
 		cmocka_unit_test(test_random_in_slices),
 		cmocka_unit_test(test_ties_across_far_and_near),
 		cmocka_unit_test(test_near_far_boundary),

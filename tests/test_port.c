@@ -259,12 +259,39 @@ static void test_nic_control_priority_or_fifo(void **state)
 	}
 }
 
+/* The link's busy time is the serialisation of every packet sent, control frames included:
+ * derived from the bytes at a whole number of ps per byte, added up otherwise (a 3 Gb/s link
+ * takes 2666.67 ps per byte, rounded up per packet). */
+static void test_busy_time(void **state)
+{
+	(void)state;
+	const uint64_t rates[] = { 10000000000, 3000000000 };
+	const uint64_t ps_per_byte[] = { 800, 0 };
+	const uint32_t sizes[] = { 1048, 64, 1000, 7 };
+	for (int r = 0; r < 2; r++) {
+		bench_port(SB_SCHED_DRR);
+		port.rate_bps = rates[r];
+		port.ps_per_byte = ps_per_byte[r];
+		sb_time want = 0;
+		for (int k = 0; k < 4; k++) {
+			want += sb_tx_time(sizes[k], rates[r]);
+			sb_port_enqueue(&sim, &port, packet((uint8_t)k, sizes[k], k == 1 ? SB_PKT_ACK : SB_PKT_DATA,
+							    k == 1 ? SB_LANE_CONTROL : SB_LANE_DATA));
+		}
+		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
+		assert_int_equal(port.tx_pkts, 4);
+		assert_int_equal(sb_port_busy_time(&port), want);
+		bench_free();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drr_matches_model),
 		cmocka_unit_test(test_rr_one_packet_per_turn),
 		cmocka_unit_test(test_nic_control_priority_or_fifo),
+		cmocka_unit_test(test_busy_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

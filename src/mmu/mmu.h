@@ -50,6 +50,7 @@
 #define SB_MMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "core/param.h"
@@ -147,36 +148,42 @@ struct sb_mmu_config {
 	uint32_t max_frame_bytes;    /* largest data frame on the wire (headroom formulas); 0 = 1500 */
 };
 
+/* Laid out by use, 64-byte aligned (sb_mmu_new): the first line is what every admission and
+ * release reads (the scheme, the occupancy, the queue counters), the second what each of
+ * them adds up; the rest is configuration and rarer statistics. Each line touched is a likely
+ * cache miss once thousands of switches share the cache. */
 struct sb_mmu {
-	const struct sb_bm_ops *ops;
+	/* line 0 */
+	_Alignas(64) const struct sb_bm_ops *ops;
 	void *state;                 /* scheme-private, state_size bytes */
-	struct sb_mmu_env env;
-
-	uint16_t nports;
-	uint16_t port_lo, port_hi;   /* egress ports served by this MMU: [port_lo, port_hi) */
-	uint32_t cell_bytes;
-	uint8_t lossless_prio_mask;
-	struct sb_rng rng;           /* scheme randomness, seeded by the embedder */
-	uint64_t buffer;             /* capacity in units */
-	uint64_t buffer_bytes;
-	uint64_t *port_rate_bps;
-	sb_time *port_delay_ps;      /* link propagation delay per port */
-	uint32_t max_frame_bytes;    /* largest data frame on the wire */
-
-	uint64_t used;               /* units held */
-	uint64_t peak_used;
 	uint64_t *q_egr;             /* [nports * 8] units per egress queue */
 	uint64_t *q_ing;             /* [nports * 8] units per ingress queue */
 	uint32_t *n_egr;             /* [nports * 8] packets per egress queue */
+	uint64_t buffer;             /* capacity in units */
+	uint64_t used;               /* units held */
+	uint32_t cell_bytes;
+	bool check_invariants;       /* verify counters on every operation (debug mode) */
+	uint8_t lossless_prio_mask;
+	uint16_t nports;
 
+	/* line 1 */
+	uint64_t peak_used;
 	uint64_t admitted, released, expelled;      /* packets */
+	uint16_t port_lo, port_hi;   /* egress ports served by this MMU: [port_lo, port_hi) */
+	uint32_t max_frame_bytes;    /* largest data frame on the wire */
+	uint64_t buffer_bytes;
+	uint64_t *port_rate_bps;
+	sb_time *port_delay_ps;      /* link propagation delay per port */
+
+	struct sb_mmu_env env;
+	struct sb_rng rng;           /* scheme randomness, seeded by the embedder */
 	uint64_t drops[SB_DROP_NCAUSES];            /* packets, per cause */
 	uint64_t drops_lossless;                    /* packets of lossless classes dropped */
 	uint64_t pfc_pauses_sent, pfc_resumes_sent; /* queue-level frames asked for (env.send_pfc) */
 	uint64_t pfc_port_pauses_sent, pfc_port_resumes_sent; /* port-level frames (DSH) */
 	uint32_t id;                 /* for messages: index among the embedder's MMUs */
-	bool check_invariants;       /* verify counters on every operation (debug mode) */
 };
+_Static_assert(offsetof(struct sb_mmu, peak_used) == 64, "mmu: line 0 is what every packet reads");
 
 /* --- scheme registry (src/mmu/registry.c) --- */
 const struct sb_bm_ops *sb_bm_find(const char *name);

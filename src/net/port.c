@@ -151,8 +151,13 @@ static void tx_done(void *obj, uint64_t arg)
 /* Put p on the wire now; the port is idle. */
 static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_packet *p, sb_time now)
 {
-	sb_time ser = port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
-					: sb_tx_time(p->size, port->rate_bps);
+	sb_time ser;
+	if (port->ps_per_byte) {
+		ser = (sb_time)p->size * port->ps_per_byte;
+	} else {
+		ser = sb_tx_time(p->size, port->rate_bps);
+		port->busy_time += ser; /* see sb_port_busy_time() */
+	}
 	sb_time end = now + ser;
 	/* The port is busy from here on: anything the dequeue hook sends out of this port (a PFC
 	 * frame, say) waits for the end of this packet instead of starting in parallel. */
@@ -160,7 +165,6 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	if (p->lane == SB_LANE_DATA && port->node_kind == SB_NODE_SWITCH)
 		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
 
-	port->busy_time += ser;
 	port->tx_pkts++;
 	port->tx_bytes += p->size;
 	if (p->type != SB_PKT_PFC)

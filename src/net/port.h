@@ -118,7 +118,8 @@ struct sb_port {
 	uint32_t quantum[SB_NPRIO];
 
 	struct sb_fifo q[SB_NPRIO]; /* two per line */
-	sb_time busy_time;
+	sb_time busy_time;        /* serialisation time so far, only when ps_per_byte is 0: see
+				   * sb_port_busy_time() */
 	uint64_t rate_bps;
 	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
 	struct sb_ecn_cfg ecn[SB_NPRIO];
@@ -147,6 +148,14 @@ _Static_assert(offsetof(struct sb_port, q) == 192, "port: queues start on a line
 static inline uint8_t sb_port_eligible(const struct sb_port *port)
 {
 	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
+}
+
+/* Time the link has spent serialising so far. With a whole number of picoseconds per byte
+ * (the usual rates) it follows from the bytes sent, so transmissions do not add it up in a
+ * line of their own. */
+static inline sb_time sb_port_busy_time(const struct sb_port *port)
+{
+	return port->ps_per_byte ? port->tx_bytes * port->ps_per_byte : port->busy_time;
 }
 
 /* Queue a packet for transmission: the data queue `pkt->prio` or the control queue, as its
