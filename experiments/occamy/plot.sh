@@ -1,17 +1,28 @@
 #!/bin/sh
-# plot.sh OUT LABEL: the two Occamy figures from the sweeps' sweep-summary.csv files in OUT
-# (OUT/fig14-bg*/, OUT/fig14-nobg*/, OUT/fig12*/, as run.sh writes them), with gnuplot:
+# plot.sh OUT LABEL SPEC...: the two Occamy figures from the sweep-summary.csv files of the
+# sweeps SPEC... in OUT (OUT/SPEC/, as run.sh writes them: fig14-bg*, fig14-nobg*, fig12*),
+# with gnuplot:
 #   OUT/fig14_choking.png  mean and p99 QCT of host 0's queries, without (solid) and with
 #                          (dashed) the low-priority background
 #   OUT/fig12_burst.png    mean QCT, and the % of queries that waited for an RTO
 # Each point is the mean over the sweep's seeds; with more than one seed, error bars give the
 # 95 % confidence interval of the mean (the _ci95 columns, docs/sweep.md §4). A figure whose
-# sweeps are not in OUT is not drawn. LABEL names the scale in the titles.
+# sweeps are not among SPEC... is not drawn. LABEL names the scale in the titles.
 #
-#   sh experiments/occamy/plot.sh out/experiments/occamy reduced
+#   sh experiments/occamy/plot.sh out/experiments/occamy reduced fig14-bg fig14-nobg fig12
 set -e
-OUT=${1:?usage: sh plot.sh OUT LABEL}
-LABEL=${2:-reduced}
+OUT=${1:?usage: sh plot.sh OUT LABEL SPEC...}
+LABEL=${2:?usage: sh plot.sh OUT LABEL SPEC...}
+shift 2
+# the summaries of each figure (and condition), as the lists of files dat() takes
+NOBG="" BG="" F12=""
+for fig in "$@"; do
+	case $fig in
+	fig14-nobg*) NOBG="$NOBG $OUT/$fig/sweep-summary.csv" ;;
+	fig14-bg*) BG="$BG $OUT/$fig/sweep-summary.csv" ;;
+	fig12*) F12="$F12 $OUT/$fig/sweep-summary.csv" ;;
+	esac
+done
 DIR=$OUT/plot-data
 mkdir -p "$DIR"
 # data: one file per (scheme[, background]), sizes in increasing order; CI 0 with one seed
@@ -38,9 +49,10 @@ names = "dt abm occamy pushout"
 labels = "DT ABM Occamy Pushout"
 colors = "#d62728 #ff7f0e #1f77b4 #2ca02c"'
 
-if ls "$OUT"/fig14-nobg*/sweep-summary.csv > /dev/null 2>&1 && ls "$OUT"/fig14-bg*/sweep-summary.csv > /dev/null 2>&1; then
-	n0=$(dat "$DIR/choking-bg0" "$OUT"/fig14-nobg*/sweep-summary.csv)
-	n1=$(dat "$DIR/choking-bg1" "$OUT"/fig14-bg*/sweep-summary.csv)
+# shellcheck disable=SC2086  # lists of file names without blanks
+if [ -n "$NOBG" ] && [ -n "$BG" ]; then
+	n0=$(dat "$DIR/choking-bg0" $NOBG)
+	n1=$(dat "$DIR/choking-bg1" $BG)
 	n=$n0; [ "$n1" -lt "$n" ] && n=$n1
 	w=$(style "$n")
 	gnuplot <<GP
@@ -57,8 +69,9 @@ unset multiplot
 GP
 fi
 
-if ls "$OUT"/fig12*/sweep-summary.csv > /dev/null 2>&1; then
-	n=$(dat "$DIR/burst" "$OUT"/fig12*/sweep-summary.csv)
+# shellcheck disable=SC2086  # a list of file names without blanks
+if [ -n "$F12" ]; then
+	n=$(dat "$DIR/burst" $F12)
 	w=$(style "$n")
 	gnuplot <<GP
 $COMMON

@@ -82,10 +82,13 @@ R=$EXP/results.awk
 	done | sort -s -t, -k1,1n
 } > "$OUT/burst.csv"
 # the means over the seeds (± 95 % CI), Fig. 14 and Fig. 12, for results.md and REPORT.md
-ls "$OUT"/fig14-nobg*/sweep-summary.csv "$OUT"/fig14-bg*/sweep-summary.csv "$OUT"/fig12*/sweep-summary.csv 2> /dev/null |
-	awk '/\/fig14-nobg[^\/]*\/sweep-summary\.csv$/ { printf "fig=14\nbg=0\n%s\n", $0 }
-		/\/fig14-bg[^\/]*\/sweep-summary\.csv$/ { printf "fig=14\nbg=1\n%s\n", $0 }
-		/\/fig12[^\/]*\/sweep-summary\.csv$/ { printf "fig=12\n%s\n", $0 }' > "$OUT/summaries.args"
+for fig in $FIGS; do
+	case $fig in
+	fig14-nobg*) printf 'fig=14\nbg=0\n%s\n' "$OUT/$fig/sweep-summary.csv" ;;
+	fig14-bg*) printf 'fig=14\nbg=1\n%s\n' "$OUT/$fig/sweep-summary.csv" ;;
+	fig12*) printf 'fig=12\n%s\n' "$OUT/$fig/sweep-summary.csv" ;;
+	esac
+done > "$OUT/summaries.args"
 IFS='
 '
 # shellcheck disable=SC2046  # one awk argument per line
@@ -137,7 +140,8 @@ NSEEDS=$(awk -F'\t' '$1 == "ci.n" { print $2 }' "$OUT/ci.tsv")
 } > "$OUT/results.md"
 
 # ---- plots: from the sweeps' sweep-summary.csv, error bars with more than one seed
-sh $EXP/plot.sh "$OUT" "$( [ $FULL = 1 ] && echo full || echo reduced )"
+# shellcheck disable=SC2086  # FIGS is a list of spec names
+sh $EXP/plot.sh "$OUT" "$( [ $FULL = 1 ] && echo full || echo reduced )" $FIGS
 cat "$OUT/results.md"
 echo "outputs: $OUT/{choking.csv,burst.csv,results.md,fig14_choking.png,fig12_burst.png} ($(( $(date +%s) - T0 )) s)"
 if [ -z "${PLOT_ONLY:-}" ]; then
