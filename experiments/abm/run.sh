@@ -51,7 +51,6 @@ fi
 OUT=${OUT:-$DEFAULT_OUT}
 FIGS=${FIGS:-fig7-fig9b}
 CCS="dctcp cubic"
-SCHEMES="dt,fab,cs,ib,abm"
 
 make -s
 sh tools/install-deps.sh gnuplot-nox
