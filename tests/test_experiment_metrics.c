@@ -54,12 +54,13 @@ static const char scenario_cfg[] = "run:\n{\n  arrivals_ms = 10.0;\n};\ntopology
 static const char flows_header[] =
 	"flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,slowdown,rx_fct_ns\n";
 
-/* ABM (metrics.sh). Short web-search flows: 200 of < 100 KB with slowdowns 1 … 200 (p99 by
- * nearest rank: the 198th), one of 100 KB and incast responses that must not count. Incast:
+/* ABM (metrics.sh). Short web-search flows: 150 of < 100 KB with slowdowns 1 … 150 (p99 by
+ * nearest rank: the 149th, as 0.99 × 150 = 148.5 is rounded up), one of 100 KB and incast
+ * responses that must not count. Incast:
  * queries 0 and 1 into leaf 0 (hosts 0 and 1 with 4 hosts per leaf), 2 ms apart, so both
  * overlap; query 2 into leaf 1, alone. One response takes exactly the minimum RTO (1 ms),
  * one 1 ns less; query 1 has a response slower than 20× its ideal, query 2 one of exactly 20×.
- * Leaf 0's occupancy: 100 samples of 10 … 1,000 B during the arrivals (p99: 990), one after
+ * Leaf 0's occupancy: 150 samples of 10 … 1,500 B during the arrivals (p99: 1,490), one after
  * them and one of leaf 1, both huge. Drops: 5 + 7 at spines, 100 at a leaf. */
 static void test_abm_metrics(void **state)
 {
@@ -71,9 +72,9 @@ static void test_abm_metrics(void **state)
 	char *flows = malloc(cap);
 	assert_non_null(flows);
 	len += (size_t)snprintf(flows + len, cap - len, "%s", flows_header);
-	for (int i = 1; i <= 200; i++) /* listed in a shuffled order: the script must sort */
+	for (int i = 1; i <= 150; i++) /* listed in a shuffled order: the script must sort */
 		len += (size_t)snprintf(flows + len, cap - len, "%d,1,5,50000,1,lossy,background,-1,0,1,1,%d.000000,1\n", i,
-					(i * 37) % 200 + 1);
+					(i * 37) % 150 + 1);
 	len += (size_t)snprintf(flows + len, cap - len,
 				"300,1,5,100000,1,lossy,background,-1,0,1,1,9999.000000,1\n"
 				"301,4,0,20000,1,lossy,incast,0,1000000,1000000,40000,19.999999,1\n"
@@ -86,9 +87,9 @@ static void test_abm_metrics(void **state)
 	char *occ = malloc(cap);
 	assert_non_null(occ);
 	len = (size_t)snprintf(occ, cap, "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n");
-	for (int i = 1; i <= 100; i++)
+	for (int i = 1; i <= 150; i++)
 		len += (size_t)snprintf(occ + len, cap - len, "%d.000,leaf0,%d,%d,0.000000,0\n", i * 10000,
-					(i * 53) % 100 * 10 + 5, 5);
+					(i * 53) % 150 * 10 + 5, 5);
 	len += (size_t)snprintf(occ + len, cap - len,
 				"10000000.000,leaf0,9000000,0,0.000000,0\n5000.000,leaf1,9000000,0,0.000000,0\n");
 	free(tl_write_file(dir, "occupancy.csv", occ));
@@ -97,7 +98,7 @@ static void test_abm_metrics(void **state)
 
 	char *got = extract("experiments/abm/metrics.sh", dir);
 	expect_lines("experiments/abm/metrics.sh", got,
-		     "short_flows,200\nshort_p99,198.000000\nbuffer_p99_bytes,990\nincast_rto,1\nslow_queries,1\n"
+		     "short_flows,150\nshort_p99,149.000000\nbuffer_p99_bytes,1490\nincast_rto,1\nslow_queries,1\n"
 		     "overlap_queries,2\nspine_drops,12\n");
 	free(got);
 	tl_rmtree(dir);
