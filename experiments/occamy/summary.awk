@@ -9,7 +9,8 @@
 # prints the report values "ci14.table" (Fig. 14: per size and scheme, the mean and p99 QCT of
 # host 0's queries in ms and the % of them with an RTO, without and with the background),
 # "ci12.table" (Fig. 12: per size, each scheme's mean QCT in ms and % of queries with an RTO)
-# and "ci.n" (the seeds per point, the smallest over the points). Each number is
+# "ci.n" (the seeds per point, the smallest over the points) and "ci.multi" (1 if ci.n > 1:
+# the report shows these tables only then, as with one seed they repeat seed 1's). Each number is
 # "mean ± half-width of the interval", the mean alone with one seed. QCTs are in µs in the CSVs.
 FNR == 1 { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
@@ -42,5 +43,5 @@ END {
 	for (i = 1; i <= n12; i++) { x = X12[i]; t = t "\n| " x " |"
 		for (j = 1; j <= 4; j++) t = t " " M12[x, sch(j)] " / " R12[x, sch(j)] " |" }
 	put("ci12.table", n12 ? t : "")
-	put("ci.n", n)
+	put("ci.n", n); put("ci.multi", n > 1 ? 1 : 0)
 }
