@@ -37,7 +37,13 @@ awk -F, -f $VAL -f $EXP/summary.awk $D/fig7-fig9b/sweep-summary.csv > $V/ci.tsv
 # run time for "What moved"
 awk -F'\t' '$1 == "seconds" { print "seconds\t" $2 }' $D/meta.tsv > $V/cur.tsv
 awk -F'\t' '$1 !~ /^(pp|pv)\./' $V/values.tsv >> $V/cur.tsv
-awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
+# "What moved" compares the runs that were made: the earlier numbers of an optional run
+# (run-variants.sh) not in these outputs have nothing to be compared with, and are left out
+sp=0 fu=0
+[ ! -s $D-spine/results.csv ] || sp=1
+[ ! -s $D-full/results.csv ] || fu=1
+awk -F'\t' -v sp=$sp -v fu=$fu '!($1 ~ /^spine\./ && !sp) && !($1 ~ /^full\./ && !fu)' $EXP/previous.tsv > $V/previous.tsv
+awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
 fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv spm.="$(meta $D-spine)" \
 	fm.="$(meta $D-full)" cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/ci.tsv =$V/moved.tsv =$V/warnings.tsv

@@ -6,8 +6,8 @@
 #
 # prints the report values "ci.table" (markdown: per transport and request size, per scheme,
 # "incast p99 / short p99" as mean ± half-width of the interval, ABM in bold), "ci.n" (the
-# seeds per point) and "ci.wide" (the points where an interval is wider than half its mean:
-# the seeds disagree there). With -v md=1 it prints the table itself instead.
+# seeds per point), "ci.wide" (at how many points the incast p99's interval is wider than half
+# its mean: the seeds disagree there) and "ci.points" (the points). With -v md=1 it prints the table itself instead.
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	cc = $c["cc"]; p = $c["request_pct"]; s = $c["switch.scheme"]
@@ -16,8 +16,8 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	cell[cc, p, s] = mci($c["incast_slowdown_p99_mean"], $c["incast_slowdown_p99_ci95"]) " / " \
 		mci($c["short_p99_mean"], $c["short_p99_ci95"])
 	if (n == "" || $c["n"] < n) n = $c["n"]
-	if (wide($c["incast_slowdown_p99_mean"], $c["incast_slowdown_p99_ci95"]))
-		w = w (w == "" ? "" : ", ") up(s) " " (cc == "dctcp" ? "DCTCP" : "Cubic") " " p " %"
+	if (wide($c["incast_slowdown_p99_mean"], $c["incast_slowdown_p99_ci95"])) w++
+	np++
 }
 # "12.3 ± 1.4"; the mean alone with one seed (sweep-summary.csv leaves the interval empty)
 function mci(m, ci) { return ci == "" ? fix(m, 1) : fix(m, 1) " ± " fix(ci, 1) }
@@ -32,5 +32,5 @@ END {
 		for (j = 1; j <= ns; j++) { x = cell[a[1], a[2], sc[j]]; t = t " " (sc[j] == "abm" ? "**" x "**" : x) " |" }
 	}
 	if (md) { print t; exit }
-	put("ci.table", t); put("ci.n", n); put("ci.wide", w)
+	put("ci.table", t); put("ci.n", n); put("ci.wide", w + 0); put("ci.points", np)
 }

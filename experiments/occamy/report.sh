@@ -33,7 +33,12 @@ awk -v RTO="$(cat $D/rto_us.txt)" -f $VAL -f $EXP/values.awk what=paper $EXP/pap
 unset IFS
 awk -F'\t' '$1 == "seconds" { print "seconds\t" $2 }' $D/meta.tsv > $V/cur.tsv
 awk -F'\t' '$1 !~ /^pv\./' $V/values.tsv >> $V/cur.tsv
-awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
+# "What moved" compares the runs that were made: the earlier numbers of the 5 ms run
+# (run-variants.sh) have nothing to be compared with when it is not in these outputs
+r5=0
+[ ! -s $D-rto5/burst.csv ] || r5=1
+awk -F'\t' -v r5=$r5 '!($1 ~ /^rto5\./ && !r5)' $EXP/previous.tsv > $V/previous.tsv
+awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
 fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv r5m.="$(meta $D-rto5)" bgm.="$(meta $D-paper-sizes)" \
 	cite:paper.=$EXP/paper.tsv =$V/values.tsv =$D/ci.tsv =$V/moved.tsv =$V/warnings.tsv
