@@ -5,10 +5,13 @@
 #
 #   sh experiments/abm/report.sh
 #
-# Inputs: out/experiments/abm/{results.csv,meta.tsv} (run.sh, reduced, seed 1), and when present
-# out/experiments/abm-seed2, abm-spine (spines with the leaf's buffer) and abm-full (run.sh
-# --full). The prose is REPORT.md.in; the numbers come from values.awk (measured), paper.tsv
-# (the paper's) and previous.tsv (those of the report before the new TCP, for "What moved").
+# Inputs: out/experiments/abm/{results.csv,results-seed2.csv,meta.tsv} (run.sh, reduced: seeds
+# 1 and 2 of the sweep fig7-fig9b, converted by results.awk) and fig7-fig9b/sweep-summary.csv
+# (the means and confidence intervals over the seeds), and when present abm-spine (the sweep
+# spine-buffer.cfg: spines with the leaf's buffer) and abm-full (run.sh --full). The prose is
+# REPORT.md.in; the numbers come from values.awk (seed 1 and 2, measured), summary.awk (the
+# means), paper.tsv (the paper's) and previous.tsv (those of the report before the new TCP,
+# for "What moved").
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
@@ -27,15 +30,22 @@ meta() { [ -s "$1/meta.tsv" ] && echo "$1/meta.tsv" || echo /dev/null; }
 IFS='
 '
 awk -f $VAL -f $EXP/values.awk what=paper $EXP/paper.tsv what=prev $EXP/previous.tsv \
-	what=main $D/results.csv $(opt what=seed2 $D-seed2/results.csv what=spine $D-spine/results.csv \
+	what=main $D/results.csv $(opt what=seed2 $D/results-seed2.csv what=spine $D-spine/results.csv \
 	what=full $D-full/results.csv) > $V/values.tsv
 unset IFS
+awk -F, -f $VAL -f $EXP/summary.awk $D/fig7-fig9b/sweep-summary.csv > $V/ci.tsv
 # run time for "What moved"
 awk -F'\t' '$1 == "seconds" { print "seconds\t" $2 }' $D/meta.tsv > $V/cur.tsv
 awk -F'\t' '$1 !~ /^(pp|pv)\./' $V/values.tsv >> $V/cur.tsv
-awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
+# "What moved" compares the runs that were made: the earlier numbers of an optional run
+# (run-variants.sh) not in these outputs have nothing to be compared with, and are left out
+sp=0 fu=0
+[ ! -s $D-spine/results.csv ] || sp=1
+[ ! -s $D-full/results.csv ] || fu=1
+awk -F'\t' -v sp=$sp -v fu=$fu '!($1 ~ /^spine\./ && !sp) && !($1 ~ /^full\./ && !fu)' $EXP/previous.tsv > $V/previous.tsv
+awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
-fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv s2m.="$(meta $D-seed2)" spm.="$(meta $D-spine)" \
-	fm.="$(meta $D-full)" cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/moved.tsv =$V/warnings.tsv
+fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv spm.="$(meta $D-spine)" \
+	fm.="$(meta $D-full)" cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/ci.tsv =$V/moved.tsv =$V/warnings.tsv
 cp $D/abm.png $EXP/abm.png
 echo "abm report: $EXP/REPORT.md and abm.png written from out/experiments/abm*" >&2

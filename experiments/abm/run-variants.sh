@@ -1,16 +1,26 @@
 #!/bin/sh
-# The runs of experiments/abm/REPORT.md's checks, one after the other, then the report:
+# The runs of experiments/abm/REPORT.md's checks, one after the other, then the report
+# (seed 2 is no longer a run of its own: the main sweep has seeds 1 and 2):
 #
-#   sh experiments/abm/run-variants.sh      # about 10 minutes on 2 idle cores
+#   sh experiments/abm/run-variants.sh      # JOBS=N runs N at a time (default: one per CPU)
 #
-#   out/experiments/abm-seed2   the reduced run with seed 2
-#   out/experiments/abm-spine   DT and ABM with every switch given the leaf's buffer (the spines
-#                               get 3,932,160 B instead of their own 786,432 B)
+#   out/experiments/abm-spine   the sweep sweeps/spine-buffer.cfg: DT and ABM with every switch
+#                               given the leaf's buffer (the spines get 3,932,160 B instead of
+#                               their own 786,432 B), seed 1
 #   out/experiments/abm-full    run.sh --full: 3 s of arrivals, the paper's length
+#
+# Like run.sh, it goes on where it was when started again after a stop.
 set -e
 cd "$(dirname "$0")/../.."
-SEED=2 OUT=out/experiments/abm-seed2 NOREPORT=1 sh experiments/abm/run.sh > /dev/null
-OUT=out/experiments/abm-spine SCHEMES=dt,abm EXTRA="--set switch.buffer_bytes=3932160" NOREPORT=1 \
-	sh experiments/abm/run.sh > /dev/null
-NOREPORT=1 sh experiments/abm/run.sh --full > /dev/null
-sh experiments/abm/report.sh
+. experiments/lib/report.sh
+EXP=experiments/abm
+make -s
+S=out/experiments/abm-spine
+mkdir -p $S
+t0=$(date +%s)
+cmd="build/sharebuf sweep $EXP/sweeps/spine-buffer.cfg --out $S/spine-buffer${JOBS:+ --jobs $JOBS}"
+$cmd --quiet
+awk -F, -v seed=1 -f $EXP/results.awk $S/spine-buffer/sweep.csv > $S/results.csv
+run_meta $S "$cmd" "$t0"
+NOREPORT=1 sh $EXP/run.sh --full > /dev/null
+sh $EXP/report.sh

@@ -5,7 +5,8 @@
 #
 #   sh experiments/occamy/report.sh
 #
-# Inputs: out/experiments/occamy/{choking.csv,burst.csv,meta.tsv} (run.sh, reduced), and when
+# Inputs: out/experiments/occamy/{choking.csv,burst.csv,ci.tsv,meta.tsv} (run.sh, reduced:
+# seed 1 of the sweeps fig14-bg, fig14-nobg and fig12, and their means over the seeds), and when
 # present out/experiments/occamy-rto5 (MIN_RTO_US=5000) and occamy-paper-sizes (Fig. 14 at the
 # paper's 150–250 % of the buffer). The prose is REPORT.md.in; the numbers come from values.awk
 # (measured), paper.tsv (the paper's) and previous.tsv (the report's before the new TCP).
@@ -32,10 +33,15 @@ awk -v RTO="$(cat $D/rto_us.txt)" -f $VAL -f $EXP/values.awk what=paper $EXP/pap
 unset IFS
 awk -F'\t' '$1 == "seconds" { print "seconds\t" $2 }' $D/meta.tsv > $V/cur.tsv
 awk -F'\t' '$1 !~ /^pv\./' $V/values.tsv >> $V/cur.tsv
-awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
+# "What moved" compares the runs that were made: the earlier numbers of the 5 ms run
+# (run-variants.sh) have nothing to be compared with when it is not in these outputs
+r5=0
+[ ! -s $D-rto5/burst.csv ] || r5=1
+awk -F'\t' -v r5=$r5 '!($1 ~ /^rto5\./ && !r5)' $EXP/previous.tsv > $V/previous.tsv
+awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
 fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv r5m.="$(meta $D-rto5)" bgm.="$(meta $D-paper-sizes)" \
-	cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/moved.tsv =$V/warnings.tsv
+	cite:paper.=$EXP/paper.tsv =$V/values.tsv =$D/ci.tsv =$V/moved.tsv =$V/warnings.tsv
 cp $D/fig14_choking.png $EXP/fig14_choking.png
 cp $D/fig12_burst.png $EXP/fig12_burst.png
 echo "occamy report: $EXP/REPORT.md and its plots written from out/experiments/occamy*" >&2
