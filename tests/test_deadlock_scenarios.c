@@ -14,7 +14,7 @@
  * does not deadlock. That is this seed's outcome, not a theorem; what the paper's argument
  * supports, and what is asserted besides, is the mechanism: DSH's shared segment is 3.8× SIH's
  * on this switch (14.44 MB against 3.77 MB), so its queues reach their pause threshold less
- * often and it sends fewer PAUSE frames for the same traffic. experiments/dsh/run-fig12.sh
+ * often and it sends fewer PAUSE frames for the same traffic. experiments/dsh/sweeps/fig12.cfg
  * measures the rates over many seeds.
  */
 #include <stdarg.h>

@@ -11,7 +11,7 @@
  *   paused_us   time that queue had a queue-level PAUSE asserted
  *   peak_burst_q  largest ingress queue of one burst sender's port
  *   peak_shared largest shared_used of leaf1 and min_T the smallest T(t)
- * Built and run by run-fig13.sh (cc ... build/libsharebuf.a); it only reads MMU state, so the
+ * Built and run by probe.sh (cc ... build/libsharebuf.a); it only reads MMU state, so the
  * simulated network is the same as in `sharebuf run`.
  */
 #include <stdio.h>

@@ -1,10 +1,10 @@
-# values-fig12.awk: the Fig. 12 numbers of experiments/dsh/REPORT.md, from run-fig12.sh's
+# values-fig12.awk: the Fig. 12 numbers of experiments/dsh/REPORT.md, from tables.sh's tables
 # fig12.csv and, when run-variants.sh has been run, its variants. Run by report.sh after
 # experiments/lib/values.awk with -v prefix=f12. and the inputs
-#   v=main fig12/fig12.csv [v=NAME fig12-NAME/fig12.csv ...] [v=cap300 fig12-cap300/onsets.csv]
+#   v=main tables/fig12.csv [v=NAME tables/fig12-NAME.csv ...] [v=cap300 tables/cap300.csv]
 # fig12.csv: cc,scheme,seed,deadlocked,onset_ms,deadlocks,cycle,pause_frames,port_pause_frames,
 #   paused_ms,lossless_drops,flows_started,flows_completed
-# onsets.csv (the main run's DCQCN SIH seeds that did not deadlock, run again for 300 ms):
+# cap300.csv (the main run's DCQCN SIH seeds that did not deadlock, run again for 300 ms):
 #   seed,deadlocked,onset_ms
 BEGIN { FS = "," }
 FNR == 1 { next }

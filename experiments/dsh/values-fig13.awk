@@ -1,5 +1,4 @@
-# values-fig13.awk: the Fig. 13 numbers of experiments/dsh/REPORT.md, from run-fig13.sh's
-# outputs. Run by report.sh after experiments/lib/values.awk with -v prefix=f13. and the inputs
+# values-fig13.awk: the Fig. 13 numbers of experiments/dsh/REPORT.md, from tables.sh's tables. Run by report.sh after experiments/lib/values.awk with -v prefix=f13. and the inputs
 #   what=csv fig13.csv what=f0 f0.csv what=phase phase.csv what=pphase probe_phase.csv what=pmtu probe_mtu.csv
 #   what=oldfb oldfeedback.csv what=prev previous.tsv
 # fig13.csv: cc,scheme,window_end_ms,f0_before_gbps,f0_min_gbps,f0_mean_gbps,pauses_leaf1_to_spine,

@@ -1,8 +1,8 @@
-# values-fig14.awk: the Fig. 14 numbers of experiments/dsh/REPORT.md, from run-fig14.sh's outputs
-# (default classes, and the CLASSES=harness and host.sched=sp runs of run-variants.sh when
+# values-fig14.awk: the Fig. 14 numbers of experiments/dsh/REPORT.md, from tables.sh's tables
+# (default classes, and the harness-class and host.sched=sp runs of run-variants.sh when
 # present). Run by report.sh after experiments/lib/values.awk and paper.tsv, with the inputs
-#   what=paper paper.tsv m=f14 FIG14/fig14.csv m=f14d FIG14/diagnostics.csv
-#   [m=f14h HARNESS/fig14.csv m=f14hd HARNESS/diagnostics.csv] [m=sp SP/fig14.csv]
+#   what=paper paper.tsv m=f14 tables/fig14.csv m=f14d tables/fig14-diagnostics.csv
+#   [m=f14h tables/fig14-harness.csv m=f14hd tables/fig14-harness-diagnostics.csv] [m=sp tables/fig14-sp.csv]
 # fig14.csv: cc,bg_load,fanin_load,bg_mean_ratio,bg_p99_ratio,fan_mean_ratio,fan_p99_ratio,
 #   sih_bg_mean_us,dsh_bg_mean_us,sih_bg_p99_us,dsh_bg_p99_us,bg_flows,sih_fan_mean_us,
 #   dsh_fan_mean_us,sih_fan_p99_us,dsh_fan_p99_us,fan_flows,sih_pause_frames,dsh_pause_frames,

@@ -1,12 +1,13 @@
-# values.awk: the numbers of experiments/edt/REPORT.md, from the outputs of run.sh.
+# values.awk: the numbers of experiments/edt/REPORT.md, from the tables tables.sh writes.
 # Run by report.sh after experiments/lib/values.awk, with each input tagged:
 #   what=paper paper.tsv what=ref refmodel.tsv what=f14 fig14.csv what=f12dt fig12_dt.dat
-#   what=f12edt fig12_edt.dat what=f17 fig17b.csv what=tot onoff/totals.txt
-#   what=drops onoff/burst_drops.txt what=bursts onoff/seed1/bursts.txt what=pb onoff/per_burst.txt
-#   [what=full14 FULL/fig14.csv what=full17 FULL/fig17b.csv]
+#   what=f12edt fig12_edt.dat what=f17 fig17b.csv what=ci fig17b-ci.csv what=tot onoff/totals.txt
+#   what=drops onoff/burst_drops.txt what=pb onoff/per_burst.txt [what=full17 FULL/fig17b.csv]
+# fig17b.csv and totals.txt pool the ON/OFF trials; per_burst.txt lists every burst of every
+# run ("policy trial dur_ms ok port start_ns"), in the same order for every policy.
 # Prints "key<TAB>value" lines for experiments/lib/fill.awk.
 what == "paper" || what == "ref" { if ($0 ~ /^#/ || NF == 0) next; split($0, f, "\t"); R[what "." f[1]] = f[2]; next }
-what == "f14" || what == "full14" {
+what == "f14" {
 	if (FNR == 1) next
 	split($0, f, ",")
 	k = ++n14[what]; D[what, k] = f[1] + 0; P[what, k] = f[2]; DD[what, k] = f[3]; DE[what, k] = f[4]
@@ -23,8 +24,13 @@ what == "f17" || what == "full17" {
 }
 what == "tot" { k = substr($1, 5); TN[k] = $2; TOK[k] = $3; CN[k] = $4; COK[k] = $5; next }
 what == "drops" { BD[$1] += $3; next }
-what == "bursts" { nb++; BP[nb] = $1; BS[nb] = $2 / 1e6; BL[nb] = $3; next }
-what == "pb" { if ($2 == 1) { i = ++npb[$1]; OK[$1, i] = $4 } next }
+what == "ci" { if (FNR > 1) { split($0, f, ","); CIT = f[2]; for (v = 1; v <= 6; v++) { CM[v, f[1]] = f[2 * v + 1]; CH[v, f[1]] = f[2 * v + 2] } } next }
+what == "pb" {
+	i = ++npb[$1]; OK[$1, i] = $4
+	# the bursts themselves, once (from DT's lines), and each trial's bursts as a list
+	if ($1 == "dt") { nb++; BT[nb] = $2; BP[nb] = $5; BS[nb] = $6 / 1e6; BL[nb] = $3; TB[$2, ++ntb[$2]] = nb }
+	next
+}
 
 function row17(w, v, b) { return LL[w, v, b] + 0 }
 # lossless fraction over the bins b0..b1 of variant v
@@ -115,6 +121,11 @@ END {
 			f3(LL[w, 2, b]), ref("f17.edt." b))
 	tb = tb sprintf("\n| ≥ 8 | %s | %s | – | %s | – |", num(count17(w, 1, 8, 10), 0), f3(pool17(w, 1, 8, 10)), f3(pool17(w, 2, 8, 10)))
 	put("f17.table", tb)
+	tb = "| duration bin (ms) | DT | EDT | EDT d = 1 ms | EDT cn1 = 100 |\n|---|---|---|---|---|"
+	for (b = 0; b <= 7; b++)
+		tb = tb sprintf("\n| [%d,%d) | %s | %s | %s | %s |", b, b + 1, pm(CM[1, b], CH[1, b]), pm(CM[2, b], CH[2, b]), pm(CM[3, b], CH[3, b]), pm(CM[6, b], CH[6, b]))
+	put("f17.ci.table", tb)
+	put("f17.trials", CIT)
 	put("f17.bursts", num(TN["dt"], 0))
 	put("f17.dt.b3", fix(100 * LL[w, 1, 3], 1))
 	zero = 10; while (zero > 0 && LL[w, 1, zero - 1] == 0) zero--
@@ -154,8 +165,10 @@ END {
 	for (i = 1; i <= nb; i++) {
 		if (BL[i] >= 1) continue
 		m = 0
-		for (j = 1; j <= nb; j++)
+		for (jj = 1; jj <= ntb[BT[i]]; jj++) {
+			j = TB[BT[i], jj]
 			if (BP[j] != BP[i] && BS[j] < BS[i] + BL[i] && BS[j] + BL[j] > BS[i] - 8 && BL[j] > m) m = BL[j]
+		}
 		if (!OK["edt", i]) { nl++; if (m < minlong) minlong = m }
 		else { nok++; longer[nok] = m }
 	}
@@ -166,11 +179,6 @@ END {
 	put("f17.short_ok.with", fix(nok ? 100 * okwith / nok : 0, 0))
 	check(nl == 0 || nok == 0 || okwith / nok < 0.5, "Fig. 17b: most short bursts EDT kept lossless also had a long burst nearby: the explanation is weak")
 	# ---- --full -----------------------------------------------------------------------------
-	if (n14["full14"]) {
-		w = "full14"
-		k = onset(w, "dt"); put("full.f14.lastok.dt", D[w, k - 1]); put("full.f14.onset.dt", D[w, k])
-		k = onset(w, "edt"); put("full.f14.lastok.edt", D[w, k - 1]); put("full.f14.onset.edt", D[w, k])
-	}
 	if (nbins["full17"]) {
 		w = "full17"; s1 = ""; s2 = ""
 		for (b = 0; b <= 4; b++) s1 = s1 f3(LL[w, 1, b]) ", "
@@ -206,3 +214,4 @@ END {
 	done()
 }
 function f3(x) { return sprintf("%.3f", x) }
+function pm(m, h) { return h == "" ? f3(m) : f3(m) " ± " f3(h) }
