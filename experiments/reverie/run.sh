@@ -79,6 +79,7 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 		t0=$(date +%s)
 		build/sharebuf sweep "$@" --jobs "$JOBS"
 		case $todo in *" 0") ;; *)
+			# shellcheck disable=SC2086  # three numbers
 			set -- $todo
 			printf 'seconds\t%s\nruns\t%s\nof\t%s\njobs\t%s\ncommand\t%s\n' "$(( $(date +%s) - t0 ))" "$3" "$2" "$JOBS" \
 				"build/sharebuf sweep $EXP/sweeps/$s$SUFFIX.cfg --out $OUT/$s --jobs $JOBS${SETS:+ $SETS}${EXTRA:+ $EXTRA}" \
@@ -89,7 +90,8 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 fi
 
 # ---- results.csv (means, CIs) and results-seed1.csv from the sweeps' CSVs
-FIRST=$(echo $SPECS | cut -d' ' -f1)
+FIRST=${SPECS# }
+FIRST=${FIRST%% *}
 to_results_all() { # file seed
 	for s in $SPECS; do
 		[ -s "$OUT/$s/$1" ] || { echo "reverie: no $OUT/$s/$1 (run without PLOT_ONLY)" >&2; return 1; }
