@@ -1,5 +1,7 @@
 # Markdown tables of experiments/reverie/run.sh from results.csv (awk -F, -f tables.awk results.csv).
-# Variables: mode, arr, drain, qr, nl, seed, extra. Deterministic: nothing but results.csv goes in.
+# Variables: mode, scale (leaves, arrivals, query rate), extra. Deterministic: nothing but
+# results.csv goes in. Its values are means over the seeds (column n); the 95 % CIs are in
+# REPORT.md and the plots.
 # Changes are (scheme - baseline) / baseline, so negative = lower than the baseline (the paper's
 # "reduction" with the sign flipped); "avg" is the mean of the per-point changes (what the paper's
 # "on average" is read as; the paper does not say) and "total" compares the sums over the sweep.
@@ -10,6 +12,7 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	if (!((f, s) in seens)) { seens[f, s] = 1; ss[f, ++ns[f]] = s }
 	for (k in col) v[f, x, s, k] = $col[k]
 	has[f] = 1
+	if (nseeds == "" || $col["n"] < nseeds) nseeds = $col["n"]
 }
 function pct(a, b) { return b == 0 ? "n/a" : sprintf("%+.1f %%", 100 * (a - b) / b) }
 function xlabel(f, x) { return f == 8 ? sprintf("%.1f MB", x / 1e6) : (f == 7 ? x " %" : x) }
@@ -23,7 +26,7 @@ function runs_table(f, xname,    i, j, x, s) {
 		for (j = 1; j <= ns[f]; j++) {
 			s = ss[f, j]
 			if (!((f, x, s, "pauses") in v)) continue
-			printf "| %s | %s | %d | %.1f | %.2f | %.2f | %.3f | %.3f | %.2f | %.1f | %.1f | %d | %d | %d/%d |\n",
+			printf "| %s | %s | %.0f | %.1f | %.2f | %.2f | %.3f | %.3f | %.2f | %.1f | %.1f | %.0f | %.0f | %.0f/%.0f |\n",
 				xlabel(f, x), name(s), v[f, x, s, "pauses"], v[f, x, s, "paused_ms"],
 				v[f, x, s, "incast_mean"], v[f, x, s, "incast_p99"], v[f, x, s, "qct_mean"],
 				v[f, x, s, "qct_p99"], v[f, x, s, "short_p99"], v[f, x, s, "rdma_occ_p99_pct"],
@@ -61,8 +64,8 @@ function change_table(f, r, xname,    i, b, x, base, m, k, cnt, sum, tr, tb, lin
 	}
 }
 END {
-	printf "# Reverie reproduction: %s run, %d leaves x 16 hosts, %s ms of arrivals + %s ms drain, %s queries/s/host, seed %s%s\n",
-		mode, nl, arr, drain, qr, seed, extra != "" ? ", extra options: " extra : ""
+	printf "# Reverie reproduction: %s run, %s, means over %s%s\n",
+		mode, scale, nseeds == 1 ? "1 seed" : nseeds " seeds", extra != "" ? ", extra options: " extra : ""
 	print ""
 	print "PFC pauses = PAUSE frames sent by switches; paused = time paused summed over every paused"
 	print "(port, priority); incast = FCT slowdown of the RDMA incast responses (the paper's metric);"
@@ -91,7 +94,7 @@ END {
 			x = xs[10, i]
 			if (x == "ref") continue
 			a = "reverie"; o = "reverie-art"
-			printf "| %s | %d / %d | %.1f / %.1f | %.2f / %.2f | %.3f / %.3f | %.3f / %.3f | %.2f / %.2f | %d / %d |\n", x,
+			printf "| %s | %.0f / %.0f | %.1f / %.1f | %.2f / %.2f | %.3f / %.3f | %.3f / %.3f | %.2f / %.2f | %.0f / %.0f |\n", x,
 				v[10, x, a, "pauses"], v[10, x, o, "pauses"], v[10, x, a, "paused_ms"], v[10, x, o, "paused_ms"],
 				v[10, x, a, "incast_mean"], v[10, x, o, "incast_mean"], v[10, x, a, "qct_mean"], v[10, x, o, "qct_mean"],
 				v[10, x, a, "qct_p99"], v[10, x, o, "qct_p99"], v[10, x, a, "short_p99"], v[10, x, o, "short_p99"],
@@ -122,7 +125,7 @@ function runs_table_ref(    s, k) {
 	print "|---|---|---|---|---|---|---|---|"
 	for (k = 1; k <= 2; k++) {
 		s = k == 1 ? "dt" : "abm"
-		printf "| %s | %d | %.1f | %.2f | %.3f | %.3f | %.2f | %d |\n", name(s), v[10, "ref", s, "pauses"],
+		printf "| %s | %.0f | %.1f | %.2f | %.3f | %.3f | %.2f | %.0f |\n", name(s), v[10, "ref", s, "pauses"],
 			v[10, "ref", s, "paused_ms"], v[10, "ref", s, "incast_mean"], v[10, "ref", s, "qct_mean"],
 			v[10, "ref", s, "qct_p99"], v[10, "ref", s, "short_p99"], v[10, "ref", s, "lossless_drops"]
 	}

@@ -22,6 +22,8 @@ what == "res" {
 	if (!((fg, x) in seenx)) { seenx[fg, x] = 1; nx[fg]++; X[fg, nx[fg]] = x }
 	for (i = 4; i <= n; i++) V[fg, x, s, H[i]] = f[i]
 	has[fg, s] = 1
+	# seeds: the runs behind the means (results.csv's n)
+	NRUNS += f[4]; if (NSEEDS == "" || f[4] < NSEEDS) NSEEDS = f[4]
 	next
 }
 function fmtp(v) { return (index(v, ".") ? sgn(v, 1) : sgn(v, 0)) " %" }
@@ -39,6 +41,11 @@ function total(fg, s, b, c,   i, a, d) {
 	for (i = 1; i <= nx[fg]; i++) { a += v(fg, X[fg, i], s, c); d += v(fg, X[fg, i], b, c) }
 	return d ? 100 * (a / d - 1) : ""
 }
+# a mean with its 95 % CI half-width, "12.34 ± 0.56" (just the mean with one seed)
+function fmtci(fg, x, s, c,   ci) {
+	ci = V[fg, x, s, c "_ci95"]
+	return fmt(c, v(fg, x, s, c)) (ci == "" ? "" : " ± " fmt(c, ci))
+}
 function fmt(c, x) {
 	if (c == "pauses") return num(x, 0)
 	if (c == "paused_ms") return num(x, 1)
@@ -55,7 +62,7 @@ function runs(fg, skip,   t, i, j, x, s, k, c, nc, C) {
 		for (j = 1; j <= 3; j++) {
 			s = j == 1 ? "dt" : j == 2 ? "abm" : "reverie"
 			t = t "\n| " xl(fg, x) " | " (s == "reverie" ? "**Reverie**" : name(s)) " |"
-			for (k = 1; k <= nc; k++) { c = fmt(C[k], v(fg, x, s, C[k])); t = t " " (s == "reverie" && k == 1 ? "**" c "**" : c) " |" }
+			for (k = 1; k <= nc; k++) { c = fmtci(fg, x, s, C[k]); t = t " " (s == "reverie" && k == 1 ? "**" c "**" : c) " |" }
 		}
 	}
 	return t
@@ -89,7 +96,7 @@ function verdict(o, p) {
 	if (o - p <= 5 + 0.1 * (p < 0 ? -p : p) && p - o <= 5 + 0.1 * (p < 0 ? -p : p)) return "reproduced"
 	return (o < 0 ? -o : o) > (p < 0 ? -p : p) ? "same direction, larger" : "same direction, smaller"
 }
-END {
+function main_report() {
 	check(nx[7] && nx[8] && nx[10], "results.csv lacks a figure (7, 8 or 10)")
 	put("f7.runs", runs(7, "")); put("f7.changes", changes(7))
 	put("f8.runs", runs(8, "2000000")); put("f8.changes", changes(8))
@@ -101,11 +108,7 @@ END {
 		s = j == 1 ? "dt" : j == 2 ? "abm" : "reverie"
 		for (k = 1; k <= nc; k++) put("f" fg "." X[fg, i] "." s "." K[k], fix(v(fg, X[fg, i], s, C[k]), D[k]))
 	}
-	for (fg = 7; fg <= 8; fg++) for (b = 1; b <= 2; b++) for (k = 1; k <= 6; k++) {
-		bs = b == 1 ? "dt" : "abm"; y = avg(fg, "reverie", bs, C[k])
-		if (y != "") put("f" fg ".avg.vs" bs "." K[k], fix(y, 1))
-		AVG[fg, bs, K[k]] = y; TOT[fg, bs, K[k]] = total(fg, "reverie", bs, C[k])
-	}
+	averages(7); averages(8)
 	# Fig. 10
 	t = "| γ | PFC pauses on / off | paused (ms) on / off | incast avg on / off | QCT avg on / off | QCT p99 on / off | RDMA short p99 on / off |\n|---|---|---|---|---|---|---|"
 	same = ""; differ = ""
@@ -113,7 +116,7 @@ END {
 		g = X[10, i]; if (g == "ref") continue
 		t = t "\n| " (g == "0.999" ? "**" g "**" : g) " |"
 		for (k = 1; k <= 6; k++) {
-			a = fmt(C[k], v(10, g, "reverie", C[k])); o = fmt(C[k], v(10, g, "reverie-art", C[k]))
+			a = fmtci(10, g, "reverie", C[k]); o = fmtci(10, g, "reverie-art", C[k])
 			t = t " " ((g == "0.999" && (k == 1 || k == 3)) ? "**" a " / " o "**" : a " / " o) " |"
 			put("f10." g ".reverie." K[k], fix(v(10, g, "reverie", C[k]), D[k])); put("f10." g ".reverie-art." K[k], fix(v(10, g, "reverie-art", C[k]), D[k]))
 		}
@@ -122,7 +125,7 @@ END {
 	}
 	for (j = 1; j <= 2; j++) {
 		s = j == 1 ? "dt" : "abm"; t = t "\n| " name(s) " (reference) |"
-		for (k = 1; k <= 6; k++) { t = t " " fmt(C[k], v(10, "ref", s, C[k])) " |"; put("f10.ref." s "." K[k], fix(v(10, "ref", s, C[k]), D[k])) }
+		for (k = 1; k <= 6; k++) { t = t " " fmtci(10, "ref", s, C[k]) " |"; put("f10.ref." s "." K[k], fix(v(10, "ref", s, C[k]), D[k])) }
 	}
 	put("f10.table", t); put("f10.same", same); put("f10.differ", differ)
 	g1 = "0.999"; g2 = G[ng]
@@ -163,38 +166,24 @@ END {
 	put("flag.flips", flip)
 
 	# ---------------- Paper vs ours
-	put("c.f7.pauses.dt", p1(AVG[7, "dt", "pauses"]) " (totals " p1(TOT[7, "dt", "pauses"]) ")"); put("c.f7.pauses.dt.v", verdict(AVG[7, "dt", "pauses"], P["f7.pauses.dt"]))
-	put("c.f7.pauses.abm", p1(AVG[7, "abm", "pauses"]) " (totals " p1(TOT[7, "abm", "pauses"]) ")"); put("c.f7.pauses.abm.v", verdict(AVG[7, "abm", "pauses"], P["f7.pauses.abm"]))
-	x1 = X[7, 1]
-	y = chg(7, x1, "reverie", "dt", "pauses"); put("c.f7.pauses.dt.20", p1(y)); put("c.f7.pauses.dt.20.v", verdict(y, P["f7.pauses.dt.20"]))
-	y = chg(7, x1, "reverie", "abm", "pauses"); put("c.f7.pauses.abm.20", p1(y)); put("c.f7.pauses.abm.20.v", verdict(y, P["f7.pauses.abm.20"]))
-	put("c.f7.load1", x1)
-	k = 0; for (i = 1; i <= nx[7]; i++) if (v(7, X[7, i], "abm", "pauses") > v(7, X[7, i], "dt", "pauses")) k++
-	put("c.f7.abmdt", k == nx[7] ? "yes, at every load" : k " of " nx[7] " loads"); put("c.f7.abmdt.v", k == nx[7] ? "reproduced" : k > nx[7] / 2 ? "mostly" : "**not reproduced**")
+	f7_claims()
 	np8 = 0; for (i = 1; i <= nx[8]; i++) if (v(8, X[8, i], "dt", "pauses") > 0) np8++
 	put("c.f8.pauses.dt", p1(AVG[8, "dt", "pauses"]) " (" np8 " points with DT pauses; totals " p1(TOT[8, "dt", "pauses"]) ")"); put("c.f8.pauses.dt.v", verdict(AVG[8, "dt", "pauses"], P["f8.pauses.dt"]))
 	put("c.f8.pauses.abm", p1(AVG[8, "abm", "pauses"]) " (totals " p1(TOT[8, "abm", "pauses"]) ")"); put("c.f8.pauses.abm.v", verdict(AVG[8, "abm", "pauses"], P["f8.pauses.abm"]))
 	k = 0; for (i = 1; i <= nx[8]; i++) if (v(8, X[8, i], "abm", "pauses") > v(8, X[8, i], "dt", "pauses")) k++
 	check(k > nx[8] / 2, "ABM no longer pauses more than DT at most bursts of Fig. 8 (item 2)")
 	put("c.f8.abmdt", k == nx[8] ? "no: ABM > DT at every burst" : "ABM > DT at " k " of " nx[8] " bursts"); put("c.f8.abmdt.v", k > nx[8] / 2 ? "**not reproduced**" : "reproduced")
-	for (fg = 7; fg <= 8; fg++) for (b = 1; b <= 2; b++) { bs = b == 1 ? "dt" : "abm"
+	for (fg = 8; fg <= 8; fg++) for (b = 1; b <= 2; b++) { bs = b == 1 ? "dt" : "abm"
 		put("c.f" fg ".incast." bs, p1(AVG[fg, bs, "incast"])); put("c.f" fg ".incast." bs ".v", verdict(AVG[fg, bs, "incast"], P["f" fg ".incast." bs])) }
 	# "up to": the best point over Figs. 7 and 8
 	for (b = 1; b <= 2; b++) { bs = b == 1 ? "dt" : "abm"; best = 0; where = ""
 		for (fg = 7; fg <= 8; fg++) for (i = 1; i <= nx[fg]; i++) { y = chg(fg, X[fg, i], "reverie", bs, "incast_mean"); if (y != "" && y < best) { best = y; where = (fg == 7 ? X[fg, i] " % load" : xl(fg, X[fg, i])) } }
 		put("c.incast." bs ".max", p1(best) " at best (" where ")"); put("c.incast." bs ".max.v", verdict(best, P["incast." bs ".max"])); BEST[bs] = best }
-	put("c.f7.short", p1(AVG[7, "dt", "short99"]) "; " p1(AVG[7, "abm", "short99"]) " vs ABM (Reverie " mm(7, "reverie", "short_p99", 1) ", ABM " mm(7, "abm", "short_p99", 1) ", DT " mm(7, "dt", "short_p99", 1) ")")
-	put("c.f7.short.v", verdict(AVG[7, "dt", "short99"], P["f7.short.dt"]) (AVG[7, "abm", "short99"] > 10 ? "; above ABM" : "; ≈ ABM"))
 	put("c.f8.short", mm(8, "reverie", "short_p99", 0) " vs " mm(8, "abm", "short_p99", 0) " vs " mm(8, "dt", "short_p99", 0))
 	ok = 1; for (i = 1; i <= nx[8]; i++) if (v(8, X[8, i], "dt", "short_p99") < 1.5 * v(8, X[8, i], "reverie", "short_p99")) ok = 0
 	y = 100 * (1 - 1 / (1 + AVG[8, "abm", "short99"] / 100))
 	put("c.f8.short.v", ok ? "DT ≫ both reproduced; " (y > 0 ? "ABM about " fix(y, 0) " % below Reverie" : "Reverie about " fix(-y, 0) " % below ABM") : "**not reproduced**")
 	# buffers
-	put("c.f7d", "DT " firstlast(7, "dt", "rdma_occ_p99_pct", 1) " %; Reverie " mm(7, "reverie", "rdma_occ_p99_pct", 1) " %; ABM " mm(7, "abm", "rdma_occ_p99_pct", 0) " %")
-	put("c.f7d.v", v(7, X[7, nx[7]], "dt", "rdma_occ_p99_pct") < v(7, X[7, 1], "dt", "rdma_occ_p99_pct") && v(7, X[7, nx[7]], "reverie", "rdma_occ_p99_pct") >= v(7, X[7, 1], "reverie", "rdma_occ_p99_pct") - 2 ? "reproduced" : "**not reproduced**")
-	put("c.f7e", "DT " firstlast(7, "dt", "tcp_occ_p99_pct", 1) " %, Reverie " firstlast(7, "reverie", "tcp_occ_p99_pct", 1) " %")
-	gd = v(7, X[7, nx[7]], "dt", "tcp_occ_p99_pct") - v(7, X[7, 1], "dt", "tcp_occ_p99_pct"); gr = v(7, X[7, nx[7]], "reverie", "tcp_occ_p99_pct") - v(7, X[7, 1], "reverie", "tcp_occ_p99_pct")
-	put("c.f7e.v", gd > 0 && v(7, X[7, nx[7]], "dt", "tcp_occ_p99_pct") > v(7, X[7, nx[7]], "reverie", "tcp_occ_p99_pct") ? (gd > gr ? "reproduced" : "DT above Reverie, but Reverie's grows as much") : "**not reproduced**")
 	put("c.f8d", "Reverie " firstlast(8, "reverie", "rdma_occ_p99_pct", 1) " %, DT " firstlast(8, "dt", "rdma_occ_p99_pct", 1) " %, ABM " firstlast(8, "abm", "rdma_occ_p99_pct", 1) " %")
 	put("c.f8d.v", v(8, X[8, nx[8]], "reverie", "rdma_occ_p99_pct") - v(8, X[8, 1], "reverie", "rdma_occ_p99_pct") > v(8, X[8, nx[8]], "dt", "rdma_occ_p99_pct") - v(8, X[8, 1], "dt", "rdma_occ_p99_pct") ? "reproduced" : "**not reproduced**")
 	put("c.f8e", "DT " mm(8, "dt", "tcp_occ_p99_pct", 1) " %, Reverie " mm(8, "reverie", "tcp_occ_p99_pct", 1) " %, ABM " mm(8, "abm", "tcp_occ_p99_pct", 1) " %")
@@ -236,6 +225,7 @@ END {
 	check(lossless_n == 0, "lossless packets were dropped (" lossless_n ")")
 	check(nd + 0 == 0, "queries did not complete in " nd " runs")
 	put("d.queries", num(v(7, X[7, 1], "dt", "queries"), 0))
+	put("nruns", NRUNS); put("nseeds", NSEEDS)
 	lo = 1e9; hi = 0; for (fg = 7; fg <= 10; fg++) for (i = 1; i <= nx[fg]; i++) for (j = 1; j <= 4; j++) { s = j == 1 ? "dt" : j == 2 ? "abm" : j == 3 ? "reverie" : "reverie-art"
 		if (!((fg, X[fg, i], s, "unfinished") in V)) continue; y = v(fg, X[fg, i], s, "unfinished"); if (y < lo) lo = y; if (y > hi) hi = y }
 	put("d.unfinished", range(lo, hi, 0))
@@ -246,3 +236,49 @@ function mxr(fg,   i, y, m) { m = 0; for (i = 1; i <= nx[fg]; i++) if (v(fg, X[f
 function lr_lo(   i, y, m) { m = 1e9; for (i = 1; i <= nx[7]; i++) { y = v(7, X[7, i], "reverie", "lossy_drops") / v(7, X[7, i], "dt", "lossy_drops"); if (y < m) m = y } return m }
 function lr_hi(   i, y, m) { m = 0; for (i = 1; i <= nx[7]; i++) { y = v(7, X[7, i], "reverie", "lossy_drops") / v(7, X[7, i], "dt", "lossy_drops"); if (y > m) m = y } return m }
 function put10() { return "" }
+
+# Reverie's mean change against DT and ABM over the points of a figure (AVG) and of the sums (TOT)
+function averages(fg,   b, k, bs, y) {
+	for (b = 1; b <= 2; b++) for (k = 1; k <= 6; k++) {
+		bs = b == 1 ? "dt" : "abm"; y = avg(fg, "reverie", bs, C[k])
+		if (y != "") put("f" fg ".avg.vs" bs "." K[k], fix(y, 1))
+		AVG[fg, bs, K[k]] = y; TOT[fg, bs, K[k]] = total(fg, "reverie", bs, C[k])
+	}
+}
+# the paper's Fig. 7 claims against our Fig. 7 (after averages(7)): both scales use it
+function f7_claims(   x1, y, k, i, gd, gr, b, bs) {
+	put("c.f7.pauses.dt", p1(AVG[7, "dt", "pauses"]) " (totals " p1(TOT[7, "dt", "pauses"]) ")"); put("c.f7.pauses.dt.v", verdict(AVG[7, "dt", "pauses"], P["f7.pauses.dt"]))
+	put("c.f7.pauses.abm", p1(AVG[7, "abm", "pauses"]) " (totals " p1(TOT[7, "abm", "pauses"]) ")"); put("c.f7.pauses.abm.v", verdict(AVG[7, "abm", "pauses"], P["f7.pauses.abm"]))
+	x1 = X[7, 1]
+	y = chg(7, x1, "reverie", "dt", "pauses"); put("c.f7.pauses.dt.20", p1(y)); put("c.f7.pauses.dt.20.v", verdict(y, P["f7.pauses.dt.20"]))
+	y = chg(7, x1, "reverie", "abm", "pauses"); put("c.f7.pauses.abm.20", p1(y)); put("c.f7.pauses.abm.20.v", verdict(y, P["f7.pauses.abm.20"]))
+	put("c.f7.load1", x1)
+	k = 0; for (i = 1; i <= nx[7]; i++) if (v(7, X[7, i], "abm", "pauses") > v(7, X[7, i], "dt", "pauses")) k++
+	put("c.f7.abmdt", k == nx[7] ? "yes, at every load" : k " of " nx[7] " loads"); put("c.f7.abmdt.v", k == nx[7] ? "reproduced" : k > nx[7] / 2 ? "mostly" : "**not reproduced**")
+	put("c.f7.short", p1(AVG[7, "dt", "short99"]) "; " p1(AVG[7, "abm", "short99"]) " vs ABM (Reverie " mm(7, "reverie", "short_p99", 1) ", ABM " mm(7, "abm", "short_p99", 1) ", DT " mm(7, "dt", "short_p99", 1) ")")
+	put("c.f7.short.v", verdict(AVG[7, "dt", "short99"], P["f7.short.dt"]) (AVG[7, "abm", "short99"] > 10 ? "; above ABM" : "; ≈ ABM"))
+	put("c.f7d", "DT " firstlast(7, "dt", "rdma_occ_p99_pct", 1) " %; Reverie " mm(7, "reverie", "rdma_occ_p99_pct", 1) " %; ABM " mm(7, "abm", "rdma_occ_p99_pct", 0) " %")
+	put("c.f7d.v", v(7, X[7, nx[7]], "dt", "rdma_occ_p99_pct") < v(7, X[7, 1], "dt", "rdma_occ_p99_pct") && v(7, X[7, nx[7]], "reverie", "rdma_occ_p99_pct") >= v(7, X[7, 1], "reverie", "rdma_occ_p99_pct") - 2 ? "reproduced" : "**not reproduced**")
+	put("c.f7e", "DT " firstlast(7, "dt", "tcp_occ_p99_pct", 1) " %, Reverie " firstlast(7, "reverie", "tcp_occ_p99_pct", 1) " %")
+	gd = v(7, X[7, nx[7]], "dt", "tcp_occ_p99_pct") - v(7, X[7, 1], "dt", "tcp_occ_p99_pct"); gr = v(7, X[7, nx[7]], "reverie", "tcp_occ_p99_pct") - v(7, X[7, 1], "reverie", "tcp_occ_p99_pct")
+	put("c.f7e.v", gd > 0 && v(7, X[7, nx[7]], "dt", "tcp_occ_p99_pct") > v(7, X[7, nx[7]], "reverie", "tcp_occ_p99_pct") ? (gd > gr ? "reproduced" : "DT above Reverie, but Reverie's grows as much") : "**not reproduced**")
+	for (b = 1; b <= 2; b++) { bs = b == 1 ? "dt" : "abm"
+		put("c.f7.incast." bs, p1(AVG[7, bs, "incast"])); put("c.f7.incast." bs ".v", verdict(AVG[7, bs, "incast"], P["f7.incast." bs])) }
+}
+# the paper-scale run of Fig. 7 alone (report.sh: full=1, prefix full.)
+function full_report(   k, lo, hi, y, i, j, s) {
+	check(nx[7] == 4 && has[7, "dt"] && has[7, "abm"] && has[7, "reverie"], "the paper-scale results lack a load or a scheme of Fig. 7")
+	put("f7.runs", runs(7, "")); put("f7.changes", changes(7))
+	nc = split("pauses paused_ms incast_mean qct_mean qct_p99 short_p99 rdma_occ_p99_pct tcp_occ_p99_pct", C, " ")
+	split("pauses paused_ms incast qct qct99 short99 rdmabuf tcpbuf", K, " ")
+	averages(7); f7_claims()
+	lo = 1e18; hi = 0; nd = 0; y = 0
+	for (i = 1; i <= nx[7]; i++) for (j = 1; j <= 3; j++) { s = j == 1 ? "dt" : j == 2 ? "abm" : "reverie"
+		y += v(7, X[7, i], s, "lossless_drops"); if (v(7, X[7, i], s, "queries_done") != v(7, X[7, i], s, "queries")) nd++
+		if (v(7, X[7, i], s, "unfinished") < lo) lo = v(7, X[7, i], s, "unfinished"); if (v(7, X[7, i], s, "unfinished") > hi) hi = v(7, X[7, i], s, "unfinished") }
+	put("lossless", num(y, 0)); put("notdone", nd); put("unfinished", range(lo, hi, 0))
+	put("queries", num(v(7, X[7, 1], "dt", "queries"), 0)); put("nruns", NRUNS); put("nseeds", NSEEDS)
+	check(y == 0, "lossless packets were dropped at the paper's scale (" y ")")
+	done()
+}
+END { if (full) full_report(); else main_report() }
