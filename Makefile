@@ -105,7 +105,13 @@ $(BUILD)/examples/%: examples/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES)
+# programs of the experiments that embed the library (built, not run: experiments run them)
+EXP_PROGS := $(BUILD)/experiments/dsh/fig13-probe
+$(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
+
+build-tests: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).

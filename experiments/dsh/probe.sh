@@ -2,7 +2,7 @@
 # probe.sh OUT: the Fig. 13 probe step, separate from the sweeps because it is not a sharebuf
 # run: fig13-probe.c embeds the library, runs one Fig. 13 scenario and watches leaf1's
 # spine-facing ingress queue against SIH's threshold every 0.1 us (it only reads MMU state, so
-# the simulated network is that of `sharebuf run`). Builds build/fig13-probe, then writes
+# the simulated network is that of `sharebuf run`). Builds build/experiments/dsh/fig13-probe, then writes
 # OUT/fig13-probe/:
 #   CC-SCHEME.txt    the probe's line for each transport and scheme of sweeps/fig13.cfg
 #   probe_phase.csv  SIH under HPCC and PowerTCP with the burst at 2.5 .. 3.1 ms: the smallest
@@ -16,13 +16,10 @@ EXP=experiments/dsh
 P=$OUT/fig13-probe
 CCS="rdma dcqcn hpcc powertcp"
 mkdir -p "$P"
-# shellcheck disable=SC2046  # pkg-config prints a list of options
-cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc $EXP/fig13-probe.c build/libsharebuf.a \
-	$(pkg-config --libs libconfig jansson) -lm -o build/fig13-probe.tmp
-mv build/fig13-probe.tmp build/fig13-probe
+make -s build/experiments/dsh/fig13-probe # (the Makefile builds it with the tests, so it cannot rot)
 probe() { # output, then the probe's arguments after the scenario
 	o=$1; shift
-	nice build/fig13-probe "$EXP/fig13.cfg" "$@" > "$o.tmp"
+	nice build/experiments/dsh/fig13-probe "$EXP/fig13.cfg" "$@" > "$o.tmp"
 	mv "$o.tmp" "$o"
 }
 tr3() { echo "workloads.0.transport=$1 workloads.1.transport=$1 workloads.2.transport=$1"; }
