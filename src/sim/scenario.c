@@ -1,5 +1,6 @@
 /*
- * scenario.c — the parameter tables of a scenario, its defaults, and the cross-field checks.
+ * scenario.c — the parameter tables of a scenario and its defaults (the cross-field checks are
+ * scenario_validate.c).
  *
  * The tables are the single source of truth for every key: the reader (src/cli/cfgfile.c),
  * `--set`, and the generated reference (docs/scenario-keys.md) all use them, so the docs here
@@ -27,14 +28,14 @@
 #define MAX_HOST_INDEX 65535
 
 static const char *const sample_choices[] = { "all", "leaves", "none", NULL };
-static const char *const topo_choices[] = { "single", "leafspine", "fattree", NULL };
+const char *const sb_topo_names[] = { "single", "leafspine", "fattree", NULL };
 static const char *const sched_choices[] = { "sp", "drr", "rr", NULL };
 static const char *const ecn_mode_choices[] = { "off", "red", "step", NULL };
 static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
 static const char *const nic_control_choices[] = { "priority", "fifo", NULL }; /* SB_NIC_CONTROL_* */
 static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
 static const char *const load_ref_choices[] = { "host", "uplink", NULL };
-static const char *const dest_choices[] = { "any", "other_rack", "next_rack", NULL };
+const char *const sb_dest_names[] = { "any", "other_rack", "next_rack", NULL };
 const char *const sb_responders_names[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
 
 const struct sb_param sb_run_param_table[] = {
@@ -58,7 +59,7 @@ const struct sb_param sb_run_param_table[] = {
 };
 
 const struct sb_param sb_topo_param_table[] = {
-	{ "type", SB_P_ENUM, TOPO(type), "leafspine", 0, 0, "", topo_choices,
+	{ "type", SB_P_ENUM, TOPO(type), "leafspine", 0, 0, "", sb_topo_names,
 	  "single = one switch with `hosts` hosts; leafspine = two tiers, every leaf linked to every spine; fattree = three-tier k-ary fat tree" },
 	{ "hosts", SB_P_INT, TOPO(hosts), "8", 1, 4096, "hosts", NULL,
 	  "single: hosts attached to the switch (ignored by the other types)" },
@@ -325,7 +326,7 @@ static const struct sb_param poisson_params[] = {
 	  "offered load as a fraction of the reference capacity chosen by load_ref; above 1 overloads it" },
 	{ "load_ref", SB_P_ENUM, WL(load_ref), "host", 0, 0, "", load_ref_choices,
 	  "what load is relative to: host = each host offers load × host_rate_gbps; uplink = each rack offers load × its leaf's uplink capacity, split among its hosts" },
-	{ "dest", SB_P_ENUM, WL(dest), "other_rack", 0, 0, "", dest_choices,
+	{ "dest", SB_P_ENUM, WL(dest), "other_rack", 0, 0, "", sb_dest_names,
 	  "destination of each flow: any = a uniformly random other host; other_rack = a random host of another rack; next_rack = a random host of the next rack (rack r sends to rack r+1 mod racks)" },
 	SB_PARAM_END
 };
@@ -557,336 +558,4 @@ void sb_scenario_free(struct sb_scenario *sc)
 	}
 	free(sc->source);
 	memset(sc, 0, sizeof(*sc));
-}
-
-/* --- validation --- */
-
-struct topo_shape {
-	int64_t hosts, racks, hosts_per_rack;
-	bool has_uplinks;
-};
-
-static struct topo_shape topo_shape(const struct sb_topo_params *t)
-{
-	struct topo_shape s = { 0, 1, 0, false };
-	switch (t->type) {
-	case SB_TOPO_SINGLE:
-		s.hosts = t->hosts;
-		s.hosts_per_rack = t->hosts;
-		break;
-	case SB_TOPO_LEAFSPINE:
-		s.hosts = t->hosts_per_leaf * t->leaves;
-		s.racks = t->leaves;
-		s.hosts_per_rack = t->hosts_per_leaf;
-		s.has_uplinks = true;
-		break;
-	case SB_TOPO_FATTREE:
-		s.hosts = t->k * t->k * t->k / 4;
-		s.racks = t->k * t->k / 2;
-		s.hosts_per_rack = t->k / 2;
-		s.has_uplinks = true;
-		break;
-	}
-	return s;
-}
-
-/* "leafspine has 1 leaf" reads better than "1 rack" for the topology the user wrote. */
-static int one_rack_fail(const struct sb_scenario *sc, struct sb_error *err, const char *key, const char *choice)
-{
-	const struct sb_topo_params *t = &sc->topo;
-	if (t->type == SB_TOPO_SINGLE)
-		return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology single has one rack", choice);
-	return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology %s has 1 leaf (topology.leaves = 1)",
-				choice, topo_choices[t->type]);
-}
-
-static int check_host(const struct sb_scenario *sc, struct sb_error *err, const char *key, int64_t h,
-		      const struct topo_shape *s)
-{
-	if (h >= s->hosts)
-		return sb_scenario_fail(sc, key, err, "host %" PRId64 " does not exist, the topology has %" PRId64
-					" hosts (0..%" PRId64 ")", h, s->hosts, s->hosts - 1);
-	return 0;
-}
-
-static void list_names(char *buf, size_t n, const char *const *names, size_t count)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t i = 0; i < count && names[i] && used < n; i++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "|" : "", names[i]);
-}
-
-void sb_transport_names(char *buf, size_t n)
-{
-	const char *names[32];
-	size_t count = 0;
-	for (const struct sb_transport_ops *const *t = sb_transport_all(); t && *t && count < 32; t++)
-		names[count++] = (*t)->name;
-	list_names(buf, n, names, count);
-}
-
-static int validate_workload(const struct sb_scenario *sc, size_t index, const struct topo_shape *s,
-			     struct sb_error *err)
-{
-	const struct sb_workload *wl = &sc->workloads[index];
-	char key[64];
-#define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", index, name), key)
-
-	if (wl->type != SB_WL_FILE && (!wl->transport || !sb_transport_find(wl->transport))) {
-		char known[256];
-		sb_transport_names(known, sizeof(known));
-		return sb_scenario_fail(sc, KEY("transport"), err, "unknown transport \"%s\", expected one of %s",
-					wl->transport ? wl->transport : "", known);
-	}
-	if (wl->stop_ms != 0 && wl->stop_ms <= wl->start_ms)
-		return sb_scenario_fail(sc, KEY("stop_ms"), err, "%g is not after start_ms (%g); use 0 for run.arrivals_ms",
-					wl->stop_ms, wl->start_ms);
-	if (wl->start_ms >= sc->run.duration_ms)
-		return sb_scenario_fail(sc, KEY("start_ms"), err,
-					"%g is not before run.duration_ms (%g), the workload would never run",
-					wl->start_ms, sc->run.duration_ms);
-
-	switch (wl->type) {
-	case SB_WL_POISSON:
-		if (s->hosts < 2)
-			return sb_scenario_fail(sc, KEY("type"), err,
-						"a poisson workload needs at least 2 hosts, the topology has %" PRId64, s->hosts);
-		if (wl->dest != SB_DEST_ANY && s->racks < 2)
-			return one_rack_fail(sc, err, KEY("dest"), dest_choices[wl->dest]);
-		if (wl->load_ref == SB_LOAD_UPLINK && !s->has_uplinks)
-			return sb_scenario_fail(sc, KEY("load_ref"), err,
-						"uplink needs a topology with uplinks (leafspine or fattree), topology single has none");
-		break;
-	case SB_WL_INCAST: {
-		int64_t available;
-		if (wl->responders != SB_RESP_ANY) {
-			if (s->racks < 2)
-				return one_rack_fail(sc, err, KEY("responders"), sb_responders_names[wl->responders]);
-			available = s->hosts_per_rack;
-		} else {
-			available = s->hosts - 1;
-		}
-		if (wl->fanin > available)
-			return sb_scenario_fail(sc, KEY("fanin"), err, "%" PRId64 " responders per query, but responders = %s offers only %" PRId64
-						" hosts", wl->fanin, sb_responders_names[wl->responders], available);
-		if (wl->fanin_min > wl->fanin)
-			return sb_scenario_fail(sc, KEY("fanin_min"), err,
-						"%" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
-						wl->fanin_min, wl->fanin);
-		for (size_t i = 0; i < wl->receivers.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.receivers[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->receivers.v[i], s))
-				return -1;
-		}
-		break;
-	}
-	case SB_WL_LONGLIVED:
-	case SB_WL_BURST:
-	case SB_WL_CBR:
-		if (check_host(sc, err, KEY("dst"), wl->dst, s))
-			return -1;
-		if (wl->srcs.n == 0)
-			return sb_scenario_fail(sc, KEY("srcs"), err, "a %s workload needs at least one source host, e.g. srcs = [1];",
-						sb_workload_type_name[wl->type]);
-		if (wl->type == SB_WL_CBR && strcmp(wl->transport, "cbr") != 0)
-			return sb_scenario_fail(sc, KEY("transport"), err, "a cbr workload sends with transport \"cbr\", got \"%s\"",
-						wl->transport);
-		for (size_t i = 0; i < wl->srcs.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.srcs[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->srcs.v[i], s))
-				return -1;
-			if (wl->srcs.v[i] == wl->dst)
-				return sb_scenario_fail(sc, elem, err, "host %" PRId64 " is also the destination (dst)", wl->dst);
-		}
-		break;
-	case SB_WL_FILE:
-		if (!wl->path || !*wl->path)
-			return sb_scenario_fail(sc, KEY("path"), err, "required for a workload of type file (the flow list to replay)");
-		break;
-	default:
-		return sb_scenario_fail(sc, KEY("type"), err, "invalid workload type %d", wl->type);
-	}
-#undef KEY
-	return 0;
-}
-
-/*
- * Time keys are converted to whole picoseconds (core/time.h). A positive value below half a
- * picosecond becomes 0, which is never what was asked: a sample interval of 1e-7 us turned
- * sampling off silently, a syn_timeout_us of 1e-7 retransmitted the SYN for ever at the same
- * instant, a deadlock_check_us of 1e-9 ran the detector at every picosecond. Checked for every
- * key of `table` whose unit is ms, us or ns.
- */
-static int check_time_resolution(const struct sb_scenario *sc, const char *prefix, const struct sb_param *table,
-				 const void *obj, struct sb_error *err)
-{
-	for (const struct sb_param *p = table; p && p->name; p++) {
-		if (p->type != SB_P_DOUBLE || !p->unit)
-			continue;
-		double ps_per_unit = !strcmp(p->unit, "ms") ? 1e9 : !strcmp(p->unit, "us") ? 1e6
-				     : !strcmp(p->unit, "ns") ? 1e3 : 0;
-		double v = *(const double *)(const void *)((const char *)obj + p->offset);
-		if (ps_per_unit > 0 && v > 0 && v * ps_per_unit < 0.5) {
-			char key[160];
-			snprintf(key, sizeof(key), "%s%s", prefix, p->name);
-			return sb_scenario_fail(sc, key, err, "expected %sat least %g %s (1 ps, the clock's resolution), got %g %s, "
-						"which would be 0", p->min > 0 ? "" : "0 or ", 1 / ps_per_unit, p->unit, v, p->unit);
-		}
-	}
-	return 0;
-}
-
-/* Of two keys a check relates, the one the scenario set last (a if it set neither): the
- * message goes where the user last wrote. */
-static const char *set_last(const struct sb_scenario *sc, const char *a, const char *b)
-{
-	for (size_t i = sc->norigins; i-- > 0;) {
-		if (!strcmp(sc->origins[i].key, a))
-			return a;
-		if (!strcmp(sc->origins[i].key, b))
-			return b;
-	}
-	return a;
-}
-
-/* Ports of the largest switch of the topology: a node has at most 65535 (its port indices
- * are 16 bits), which topo.c could only report without the key to change. */
-static int check_ports(const struct sb_scenario *sc, struct sb_error *err)
-{
-	const struct sb_topo_params *t = &sc->topo;
-	if (t->type != SB_TOPO_LEAFSPINE)
-		return 0; /* single: hosts <= 4096; fattree: k <= 64 */
-	int64_t leaf = t->hosts_per_leaf + t->spines * t->links_per_spine, spine = t->leaves * t->links_per_spine;
-	if (leaf > 65535)
-		return sb_scenario_fail(sc, set_last(sc, "topology.spines", "topology.links_per_spine"), err,
-					"expected at most 65535 ports per switch, got %" PRId64 " on each leaf "
-					"(hosts_per_leaf + spines × links_per_spine)", leaf);
-	if (spine > 65535)
-		return sb_scenario_fail(sc, set_last(sc, "topology.leaves", "topology.links_per_spine"), err,
-					"expected at most 65535 ports per switch, got %" PRId64 " on each spine "
-					"(leaves × links_per_spine)", spine);
-	return 0;
-}
-
-/* The most a DRR queue may be credited per turn: quantum = weight × drr_quantum_bytes is kept in
- * 32 bits and added to a signed 32-bit deficit (net/port.h); beyond 2^31 the product wrapped (a
- * quantum of 0 left a host NIC looping for ever) or overflowed the deficit. 2^30 leaves room
- * for the largest packet on top. */
-#define DRR_MAX_QUANTUM 1073741824.0
-
-static int check_drr(const struct sb_scenario *sc, const char *group, const double weight[8], int64_t quantum,
-		     struct sb_error *err)
-{
-	for (int p = 0; p < 8; p++) {
-		double q = weight[p] * (double)quantum;
-		if (q > DRR_MAX_QUANTUM) {
-			char wkey[48], qkey[48];
-			snprintf(wkey, sizeof(wkey), "%s.drr_weight", group);
-			snprintf(qkey, sizeof(qkey), "%s.drr_quantum_bytes", group);
-			const char *key = set_last(sc, wkey, qkey);
-			return sb_scenario_fail(sc, key, err, "expected drr_weight × drr_quantum_bytes of at most 2^30 = "
-						"1073741824 bytes per turn, got %g × %" PRId64 " = %.4g at priority %d",
-						weight[p], quantum, q, p);
-		}
-	}
-	return 0;
-}
-
-/* The groups whose time keys check_time_resolution covers: every one of the scenario, the
- * selected scheme's, and each workload's. */
-static int check_times(const struct sb_scenario *sc, struct sb_error *err)
-{
-	static const struct { const char *prefix; const struct sb_param *table; size_t offset; } groups[] = {
-		{ "run.", sb_run_param_table, offsetof(struct sb_scenario, run) },
-		{ "topology.", sb_topo_param_table, offsetof(struct sb_scenario, topo) },
-		{ "switch.", sb_switch_param_table, offsetof(struct sb_scenario, sw) },
-		{ "host.", sb_host_param_table, offsetof(struct sb_scenario, host) },
-		{ "tcp.", sb_tcp_param_table, offsetof(struct sb_scenario, tcp) },
-		{ "pfc.", sb_pfc_param_table, offsetof(struct sb_scenario, pfc) },
-		{ "rdma.", sb_rdma_param_table, offsetof(struct sb_scenario, rdma) },
-	};
-	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-		if (check_time_resolution(sc, groups[g].prefix, groups[g].table, (const char *)sc + groups[g].offset, err))
-			return -1;
-	const struct sb_bm_ops *const *all = sb_bm_all();
-	for (size_t i = 0; all[i]; i++)
-		if (!strcmp(all[i]->name, sc->sw.scheme)) {
-			char prefix[64];
-			snprintf(prefix, sizeof(prefix), "switch.%s.", all[i]->name);
-			if (check_time_resolution(sc, prefix, all[i]->params, sc->scheme_params[i], err))
-				return -1;
-		}
-	for (size_t w = 0; w < sc->nworkloads; w++) {
-		char prefix[48];
-		snprintf(prefix, sizeof(prefix), "workloads.%zu.", w);
-		if (check_time_resolution(sc, prefix, sb_workload_param_table[sc->workloads[w].type], &sc->workloads[w], err))
-			return -1;
-	}
-	return 0;
-}
-
-int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
-{
-	const struct sb_run_params *run = &sc->run;
-	const struct sb_topo_params *t = &sc->topo;
-
-	if (!(run->duration_ms > 0))
-		return sb_scenario_fail(sc, "run.duration_ms", err, "must be greater than 0, got %g", run->duration_ms);
-
-	if (t->type == SB_TOPO_FATTREE && t->k % 2 != 0)
-		return sb_scenario_fail(sc, "topology.k", err, "a fattree needs an even k, got %" PRId64, t->k);
-	if (check_ports(sc, err))
-		return -1;
-
-	if (!sc->sw.scheme || !sb_bm_find(sc->sw.scheme)) {
-		char known[256];
-		const char *names[64];
-		size_t n = 0;
-		for (const struct sb_bm_ops *const *b = sb_bm_all(); *b && n < 64; b++)
-			names[n++] = (*b)->name;
-		list_names(known, sizeof(known), names, n);
-		return sb_scenario_fail(sc, "switch.scheme", err, "unknown scheme \"%s\", expected one of %s",
-					sc->sw.scheme ? sc->sw.scheme : "", known);
-	}
-	if (check_times(sc, err) || check_drr(sc, "switch", sc->sw.drr_weight, sc->sw.drr_quantum_bytes, err) ||
-	    check_drr(sc, "host", sc->host.drr_weight, sc->host.drr_quantum_bytes, err))
-		return -1;
-	if (sc->sw.buffer_bytes == 0 && sc->sw.buffer_per_port_per_gbps <= 0)
-		return sb_scenario_fail(sc, "switch.buffer_per_port_per_gbps", err,
-					"must be greater than 0 when switch.buffer_bytes = 0 (the buffer would be empty)");
-	if (sc->sw.ecn_mode == SB_ECN_RED)
-		for (int p = 0; p < 8; p++)
-			if (sc->sw.ecn_kmax_bytes[p] < sc->sw.ecn_kmin_bytes[p])
-				return sb_scenario_fail(sc, set_last(sc, "switch.ecn_kmax_bytes", "switch.ecn_kmin_bytes"), err,
-							"priority %d: %g is below ecn_kmin_bytes (%g); red needs kmin <= kmax",
-							p, sc->sw.ecn_kmax_bytes[p], sc->sw.ecn_kmin_bytes[p]);
-
-	if (sc->tcp.mss + sc->tcp.header_bytes > 65535)
-		return sb_scenario_fail(sc, set_last(sc, "tcp.mss", "tcp.header_bytes"), err, "mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
-					sc->tcp.mss + sc->tcp.header_bytes);
-
-	if (sc->rdma.mtu + sc->rdma.header_bytes > 65535)
-		return sb_scenario_fail(sc, set_last(sc, "rdma.mtu", "rdma.header_bytes"), err, "mtu + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
-					sc->rdma.mtu + sc->rdma.header_bytes);
-	if (sc->rdma.timely_thigh_us < sc->rdma.timely_tlow_us)
-		return sb_scenario_fail(sc, set_last(sc, "rdma.timely_thigh_us", "rdma.timely_tlow_us"), err, "%g is below timely_tlow_us (%g); TIMELY needs T_low <= T_high",
-					sc->rdma.timely_thigh_us, sc->rdma.timely_tlow_us);
-
-	struct topo_shape shape = topo_shape(t);
-	if (run->sample_hosts.n && !(run->sample_interval_us > 0))
-		return sb_scenario_fail(sc, "run.sample_hosts", err,
-					"sampling host throughput needs run.sample_interval_us > 0, got %g", run->sample_interval_us);
-	for (size_t i = 0; i < run->sample_hosts.n; i++) {
-		char elem[48];
-		snprintf(elem, sizeof(elem), "run.sample_hosts[%zu]", i);
-		if (check_host(sc, err, elem, run->sample_hosts.v[i], &shape))
-			return -1;
-	}
-	for (size_t i = 0; i < sc->nworkloads; i++)
-		if (validate_workload(sc, i, &shape, err))
-			return -1;
-	return 0;
 }

@@ -27,6 +27,7 @@ struct sb_run_params {
 enum { SB_SAMPLE_ALL = 0, SB_SAMPLE_LEAVES, SB_SAMPLE_NONE };
 
 enum { SB_TOPO_SINGLE = 0, SB_TOPO_LEAFSPINE, SB_TOPO_FATTREE };
+extern const char *const sb_topo_names[]; /* by SB_TOPO_*, as scenarios spell them */
 struct sb_topo_params {
 	int type;
 	int64_t hosts;           /* single: hosts on the switch */
@@ -157,6 +158,7 @@ struct sb_rdma_params {
 enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
 enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
 enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
+extern const char *const sb_dest_names[]; /* by SB_DEST_*, as scenarios spell them */
 enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
 extern const char *const sb_responders_names[]; /* by SB_RESP_*, as scenarios spell them */
 
