@@ -30,7 +30,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling deps clean docs demo FORCE
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf
@@ -147,6 +147,11 @@ bench: $(BUILD)/sharebuf
 
 bench-scaling: $(BUILD)/sharebuf
 	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
+
+# memory flat in run length: the paper-scale Reverie run (2 s) and a 2·10^7-line flow list
+bench-memory: $(BUILD)/sharebuf
+	sh bench/memory-bench.sh $(BUILD)/sharebuf
+	sh bench/flowlist-bench.sh $(BUILD)/sharebuf
 
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md
