@@ -9,16 +9,22 @@
 #                               their own 786,432 B), seed 1
 #   out/experiments/abm-full    run.sh --full: 3 s of arrivals, the paper's length
 #
-# Like run.sh, it goes on where it was when started again after a stop.
+# Like run.sh, it goes on where it was when started again after a stop. DRY_RUN=1 (inherited by
+# run.sh) prints both sweeps' --dry-run point lists and exits: nothing built, run or written.
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/abm
-make -s
 S=out/experiments/abm-spine
+cmd="${SB:-build/sharebuf} sweep $EXP/sweeps/spine-buffer.cfg --out $S/spine-buffer${JOBS:+ --jobs $JOBS}"
+if [ "${DRY_RUN:-0}" != 0 ]; then
+	$cmd --dry-run
+	NOREPORT=1 sh $EXP/run.sh --full
+	exit 0
+fi
+make -s
 mkdir -p $S
 t0=$(date +%s)
-cmd="build/sharebuf sweep $EXP/sweeps/spine-buffer.cfg --out $S/spine-buffer${JOBS:+ --jobs $JOBS}"
 $cmd --quiet
 awk -F, -v seed=1 -f $EXP/results.awk $S/spine-buffer/sweep.csv > $S/results.csv
 run_meta $S "$cmd" "$t0"

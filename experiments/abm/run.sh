@@ -13,7 +13,9 @@
 # FIGS="fig7-fig9b" (the specs of sweeps/ to run), ARRIVALS_MS=500 DRAIN_MS=200 (the run length,
 # as --set), EXTRA="--set KEY=VALUE ..." (more `sharebuf sweep` options for every run),
 # PLOT_ONLY=1 (no simulation: the tables and the plot from the existing sweep), NOREPORT=1
-# (leave experiments/abm/REPORT.md alone; run-variants.sh sets it).
+# (leave experiments/abm/REPORT.md alone; run-variants.sh sets it), DRY_RUN=1 (only the sweeps'
+# --dry-run point lists, then exit: nothing built, run or written), SB (the program,
+# build/sharebuf).
 # Results: out/experiments/abm/{results.csv,results-seed2.csv,results.md,abm.png,meta.tsv}
 # (--full: out/experiments/abm-full/); the sweep's CSVs in <that directory>/fig7-fig9b/ and its
 # runs in fig7-fig9b/runs/<point>/seed-<S>/. At the end report.sh rewrites
@@ -51,20 +53,27 @@ fi
 OUT=${OUT:-$DEFAULT_OUT}
 FIGS=${FIGS:-fig7-fig9b}
 CCS="dctcp cubic"
+SB=${SB:-build/sharebuf}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-make -s
-sh tools/install-deps.sh gnuplot-nox
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	make -s
+	sh tools/install-deps.sh gnuplot-nox
+	mkdir -p "$OUT"
+fi
 
 start=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
 	for fig in $FIGS; do
 		echo "abm: $MODE sweep $EXP/sweeps/$fig.cfg into $OUT/$fig, arrivals $ARR ms (+$DRAIN ms drain)${EXTRA:+, extra: $EXTRA}" >&2
 		# shellcheck disable=SC2086  # SETS and EXTRA are lists of words on purpose
-		build/sharebuf sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" ${JOBS:+--jobs "$JOBS"} $SETS $EXTRA --quiet
+		"$SB" sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" ${JOBS:+--jobs "$JOBS"} $SETS $EXTRA --quiet $DRY
 	done
+	[ -z "$DRY" ] || exit 0   # DRY_RUN: the point lists are the whole output
 	echo "abm: simulations done in $(( $(date +%s) - start )) s" >&2
 fi
+[ -z "$DRY" ] || exit 0   # (with PLOT_ONLY too: no sweep, nothing to check)
 
 # ---- the report's tables: seed 1 (and seed 2) of the sweep in the columns of results.csv
 SW="$OUT/fig7-fig9b"

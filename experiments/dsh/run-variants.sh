@@ -18,22 +18,29 @@
 #   Fig. 14  sweeps/fig14-harness.cfg   the harness's class mapping  -> OUT/fig14-harness/
 #            sweeps/fig14-sp.cfg        strict-priority NICs, loads 0.2 and 0.4 -> OUT/fig14-sp/
 # Resumable like run.sh. Environment: JOBS (2), OUT, ONLY="fig12 fig14" (a subset of fig11
-# fig12 fig14), NOREPORT=1. Then tables.sh, plot.sh and report.sh.
+# fig12 fig14), NOREPORT=1, DRY_RUN=1 (only the sweeps' --dry-run point lists, then exit:
+# nothing built, run or written), SB (the program, build/sharebuf). Then tables.sh, plot.sh and
+# report.sh.
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/dsh
-SB=build/sharebuf
+SB=${SB:-build/sharebuf}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 OUT=${OUT:-out/experiments/dsh}
 JOBS=${JOBS:-2}
 ONLY=${ONLY:-"fig11 fig12 fig14"}
 T0=$(date +%s)
-make -s
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	make -s
+	mkdir -p "$OUT"
+fi
 sweep() { # spec, output directory name, more options
 	s=$1 d=$2; shift 2
 	echo "variants: sweep $s -> $OUT/$d $*" >&2
-	nice $SB sweep "$EXP/sweeps/$s.cfg" --out "$OUT/$d" --jobs "$JOBS" "$@"
+	# shellcheck disable=SC2086  # DRY: no word, or --dry-run
+	nice "$SB" sweep "$EXP/sweeps/$s.cfg" --out "$OUT/$d" --jobs "$JOBS" "$@" $DRY
 }
 case " $ONLY " in *" fig11 "*) sweep fig11 fig11-start0.3 --set workloads.1.start_ms=0.3 ;; esac
 case " $ONLY " in *" fig12 "*)
@@ -45,6 +52,7 @@ case " $ONLY " in *" fig14 "*)
 	sweep fig14-harness fig14-harness
 	sweep fig14-sp fig14-sp ;;
 esac
+[ -z "$DRY" ] || exit 0   # DRY_RUN: the point lists are the whole output
 echo "variants: done in $(( $(date +%s) - T0 )) s" >&2
 run_meta "$OUT" "$( [ "$ONLY" = "fig11 fig12 fig14" ] || printf 'ONLY="%s" ' "$ONLY")sh $EXP/run-variants.sh" "$T0"
 mv "$OUT/meta.tsv" "$OUT/meta-variants.tsv"

@@ -19,14 +19,18 @@
 # Then tables.sh OUT/tables/, plot.sh the PNGs, report.sh experiments/dsh/REPORT.md.
 # Resumable: started again after a kill, each sweep runs only its missing runs (docs/sweep.md §3).
 # Environment: JOBS (2, runs at a time), OUT, FIGS (a subset of "fig11 fig12 fig13 fig14"),
-# PLOT_ONLY=1 (no sweep: tables, plots, report from the existing outputs), NOREPORT=1.
+# PLOT_ONLY=1 (no sweep: tables, plots, report from the existing outputs), NOREPORT=1,
+# DRY_RUN=1 (only the sweeps' --dry-run point lists, then exit: nothing built, run or written),
+# SB (the program, build/sharebuf).
 # The sensitivity runs of REPORT.md are run-variants.sh's.
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/dsh
-SB=build/sharebuf
+SB=${SB:-build/sharebuf}
 JOBS=${JOBS:-2}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 FULL=0
 case "${1:-}" in
 --full) FULL=1 ;;
@@ -45,27 +49,32 @@ else
 	set --
 fi
 
-make -s
-sh tools/install-deps.sh gnuplot-nox
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	make -s
+	sh tools/install-deps.sh gnuplot-nox
+	mkdir -p "$OUT"
+fi
 sweep() { # spec (under sweeps/), then more options
 	s=$1; shift
 	echo "dsh: sweep $s" >&2
-	nice $SB sweep "$EXP/sweeps/$s.cfg" --out "$OUT/$s" --jobs "$JOBS" "$@"
+	# shellcheck disable=SC2086  # DRY: no word, or --dry-run
+	nice "$SB" sweep "$EXP/sweeps/$s.cfg" --out "$OUT/$s" --jobs "$JOBS" "$@" $DRY
 }
 if [ -z "${PLOT_ONLY:-}" ]; then
 	for fig in $FIGS; do
 		t0=$(date +%s)
 		case $fig in
 		fig11 | fig12) sweep $fig ;;
-		fig13) sweep fig13; sweep fig13-checks; sh $EXP/probe.sh "$OUT" ;;
+		fig13) sweep fig13; sweep fig13-checks; [ -n "$DRY" ] || sh $EXP/probe.sh "$OUT" ;;
 		fig14) sweep fig14 "$@" ;;
 		*) echo "run.sh: FIGS: unknown figure \"$fig\" (fig11, fig12, fig13, fig14)" >&2; exit 2 ;;
 		esac
+		[ -z "$DRY" ] || continue   # DRY_RUN: the point lists are the whole output
 		run_meta "$OUT" "$( [ "$FIGS" = "fig11 fig12 fig13 fig14" ] || [ "$FULL" = 1 ] || printf 'FIGS="%s" ' "$FIGS")sh $EXP/run.sh$( [ "$FULL" = 1 ] && echo " --full")" "$t0"
 		mv "$OUT/meta.tsv" "$OUT/meta-$fig.tsv"
 	done
 fi
+[ -z "$DRY" ] || exit 0
 sh $EXP/tables.sh "$OUT"
 sh $EXP/plot.sh "$OUT"
 [ -n "${NOREPORT:-}" ] || [ "$FULL" = 1 ] || OUT=$OUT sh $EXP/report.sh

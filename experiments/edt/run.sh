@@ -19,13 +19,18 @@
 # (complete runs are kept, docs/sweep.md §3).
 # Environment: JOBS (2, runs at a time), OUT (another output directory), FIGS (a subset of
 # "fig14 fig12 onoff": only those sweeps run; the tables need all three), PLOT_ONLY=1 (no
-# sweep: tables, plots and report from the existing outputs), NOREPORT=1 (leave REPORT.md).
+# sweep: tables, plots and report from the existing outputs), NOREPORT=1 (leave REPORT.md),
+# DRY_RUN=1 (only the sweeps' --dry-run point lists, then exit: nothing built, run or written;
+# the burst lists go to a temporary directory, removed at exit), SB (the program, build/sharebuf).
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 ROOT=$(pwd)
 EXP=experiments/edt
-SB=$ROOT/build/sharebuf
+SB=${SB:-build/sharebuf}
+case $SB in /*) ;; *) SB=$ROOT/$SB ;; esac   # absolute: the ON/OFF sweep runs in OUT
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 JOBS=${JOBS:-2}
 FIGS=${FIGS:-"fig14 fig12 onoff"}
 
@@ -45,30 +50,42 @@ else
 	set --
 fi
 
-make -s
-sh tools/install-deps.sh gnuplot-nox
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	make -s
+	sh tools/install-deps.sh gnuplot-nox
+	mkdir -p "$OUT"
+fi
 T0=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
 	for fig in $FIGS; do
 		case $fig in
 		fig14 | fig12)
 			echo "edt: sweep $fig" >&2
-			nice "$SB" sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" --jobs "$JOBS" "$@" ;;
+			# shellcheck disable=SC2086  # DRY: no word, or --dry-run
+			nice "$SB" sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" --jobs "$JOBS" "$@" $DRY ;;
 		onoff)
-			# the trials' flow lists (deterministic: the same file for the same seed and length)
-			mkdir -p "$OUT/bursts"
+			# the trials' flow lists (deterministic: the same file for the same seed and length),
+			# in OUT, or with DRY_RUN in a temporary directory that stands for it
+			W=$OUT
+			if [ -n "$DRY" ]; then
+				W=$(mktemp -d)
+				trap 'rm -rf "$W"' EXIT
+				trap 'exit 1' HUP INT TERM
+			fi
+			mkdir -p "$W/bursts"
 			for seed in 1 2 3; do
 				awk -v seed="$seed" -v end_ms="$((ONOFF_S * 1000))" -v list=/dev/null \
-					-f "$EXP/gen_bursts.awk" > "$OUT/bursts/seed$seed.csv.tmp"
-				mv "$OUT/bursts/seed$seed.csv.tmp" "$OUT/bursts/seed$seed.csv"
+					-f "$EXP/gen_bursts.awk" > "$W/bursts/seed$seed.csv.tmp"
+				mv "$W/bursts/seed$seed.csv.tmp" "$W/bursts/seed$seed.csv"
 			done
 			echo "edt: sweep onoff ($ONOFF_S s per trial)" >&2
-			(cd "$OUT" && nice "$SB" sweep "$ROOT/$EXP/sweeps/onoff.cfg" --out onoff --jobs "$JOBS" "$@") ;;
+			# shellcheck disable=SC2086  # DRY: no word, or --dry-run
+			(cd "$W" && nice "$SB" sweep "$ROOT/$EXP/sweeps/onoff.cfg" --out onoff --jobs "$JOBS" "$@" $DRY) ;;
 		*) echo "run.sh: FIGS: unknown sweep \"$fig\" (fig14, fig12, onoff)" >&2; exit 2 ;;
 		esac
 	done
 fi
+[ -z "$DRY" ] || exit 0   # DRY_RUN: the point lists are the whole output
 sh $EXP/tables.sh "$OUT"
 sh $EXP/plot.sh "$OUT"
 echo "plots: $OUT/fig14.png $OUT/fig12.png $OUT/fig17b.png $OUT/fig18.png" >&2

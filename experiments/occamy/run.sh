@@ -18,7 +18,9 @@
 # Environment: MIN_RTO_US=5000 (tcp.min_rto_us and tcp.init_rto_us of every run; default the
 # scenarios' 200 ms), FIGS="fig14-bg fig14-nobg" (the specs of sweeps/ to run), JOBS=2 (runs at
 # a time; default one per CPU), OUT=out/elsewhere, PLOT_ONLY=1 (no simulation: the tables and
-# plots from the existing sweeps), NOREPORT=1 (leave REPORT.md alone; run-variants.sh sets it).
+# plots from the existing sweeps), NOREPORT=1 (leave REPORT.md alone; run-variants.sh sets it),
+# DRY_RUN=1 (only the sweeps' --dry-run point lists, then exit: nothing built, run or written),
+# SB (the program, build/sharebuf).
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
@@ -47,10 +49,15 @@ fi
 RTO_US=${MIN_RTO_US:-200000}   # tcp.min_rto_us of dpdk-testbed.cfg, or MIN_RTO_US
 RTO_SET=""
 [ -z "${MIN_RTO_US:-}" ] || RTO_SET="--set tcp.min_rto_us=$MIN_RTO_US --set tcp.init_rto_us=$MIN_RTO_US"
+SB=${SB:-build/sharebuf}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-sh tools/install-deps.sh gnuplot-nox
-make -s
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	sh tools/install-deps.sh gnuplot-nox
+	make -s
+	mkdir -p "$OUT"
+fi
 
 T0=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
@@ -58,9 +65,10 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 		case $fig in fig14*) set_=$FIG14_SET ;; *) set_=$FIG12_SET ;; esac
 		echo "occamy: sweep $EXP/sweeps/$fig.cfg into $OUT/$fig" >&2
 		# shellcheck disable=SC2086  # lists of options on purpose
-		build/sharebuf sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" ${JOBS:+--jobs "$JOBS"} $set_ $RTO_SET --quiet
+		"$SB" sweep "$EXP/sweeps/$fig.cfg" --out "$OUT/$fig" ${JOBS:+--jobs "$JOBS"} $set_ $RTO_SET --quiet $DRY
 	done
 fi
+[ -z "$DRY" ] || exit 0   # DRY_RUN: the point lists are the whole output
 T1=$(date +%s)
 
 # ---- seed 1 of every sweep in the columns of choking.csv and burst.csv, sizes in increasing

@@ -16,7 +16,9 @@
 # Environment: FIGS="7 10" (default "7 8 10"), JOBS=2 (runs at a time; default: the cores),
 # OUT=out/elsewhere, EXTRA="--set KEY=VALUE ..." (more overrides for every run, e.g. a shorter
 # run: EXTRA="--set run.arrivals_ms=100 --set run.duration_ms=200"), PLOT_ONLY=1 (no sweeps:
-# the tables and plots again from the CSVs in OUT), NOREPORT=1 (leave REPORT.md alone).
+# the tables and plots again from the CSVs in OUT), NOREPORT=1 (leave REPORT.md alone),
+# DRY_RUN=1 (only the sweeps' --dry-run point lists, then exit: nothing built, run or written),
+# SB (the program, build/sharebuf).
 # Then: OUT/results.csv (means and 95 % CIs over the seeds, in the experiment's terms:
 # results.awk), OUT/results-seed1.csv (seed 1's runs), OUT/results.md (tables.awk), the plots
 # OUT/fig7.png, fig8.png, fig10.png (plot.sh), OUT/flag_same.txt and OUT/meta.tsv; report.sh
@@ -62,10 +64,15 @@ case "$EXTRA" in *[!\ ]*)
 		shift 2
 	done ;;
 esac
+SB=${SB:-build/sharebuf}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-make -s
-sh tools/install-deps.sh gnuplot-nox
-mkdir -p "$OUT"
+if [ -z "$DRY" ]; then
+	make -s
+	sh tools/install-deps.sh gnuplot-nox
+	mkdir -p "$OUT"
+fi
 
 start=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
@@ -73,11 +80,12 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 	for s in $SPECS; do
 		# shellcheck disable=SC2086  # SETS and EXTRA are lists of words on purpose
 		set -- "$EXP/sweeps/$s$SUFFIX.cfg" --out "$OUT/$s" $SETS $EXTRA
+		if [ -n "$DRY" ]; then "$SB" sweep "$@" --dry-run; continue; fi
 		# "N of M runs complete, K to run": OUT/<spec>/wall.tsv keeps the wall time of the
 		# invocation that ran the runs (a later one that finds them complete leaves it)
-		todo=$(build/sharebuf sweep "$@" --dry-run | awk 'END { print $1, $3, $6 }')
+		todo=$("$SB" sweep "$@" --dry-run | awk 'END { print $1, $3, $6 }')
 		t0=$(date +%s)
-		build/sharebuf sweep "$@" --jobs "$JOBS"
+		"$SB" sweep "$@" --jobs "$JOBS"
 		case $todo in *" 0") ;; *)
 			# shellcheck disable=SC2086  # three numbers
 			set -- $todo
@@ -88,6 +96,7 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 	done
 	echo "reverie: sweeps done in $(( $(date +%s) - start )) s" >&2
 fi
+[ -z "$DRY" ] || exit 0   # DRY_RUN: the point lists are the whole output
 
 # ---- results.csv (means, CIs) and results-seed1.csv from the sweeps' CSVs
 FIRST=${SPECS# }
