@@ -69,6 +69,30 @@ static void test_ecn_thresholds_per_rate(void **state)
 	}
 }
 
+/* Ports share one marking table per distinct configuration (sim->ecn_tables): a 100G and a
+ * 400G port whose priority-0 thresholds both saturate, but whose priority-1 thresholds scale,
+ * must not share one (equal first entries are not equal tables). */
+static void test_ecn_tables_shared_only_when_equal(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_scenario(&sc, "topology: { leaves = 2; hosts_per_leaf = 2; spines = 1; host_rate_gbps = 100.0;\n"
+			 "  fabric_rate_gbps = 400.0; };\n"
+			 "switch: { ecn_mode = \"step\"; ecn_kmin_bytes = [1e12, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4];\n"
+			 "  ecn_kmax_bytes = [1e12, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4]; ecn_ref_gbps = 1e-6; };\n",
+		    NULL, 0);
+	tl_build(&sim, &sc);
+	const struct sb_node *leaf = &sim.switches[0]->node;
+	assert_true(leaf->ports[0].ecn[0].kmin == UINT64_MAX && leaf->ports[2].ecn[0].kmin == UINT64_MAX);
+	assert_true(leaf->ports[0].ecn[1].kmin == 4000000000000ull);  /* 40 KB at 1 kb/s is 4 TB on 100G */
+	assert_true(leaf->ports[2].ecn[1].kmin == 16000000000000ull); /* and 16 TB on 400G */
+	assert_ptr_equal(leaf->ports[0].ecn, leaf->ports[1].ecn);        /* the two host ports: one table */
+	assert_int_equal(sim.necn_tables, 2);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* Thresholds scaled beyond 64 bits (1e12 bytes written for 1 kb/s, on 100G and 400G ports:
  * 1e20 and more) are "never mark", saturated; converting them was undefined behaviour. */
 static void test_ecn_thresholds_saturate(void **state)
@@ -361,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_ecn_step_and_red),
 		cmocka_unit_test(test_ecn_thresholds_per_rate),
 		cmocka_unit_test(test_ecn_thresholds_saturate),
+		cmocka_unit_test(test_ecn_tables_shared_only_when_equal),
 		cmocka_unit_test(test_strict_priority),
 		cmocka_unit_test(test_drr_weights),
 		cmocka_unit_test(test_multi_mmu_split),

@@ -122,7 +122,10 @@ struct sb_port {
 				   * sb_port_busy_time() */
 	uint64_t rate_bps;
 	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
-	struct sb_ecn_cfg ecn[SB_NPRIO];
+	/* marking per priority (SB_NPRIO entries; switch ports only, else NULL): one table shared
+	 * by every port of equal configuration (sim->ecn_tables), so that the line a marking
+	 * reads stays in cache instead of three lines per port spread over a large network */
+	const struct sb_ecn_cfg *ecn;
 
 	/* PFC, as the upstream (net/pfc.c): pause timers in quanta mode, paused time per priority */
 	uint8_t pfc_effective;    /* priorities currently paused (per priority or port-wide) */

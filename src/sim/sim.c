@@ -188,7 +188,19 @@ static void configure_nic(struct sb_host *h, const struct sb_host_params *p)
 	}
 }
 
-static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_params *p)
+/* The shared copy of a port's marking table: ports of the same rate get the same one. */
+static const struct sb_ecn_cfg *intern_ecn(struct sb_sim *sim, const struct sb_ecn_cfg table[SB_NPRIO])
+{
+	for (size_t i = 0; i < sim->necn_tables; i++)
+		if (!memcmp(sim->ecn_tables[i], table, SB_NPRIO * sizeof(*table)))
+			return sim->ecn_tables[i];
+	sim->ecn_tables = sb_xrealloc(sim->ecn_tables, (sim->necn_tables + 1) * sizeof(*sim->ecn_tables));
+	struct sb_ecn_cfg *copy = sb_xmalloc(SB_NPRIO * sizeof(*copy));
+	memcpy(copy, table, SB_NPRIO * sizeof(*copy));
+	return sim->ecn_tables[sim->necn_tables++] = copy;
+}
+
+static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, const struct sb_switch_params *p)
 {
 	for (uint16_t i = 0; i < sw->node.nports; i++) {
 		struct sb_port *port = &sw->node.ports[i];
@@ -197,10 +209,12 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 		double scale = p->ecn_ref_gbps > 0 ? (double)port->rate_bps / (p->ecn_ref_gbps * 1e9) : 1;
 		port->sched = (uint8_t)p->sched;
 		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
+		struct sb_ecn_cfg ecn[SB_NPRIO];
+		memset(ecn, 0, sizeof(ecn)); /* padding too: tables are compared with memcmp */
 		for (int q = 0; q < SB_NPRIO; q++) {
 			double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
 			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
-			struct sb_ecn_cfg *e = &port->ecn[q];
+			struct sb_ecn_cfg *e = &ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
 			/* saturated: 1e12 bytes at ecn_ref_gbps = 1e-6 on a 25 Gb/s port is 2.5e19, beyond
 			 * uint64_t (undefined); a threshold no queue reaches is what it means */
@@ -213,6 +227,7 @@ static void configure_switch_ports(struct sb_switch *sw, const struct sb_switch_
 			double pm = p->ecn_pmax[q] < 0 ? 0 : p->ecn_pmax[q] > 1 ? 1 : p->ecn_pmax[q];
 			e->pmax_q32 = (uint32_t)(pm * 4294967295.0);
 		}
+		port->ecn = intern_ecn(sim, ecn);
 	}
 }
 
@@ -253,7 +268,7 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	if (rc == 0)
 		rc = sb_workloads_start(sim, err);
 	for (uint32_t s = 0; rc == 0 && s < sim->nswitches; s++) {
-		configure_switch_ports(sim->switches[s], &sc->sw);
+		configure_switch_ports(sim, sim->switches[s], &sc->sw);
 		rc = sb_switch_init_mmus(sim, sim->switches[s], sc, err);
 	}
 	if (rc == 0 && sim->lossless_prio_mask)
@@ -371,6 +386,9 @@ void sb_sim_free(struct sb_sim *sim)
 	}
 	free(sim->nodes);
 	sb_routes_free(&sim->routes);
+	for (size_t i = 0; i < sim->necn_tables; i++)
+		free(sim->ecn_tables[i]);
+	free(sim->ecn_tables);
 	free(sim->rack_first);
 	free(sim->rack_count);
 	free(sim->hosts);
