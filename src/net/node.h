@@ -22,7 +22,7 @@ struct sb_node {
 	uint8_t tier;          /* 0 host, 1 leaf/ToR, 2 spine/agg, 3 core */
 	uint16_t nports;
 	struct sb_port *ports;
-	char name[24];         /* "h12", "leaf3", "spine0" */
+	char name[16];         /* "h12", "leaf3", "spine0": at most a tier name and 5 digits */
 };
 
 #endif

@@ -57,7 +57,7 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 		return;
 	}
 	struct sb_mmu_pkt m = mmu_view(pkt, out);
-	enum sb_drop_cause why = sb_mmu_admit(sw->mmus[sw->mmu_of_port[out]], &m);
+	enum sb_drop_cause why = sb_mmu_admit(sb_switch_mmu(sw, out), &m);
 	if (why != SB_ADMIT) {
 		sw->drops[why]++;
 		sim->stats.drops[why]++;
@@ -75,7 +75,7 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt)
 {
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
-	sb_mmu_release(sw->mmus[sw->mmu_of_port[port->index]], &m, SB_RELEASE_TX);
+	sb_mmu_release(sb_switch_mmu(sw, port->index), &m, SB_RELEASE_TX);
 	if (port->ecn_at_dequeue)
 		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
 	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
@@ -220,6 +220,8 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 	}
 	free(rates);
 	free(delays);
+	if (rc == 0 && sw->nmmus == 1)
+		sw->only_mmu = sw->mmus[0];
 	return rc;
 }
 

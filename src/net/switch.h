@@ -26,6 +26,9 @@ struct sb_switch_params;
 struct sb_switch {
 	_Alignas(64) struct sb_node node;
 	struct sb_route_view route; /* forwarding: its row of sim->routes (net/routes.h) */
+	/* Its MMU when it has one (switch.mmu_ports = 0, the usual case), else NULL: admission
+	 * and release then read this line only, not mmus[] and mmu_of_port[] (sb_switch_mmu) */
+	struct sb_mmu *only_mmu;
 	struct sb_mmu **mmus;      /* one per group of ports */
 	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
 	uint16_t nmmus;
@@ -34,8 +37,14 @@ struct sb_switch {
 	uint64_t drops[SB_DROP_NCAUSES];
 };
 
-_Static_assert(offsetof(struct sb_switch, route) + sizeof(struct sb_route_view) <= 64,
-	       "a switch's ports and route share its first line");
+_Static_assert(offsetof(struct sb_switch, only_mmu) + sizeof(struct sb_mmu *) <= 64,
+	       "a switch's ports, route and MMU share its first line");
+
+/* The MMU that holds the packets of egress port `port`. */
+static inline struct sb_mmu *sb_switch_mmu(const struct sb_switch *sw, uint16_t port)
+{
+	return sw->only_mmu ? sw->only_mmu : sw->mmus[sw->mmu_of_port[port]];
+}
 
 /* Create the switch's MMUs (after its ports are wired); -1 + err on a bad configuration. */
 int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
