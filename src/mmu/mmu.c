@@ -21,7 +21,9 @@ const char *const sb_drop_cause_name[SB_DROP_NCAUSES] = {
 struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_config *cfg,
 			  const struct sb_mmu_env *env)
 {
-	struct sb_mmu *m = sb_xcalloc_aligned(1, sizeof(*m), 64); /* its hot first line (mmu.h) */
+	/* its hot first line (mmu.h), then the scheme's state at SB_MMU_STATE_OFFSET, so that an
+	 * embedder may fetch both before it knows anything else of the MMU (sb_mmu_prefetch) */
+	struct sb_mmu *m = sb_xcalloc_aligned(1, SB_MMU_STATE_OFFSET + (ops->state_size ? ops->state_size : 1), 64);
 	m->ops = ops;
 	if (env)
 		m->env = *env;
@@ -46,7 +48,7 @@ struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_confi
 		m->port_delay_ps[p] = cfg->port_delay_ps ? cfg->port_delay_ps[p] : 0;
 	}
 	m->max_frame_bytes = cfg->max_frame_bytes ? cfg->max_frame_bytes : 1500;
-	m->state = sb_xcalloc(1, ops->state_size ? ops->state_size : 1);
+	m->state = (char *)m + SB_MMU_STATE_OFFSET;
 	sb_params_defaults(ops->params, m->state);
 	return m;
 }
@@ -76,8 +78,7 @@ void sb_mmu_free(struct sb_mmu *mmu)
 		return;
 	if (mmu->ops->fini)
 		mmu->ops->fini(mmu);
-	sb_params_free(mmu->ops->params, mmu->state);
-	free(mmu->state);
+	sb_params_free(mmu->ops->params, mmu->state); /* the state itself is part of mmu's block */
 	free(mmu->q_egr);
 	free(mmu->q_ing);
 	free(mmu->n_egr);

@@ -47,6 +47,10 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port 
 		sb_pfc_receive(sim, in, pkt);
 		return;
 	}
+	/* In a large network the MMU's lines were last touched many hops ago: fetch them while
+	 * the route is looked up (the usual one-MMU switch names it in the line read anyway). */
+	if (sw->only_mmu && pkt->lane == SB_LANE_DATA)
+		sb_mmu_prefetch(sw->only_mmu);
 	pkt->in_port = in->index;
 	uint16_t out = sb_route(&sim->routes, &sw->route, pkt->dst, pkt->hash);
 	struct sb_port *port = &sw->node.ports[out];
