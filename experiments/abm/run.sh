@@ -53,15 +53,8 @@ fi
 OUT=${OUT:-$DEFAULT_OUT}
 FIGS=${FIGS:-fig7-fig9b}
 CCS="dctcp cubic"
-SB=${SB:-build/sharebuf}
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-if [ -z "$DRY" ]; then
-	make -s
-	sh tools/install-deps.sh gnuplot-nox
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 
 start=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then

@@ -25,17 +25,11 @@ set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/dsh
-SB=${SB:-build/sharebuf}
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 OUT=${OUT:-out/experiments/dsh}
 JOBS=${JOBS:-2}
 ONLY=${ONLY:-"fig11 fig12 fig14"}
 T0=$(date +%s)
-if [ -z "$DRY" ]; then
-	make -s
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 sweep() { # spec, output directory name, more options
 	s=$1 d=$2; shift 2
 	echo "variants: sweep $s -> $OUT/$d $*" >&2

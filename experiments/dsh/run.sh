@@ -27,10 +27,7 @@ set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/dsh
-SB=${SB:-build/sharebuf}
 JOBS=${JOBS:-2}
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 FULL=0
 case "${1:-}" in
 --full) FULL=1 ;;
@@ -49,11 +46,7 @@ else
 	set --
 fi
 
-if [ -z "$DRY" ]; then
-	make -s
-	sh tools/install-deps.sh gnuplot-nox
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 sweep() { # spec (under sweeps/), then more options
 	s=$1; shift
 	echo "dsh: sweep $s" >&2

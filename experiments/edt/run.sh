@@ -27,10 +27,7 @@ cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 ROOT=$(pwd)
 EXP=experiments/edt
-SB=${SB:-build/sharebuf}
 case $SB in /*) ;; *) SB=$ROOT/$SB ;; esac   # absolute: the ON/OFF sweep runs in OUT
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 JOBS=${JOBS:-2}
 FIGS=${FIGS:-"fig14 fig12 onoff"}
 
@@ -50,11 +47,7 @@ else
 	set --
 fi
 
-if [ -z "$DRY" ]; then
-	make -s
-	sh tools/install-deps.sh gnuplot-nox
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 T0=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
 	for fig in $FIGS; do

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # report.sh: shell functions for the experiments' scripts (POSIX sh), sourced from the
 # repository's root:  . experiments/lib/report.sh
 #
@@ -9,10 +10,26 @@
 #                               (git rev-parse --short HEAD, "+changes" if src/, the Makefile,
 #                               experiments/lib/ or the experiment's folder $EXP differed from
 #                               it) and the seconds since T0 (date +%s)
+#   prepare_run OUT             before a run: build the simulator, install gnuplot and create
+#                               OUT; nothing under DRY_RUN=1 (see below)
 #   fill_report OUT TEMPLATE VALUES...
 #                               fills TEMPLATE with the values files (each "PREFIX=FILE", or
 #                               "cite:PREFIX=FILE" to keep a citation column) into OUT; on any
 #                               unfilled key OUT is left as it was and the call fails
+
+# Every experiment script runs its sweeps with "$SB" (default build/sharebuf; a test points
+# it at its own build), adding $DRY to each: with DRY_RUN=1 that is --dry-run, and the script
+# only lists its sweeps' points (docs/sweep.md), building, installing and writing nothing.
+SB=${SB:-build/sharebuf}
+DRY=""
+[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
+
+prepare_run() {
+	[ -z "$DRY" ] || return 0
+	make -s
+	sh tools/install-deps.sh gnuplot-nox
+	mkdir -p "$1"
+}
 
 # The commit the outputs were made at. The inputs of a run are the simulator and the
 # experiment (its folder, $EXP, and experiments/lib): a change there not yet committed is

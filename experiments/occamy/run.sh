@@ -49,15 +49,8 @@ fi
 RTO_US=${MIN_RTO_US:-200000}   # tcp.min_rto_us of dpdk-testbed.cfg, or MIN_RTO_US
 RTO_SET=""
 [ -z "${MIN_RTO_US:-}" ] || RTO_SET="--set tcp.min_rto_us=$MIN_RTO_US --set tcp.init_rto_us=$MIN_RTO_US"
-SB=${SB:-build/sharebuf}
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-if [ -z "$DRY" ]; then
-	sh tools/install-deps.sh gnuplot-nox
-	make -s
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 
 T0=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then

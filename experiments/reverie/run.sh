@@ -64,15 +64,8 @@ case "$EXTRA" in *[!\ ]*)
 		shift 2
 	done ;;
 esac
-SB=${SB:-build/sharebuf}
-DRY=""
-[ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
-if [ -z "$DRY" ]; then
-	make -s
-	sh tools/install-deps.sh gnuplot-nox
-	mkdir -p "$OUT"
-fi
+prepare_run "$OUT"
 
 start=$(date +%s)
 if [ -z "${PLOT_ONLY:-}" ]; then
