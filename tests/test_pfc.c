@@ -13,6 +13,7 @@
 #include "mmu/mmu.h"
 #include "net/deadlock.h"
 #include "net/pfc.h"
+#include "sim/report_pfc.h"
 #include "sim/sim.h"
 #include "testlib.h"
 
@@ -20,6 +21,34 @@ static void send_step(void *obj, uint64_t pause)
 {
 	struct sb_sim *sim = obj;
 	sb_mmu_send_pfc(sim->switches[0]->mmus[0], 1, 1u << 1, pause);
+}
+
+/* Pause at 1 ms, resume at 2 ms, pause again at 2.5 ms until the run ends at 3 ms: the summary
+ * counts two episodes, and its nearest-rank p99 over both (rank 2 of 2) is the finished 1 ms,
+ * not the open one of about 0.5 ms that the finished one alone would not rank. */
+static void test_open_episode_in_summary(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	tl_single_switch(&sc, 2, 10, 1000000);
+	sc.run.duration_ms = 3;
+	tl_build(&sim, &sc);
+	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
+	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
+	sb_at(&sim.engine, 2 * SB_MS, send_step, &sim, 0);
+	sb_at(&sim.engine, 2500 * SB_US, send_step, &sim, 1);
+	tl_run_and_check(&sim);
+	struct sb_pfc_summary s;
+	sb_pfc_summarize(&sim, &s);
+	printf("  %llu episodes, p99 %.3f us, max %.3f us\n", (unsigned long long)s.episodes, s.episode_p99_us,
+	       s.episode_max_us);
+	assert_int_equal(s.episodes, 2);
+	assert_int_equal(sim.pfc.episodes->n, 1);
+	assert_true(s.episode_p99_us == 1000.0);
+	assert_true(s.episode_max_us == 1000.0);
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
 }
 
 /* Pause at 1 ms, resume at 2 ms: host 1's NIC is paused for exactly 1 ms (both frames take the
@@ -42,14 +71,18 @@ static void test_paused_time_and_log(void **state)
 	assert_int_equal(paused, 1 * SB_MS);
 	assert_int_equal(nic->pause_episodes[1], 1);
 	assert_int_equal(sb_pfc_paused_time(&sim, nic, 0), 0);
-	assert_int_equal(sim.pfc.nevents, 2);
-	assert_int_equal(sim.pfc.events[0].t, 1 * SB_MS);
-	assert_int_equal(sim.pfc.events[0].prio, 1);
-	assert_int_equal(sim.pfc.events[0].pause, 1);
-	assert_int_equal(sim.pfc.events[1].pause, 0);
-	assert_int_equal(sim.pfc.events[0].node, sim.switches[0]->node.id);
-	assert_int_equal(sim.pfc.nepisodes, 1);
-	assert_int_equal(sim.pfc.episodes[0], 1 * SB_MS);
+	assert_int_equal(sim.pfc.events->n, 2);
+	struct sb_pfc_event e0, e1;
+	sb_reclog_get(sim.pfc.events, 0, &e0);
+	sb_reclog_get(sim.pfc.events, 1, &e1);
+	assert_int_equal(e0.t, 1 * SB_MS);
+	assert_int_equal(e0.prio, 1);
+	assert_int_equal(e0.pause, 1);
+	assert_int_equal(e1.pause, 0);
+	assert_int_equal(e0.node, sim.switches[0]->node.id);
+	assert_int_equal(sim.pfc.episodes->n, 1);
+	assert_true(sb_spill_select(sim.pfc.episodes, 1) == (double)(1 * SB_MS));
+	assert_int_equal(sim.pfc.episode_max, 1 * SB_MS);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -249,6 +282,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paused_time_and_log),
+		cmocka_unit_test(test_open_episode_in_summary),
 		cmocka_unit_test(test_processing_delay),
 		cmocka_unit_test(test_quanta_refresh),
 		cmocka_unit_test(test_quanta_expiry),

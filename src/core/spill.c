@@ -3,11 +3,10 @@
  */
 #include "core/spill.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "core/reclog.h"
 #include "core/util.h"
 
 #define RADIX_BITS 16
@@ -33,41 +32,18 @@ static double value_of(uint64_t k)
 	return v;
 }
 
-static _Noreturn void fail(const char *what)
-{
-	fprintf(stderr, "sharebuf: cannot %s the temporary file of a run's statistics (TMPDIR or /tmp): %s\n", what,
-		strerror(errno));
-	exit(1);
-}
-
 struct sb_spill *sb_spill_new(void)
 {
 	return sb_xcalloc(1, sizeof(struct sb_spill));
-}
-
-/* An unlinked file in $TMPDIR (or /tmp): it disappears with the process, however it ends. */
-static FILE *open_file(void)
-{
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/sharebuf-spill.XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd < 0)
-		fail("create");
-	unlink(path);
-	FILE *f = fdopen(fd, "w+b");
-	if (!f)
-		fail("open");
-	return f;
 }
 
 void sb_spill_add(struct sb_spill *s, double value, uint64_t weight)
 {
 	if (s->nbuf == SB_SPILL_BUFFER) {
 		if (!s->file)
-			s->file = open_file();
+			s->file = sb_tmpfile("a run's statistics");
 		if (fwrite(s->buf, sizeof(s->buf[0]), s->nbuf, s->file) != s->nbuf)
-			fail("write");
+			sb_tmpfile_fail("a run's statistics", "write");
 		s->nbuf = 0;
 	}
 	s->buf[s->nbuf++] = (struct sb_spill_entry){ key_of(value), weight };
@@ -77,42 +53,54 @@ void sb_spill_add(struct sb_spill *s, double value, uint64_t weight)
 
 /* Add the weight of every entry whose key has `prefix` in the bits above `shift + RADIX_BITS`
  * to counts[its next RADIX_BITS bits]. */
-static void count_pass(struct sb_spill *s, uint64_t prefix, int shift, uint64_t *counts, struct sb_spill_entry *chunk)
+static void count_pass(struct sb_spill *s, const double *extra, size_t nextra, uint64_t prefix, int shift,
+		       uint64_t *counts, struct sb_spill_entry *chunk)
 {
 	uint64_t high = shift + RADIX_BITS >= 64 ? 0 : ~0ull << (shift + RADIX_BITS);
 	if (s->file) {
 		if (fflush(s->file) || fseek(s->file, 0, SEEK_SET))
-			fail("read");
+			sb_tmpfile_fail("a run's statistics", "read");
 		size_t got;
 		while ((got = fread(chunk, sizeof(*chunk), CHUNK, s->file)) > 0)
 			for (size_t i = 0; i < got; i++)
 				if ((chunk[i].key & high) == prefix)
 					counts[(chunk[i].key >> shift) & (RADIX - 1)] += chunk[i].weight;
 		if (ferror(s->file))
-			fail("read");
+			sb_tmpfile_fail("a run's statistics", "read");
 		if (fseek(s->file, 0, SEEK_END))
-			fail("read");
+			sb_tmpfile_fail("a run's statistics", "read");
 	}
 	for (size_t i = 0; i < s->nbuf; i++)
 		if ((s->buf[i].key & high) == prefix)
 			counts[(s->buf[i].key >> shift) & (RADIX - 1)] += s->buf[i].weight;
+	for (size_t i = 0; i < nextra; i++) {
+		uint64_t key = key_of(extra[i]);
+		if ((key & high) == prefix)
+			counts[(key >> shift) & (RADIX - 1)]++;
+	}
 }
 
 double sb_spill_select(struct sb_spill *s, uint64_t rank)
 {
-	if (!s->n)
+	return sb_spill_select_with(s, NULL, 0, rank);
+}
+
+double sb_spill_select_with(struct sb_spill *s, const double *extra, size_t nextra, uint64_t rank)
+{
+	uint64_t weight = s->weight + nextra;
+	if (!weight)
 		return 0;
 	if (rank < 1)
 		rank = 1;
-	if (rank > s->weight)
-		rank = s->weight;
+	if (rank > weight)
+		rank = weight;
 	uint64_t *counts = sb_xmalloc(RADIX * sizeof(*counts)), prefix = 0, below = 0;
 	struct sb_spill_entry *chunk = s->file ? sb_xmalloc(CHUNK * sizeof(*chunk)) : NULL;
 	/* Each pass fixes the next 16 bits of the answer: the bucket in which the cumulative
 	 * weight (of everything below it, plus the bucket) first reaches the rank. */
 	for (int shift = 64 - RADIX_BITS; shift >= 0; shift -= RADIX_BITS) {
 		memset(counts, 0, RADIX * sizeof(*counts));
-		count_pass(s, prefix, shift, counts, chunk);
+		count_pass(s, extra, nextra, prefix, shift, counts, chunk);
 		uint32_t b = 0;
 		while (b < RADIX - 1 && below + counts[b] < rank)
 			below += counts[b++];

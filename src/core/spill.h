@@ -46,6 +46,9 @@ void sb_spill_add(struct sb_spill *s, double value, uint64_t weight);
 /* The smallest value whose cumulative weight reaches `rank` (1 <= rank <= s->weight; clamped
  * into that range). 0 when the stream is empty. */
 double sb_spill_select(struct sb_spill *s, uint64_t rank);
+/* The same over the stream and `nextra` more values of weight 1 that are not added to it
+ * (values known only at the end, such as the pause episodes still open when a run stops). */
+double sb_spill_select_with(struct sb_spill *s, const double *extra, size_t nextra, uint64_t rank);
 /* Nearest-rank percentile p (0 < p <= 100) by weight: rank ceil(p/100 · weight), at least 1. */
 double sb_spill_percentile(struct sb_spill *s, double p);
 void sb_spill_free(struct sb_spill *s);

@@ -29,18 +29,14 @@ sb_time sb_pfc_paused_time(const struct sb_sim *sim, const struct sb_port *port,
 	return t;
 }
 
-static void *grow(void *v, size_t *cap, size_t elem)
-{
-	*cap = *cap ? *cap * 2 : 1024;
-	return sb_xrealloc(v, *cap * elem);
-}
-
 static void record_episode(struct sb_sim *sim, sb_time duration)
 {
 	struct sb_pfc_record *r = &sim->pfc;
-	if (r->nepisodes == r->episodes_cap)
-		r->episodes = grow(r->episodes, &r->episodes_cap, sizeof(*r->episodes));
-	r->episodes[r->nepisodes++] = duration;
+	if (!r->episodes)
+		r->episodes = sb_spill_new();
+	sb_spill_add(r->episodes, (double)duration, 1); /* exact: durations stay below 2^53 ps */
+	if (duration > r->episode_max)
+		r->episode_max = duration;
 }
 
 /* Open and close pause episodes for the priorities whose effective state changed. */
@@ -92,9 +88,10 @@ void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pa
 static void log_event(struct sb_sim *sim, const struct sb_port *port, uint8_t prio, bool pause)
 {
 	struct sb_pfc_record *r = &sim->pfc;
-	if (r->nevents == r->events_cap)
-		r->events = grow(r->events, &r->events_cap, sizeof(*r->events));
-	r->events[r->nevents++] = (struct sb_pfc_event){ sb_now(&sim->engine), port->node->id, port->index, prio, pause };
+	if (!r->events)
+		r->events = sb_reclog_new(sizeof(struct sb_pfc_event));
+	struct sb_pfc_event e = { sb_now(&sim->engine), port->node->id, port->index, prio, pause };
+	sb_reclog_add(r->events, &e);
 }
 
 /* 802.1Qbb: a quantum is 512 bit times of the link. */
@@ -242,7 +239,7 @@ void sb_pfc_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *
 
 void sb_pfc_record_free(struct sb_pfc_record *r)
 {
-	free(r->events);
-	free(r->episodes);
+	sb_reclog_free(r->events);
+	sb_spill_free(r->episodes);
 	*r = (struct sb_pfc_record){ 0 };
 }

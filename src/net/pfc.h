@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "core/reclog.h"
+#include "core/spill.h"
 #include "core/time.h"
 
 struct sb_sim;
@@ -46,11 +48,12 @@ struct sb_pfc_event {
 };
 
 /* The run's PFC record: frames logged and closed pause episodes. */
+/* Both logs live on disk past a small buffer (core/reclog.h, core/spill.h), so a long lossless
+ * run's memory does not grow with its frames. */
 struct sb_pfc_record {
-	struct sb_pfc_event *events;
-	size_t nevents, events_cap;
-	sb_time *episodes;          /* durations of finished pause episodes, per (port, prio) */
-	size_t nepisodes, episodes_cap;
+	struct sb_reclog *events;   /* struct sb_pfc_event, in sending order (NULL until the first) */
+	struct sb_spill *episodes;  /* durations in ps of finished pause episodes (NULL until the first) */
+	sb_time episode_max;        /* the longest of them */
 	uint64_t refresh_frames;    /* quanta mode: PAUSE frames re-sent to keep a pause alive */
 };
 

@@ -15,17 +15,17 @@ static int cmp_time(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The nearest rank (1-based) of percentile p among n values. */
+static size_t rank_of(size_t n, double p)
+{
+	size_t k = (size_t)((p / 100.0) * (double)n + 0.999999999);
+	return k < 1 ? 1 : k > n ? n : k;
+}
+
 /* Nearest-rank percentile of sorted times, in µs. */
 static double pct_us(const sb_time *v, size_t n, double p)
 {
-	if (!n)
-		return 0;
-	size_t k = (size_t)((p / 100.0) * (double)n + 0.999999999);
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return sb_time_to_us(v[k - 1]);
+	return n ? sb_time_to_us(v[rank_of(n, p) - 1]) : 0;
 }
 
 void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
@@ -50,18 +50,22 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 			}
 		}
 	}
-	/* episodes still open at the end of the run count with their length so far */
-	size_t closed = sim->pfc.nepisodes, open = (size_t)s->episodes - closed;
-	sb_time *ep = sb_xcalloc(closed + open + 1, sizeof(*ep));
-	for (size_t i = 0; i < closed; i++)
-		ep[i] = sim->pfc.episodes[i];
-	size_t m = closed;
+	/* episodes still open at the end of the run count with their length so far: they join
+	 * the finished ones (on disk, core/spill.h) for the percentile without being added */
+	struct sb_spill *closed = sim->pfc.episodes;
+	size_t nclosed = closed ? (size_t)closed->n : 0, open = (size_t)s->episodes - nclosed, m = 0;
+	double *open_ep = sb_xcalloc(open + 1, sizeof(*open_ep));
+	sb_time longest = sim->pfc.episode_max;
 	for (uint32_t i = 0; i < sim->nnodes; i++) {
 		const struct sb_node *node = sim->nodes[i];
 		for (uint16_t k = 0; k < node->nports; k++)
 			for (unsigned p = 0; p < SB_NPRIO; p++)
-				if (node->ports[k].pfc_effective & (1u << p))
-					ep[m++] = now - node->ports[k].pause_since[p];
+				if (node->ports[k].pfc_effective & (1u << p)) {
+					sb_time d = now - node->ports[k].pause_since[p];
+					open_ep[m++] = (double)d;
+					if (d > longest)
+						longest = d;
+				}
 	}
 	s->paused_queues = n;
 	sb_time total = 0;
@@ -72,11 +76,16 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 		qsort(totals, n, sizeof(*totals), cmp_time);
 	s->per_queue_p99_us = pct_us(totals, n, 99);
 	s->per_queue_max_us = n ? sb_time_to_us(totals[n - 1]) : 0;
-	qsort(ep, m, sizeof(*ep), cmp_time);
-	s->episode_p99_us = pct_us(ep, m, 99);
-	s->episode_max_us = m ? sb_time_to_us(ep[m - 1]) : 0;
+	size_t all = nclosed + m;
+	if (all) {
+		struct sb_spill *none = closed ? NULL : sb_spill_new(); /* none finished: the open ones alone */
+		double p99 = sb_spill_select_with(closed ? closed : none, open_ep, m, rank_of(all, 99));
+		sb_spill_free(none);
+		s->episode_p99_us = sb_time_to_us((sb_time)p99);
+		s->episode_max_us = sb_time_to_us(longest);
+	}
 	free(totals);
-	free(ep);
+	free(open_ep);
 	const struct sb_deadlock_detector *d = sim->deadlock;
 	if (d && d->nfound) {
 		s->deadlocks = d->nfound;
@@ -109,20 +118,31 @@ json_t *sb_pfc_summary_json(const struct sb_sim *sim, const struct sb_pfc_summar
 	return pfc;
 }
 
+struct event_row_ctx {
+	FILE *f;
+	const struct sb_sim *sim;
+};
+
+static void event_row(void *ctx, const void *record)
+{
+	const struct event_row_ctx *c = ctx;
+	const struct sb_pfc_event *e = record;
+	const struct sb_node *n = c->sim->nodes[e->node];
+	const char *peer = n->ports[e->port].peer->node->name;
+	if (e->prio == SB_PFC_PORT_LEVEL_PRIO)
+		fprintf(c->f, "%.3f,%s,%u,%s,all,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer,
+			e->pause ? "port_pause" : "port_resume");
+	else
+		fprintf(c->f, "%.3f,%s,%u,%s,%u,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer, e->prio,
+			e->pause ? "pause" : "resume");
+}
+
 void sb_pfc_write_events(FILE *f, const struct sb_sim *sim)
 {
 	fprintf(f, "time_ns,switch,port,peer,prio,event\n");
-	for (size_t i = 0; i < sim->pfc.nevents; i++) {
-		const struct sb_pfc_event *e = &sim->pfc.events[i];
-		const struct sb_node *n = sim->nodes[e->node];
-		const char *peer = n->ports[e->port].peer->node->name;
-		if (e->prio == SB_PFC_PORT_LEVEL_PRIO)
-			fprintf(f, "%.3f,%s,%u,%s,all,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer,
-				e->pause ? "port_pause" : "port_resume");
-		else
-			fprintf(f, "%.3f,%s,%u,%s,%u,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer, e->prio,
-				e->pause ? "pause" : "resume");
-	}
+	struct event_row_ctx ctx = { f, sim };
+	if (sim->pfc.events)
+		sb_reclog_each(sim->pfc.events, event_row, &ctx);
 }
 
 void sb_pfc_write_paused(FILE *f, const struct sb_sim *sim)
