@@ -23,6 +23,19 @@ static void send_step(void *obj, uint64_t pause)
 	sb_mmu_send_pfc(sim->switches[0]->mmus[0], 1, 1u << 1, pause);
 }
 
+/* A 3 ms run of host 1's line-rate CBR into host 0 through one switch, whose MMU sends a
+ * PAUSE (1) or RESUME (0) for priority 1 out of port 1 at each of the n times. */
+static void run_with_frames(struct sb_sim *sim, struct sb_scenario *sc, const sb_time *at, const int *pause, int n)
+{
+	tl_single_switch(sc, 2, 10, 1000000);
+	sc->run.duration_ms = 3;
+	tl_build(sim, sc);
+	tl_cbr(sim, 1, 0, 5000000000ULL, 1048, 0);
+	for (int i = 0; i < n; i++)
+		sb_at(&sim->engine, at[i], send_step, sim, (uint64_t)pause[i]);
+	tl_run_and_check(sim);
+}
+
 /* Pause at 1 ms, resume at 2 ms, pause again at 2.5 ms until the run ends at 3 ms: the summary
  * counts two episodes, and its nearest-rank p99 over both (rank 2 of 2) is the finished 1 ms,
  * not the open one of about 0.5 ms that the finished one alone would not rank. */
@@ -31,14 +44,9 @@ static void test_open_episode_in_summary(void **state)
 	(void)state;
 	struct sb_scenario sc;
 	struct sb_sim sim;
-	tl_single_switch(&sc, 2, 10, 1000000);
-	sc.run.duration_ms = 3;
-	tl_build(&sim, &sc);
-	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
-	sb_at(&sim.engine, 2 * SB_MS, send_step, &sim, 0);
-	sb_at(&sim.engine, 2500 * SB_US, send_step, &sim, 1);
-	tl_run_and_check(&sim);
+	const sb_time at[] = { 1 * SB_MS, 2 * SB_MS, 2500 * SB_US };
+	const int pause[] = { 1, 0, 1 };
+	run_with_frames(&sim, &sc, at, pause, 3);
 	struct sb_pfc_summary s;
 	sb_pfc_summarize(&sim, &s);
 	printf("  %llu episodes, p99 %.3f us, max %.3f us\n", (unsigned long long)s.episodes, s.episode_p99_us,
@@ -58,13 +66,9 @@ static void test_paused_time_and_log(void **state)
 	(void)state;
 	struct sb_scenario sc;
 	struct sb_sim sim;
-	tl_single_switch(&sc, 2, 10, 1000000);
-	sc.run.duration_ms = 3;
-	tl_build(&sim, &sc);
-	tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0);
-	sb_at(&sim.engine, 1 * SB_MS, send_step, &sim, 1);
-	sb_at(&sim.engine, 2 * SB_MS, send_step, &sim, 0);
-	tl_run_and_check(&sim);
+	const sb_time at[] = { 1 * SB_MS, 2 * SB_MS };
+	const int pause[] = { 1, 0 };
+	run_with_frames(&sim, &sc, at, pause, 2);
 	struct sb_port *nic = &sim.hosts[1]->node.ports[0];
 	sb_time paused = sb_pfc_paused_time(&sim, nic, 1);
 	printf("  paused %.3f us in %u episode(s)\n", sb_time_to_us(paused), nic->pause_episodes[1]);
