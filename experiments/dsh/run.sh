@@ -28,12 +28,7 @@ cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/dsh
 JOBS=${JOBS:-2}
-FULL=0
-case "${1:-}" in
---full) FULL=1 ;;
-"") ;;
-*) echo "usage: sh $EXP/run.sh [--full]" >&2; exit 2 ;;
-esac
+read_full_flag "$@"
 if [ "$FULL" = 1 ]; then
 	OUT=${OUT:-out/experiments/dsh-full}
 	FIGS=${FIGS:-fig14}

@@ -31,12 +31,7 @@ case $SB in /*) ;; *) SB=$ROOT/$SB ;; esac   # absolute: the ON/OFF sweep runs i
 JOBS=${JOBS:-2}
 FIGS=${FIGS:-"fig14 fig12 onoff"}
 
-FULL=0
-case "${1:-}" in
---full) FULL=1 ;;
-"") ;;
-*) echo "usage: sh $EXP/run.sh [--full]" >&2; exit 2 ;;
-esac
+read_full_flag "$@"
 if [ "$FULL" = 1 ]; then
 	OUT=${OUT:-out/experiments/edt-full}
 	ONOFF_S=60                                  # simulated seconds of bursts per trial

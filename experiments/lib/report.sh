@@ -24,6 +24,17 @@ SB=${SB:-build/sharebuf}
 DRY=""
 [ "${DRY_RUN:-0}" = 0 ] || DRY=--dry-run
 
+# FULL=1 for a run.sh given --full, 0 without an argument; anything else is a usage error.
+# shellcheck disable=SC2034  # FULL is the caller's
+read_full_flag() {
+	FULL=0
+	case "${1:-}" in
+	--full) FULL=1 ;;
+	"") ;;
+	*) echo "usage: sh $EXP/run.sh [--full]" >&2; exit 2 ;;
+	esac
+}
+
 prepare_run() {
 	[ -z "$DRY" ] || return 0
 	make -s

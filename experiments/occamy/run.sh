@@ -29,12 +29,7 @@ CMD="sh $EXP/run.sh${1:+ $1}"
 [ -z "${MIN_RTO_US:-}" ] || CMD="MIN_RTO_US=$MIN_RTO_US $CMD"
 case ${FIGS:-} in "") ;; *' '*) CMD="FIGS=\"$FIGS\" $CMD" ;; *) CMD="FIGS=$FIGS $CMD" ;; esac
 [ -z "${OUT:-}" ] || CMD="OUT=$OUT $CMD"
-FULL=0
-case "${1:-}" in
---full) FULL=1 ;;
-"") ;;
-*) echo "usage: sh $EXP/run.sh [--full]" >&2; exit 2 ;;
-esac
+read_full_flag "$@"
 if [ $FULL = 1 ]; then
 	OUT=${OUT:-out/experiments/occamy-full}
 	FIGS=${FIGS:-"fig14-bg fig14-nobg fig14-bg-paper-sizes fig14-nobg-paper-sizes fig12 fig12-more-sizes"}
