@@ -218,7 +218,7 @@ static void link_arrive(void *obj, uint64_t arg)
 		sb_at(&sim->engine, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
 	} else
 		w->tail = NULL;
-	sb_node_receive(sim, port->peer, p);
+	sb_node_receive(sim, port, p);
 }
 
 /* A PFC frame overtakes the ACKs waiting in the control queue (MAC control frames go first on

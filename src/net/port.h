@@ -87,10 +87,12 @@ struct sb_ecn_cfg {
  * every arrival reads, the second what every transmission updates, the third DRR's counters;
  * the rest is read per packet only for its own priority, or rarely. */
 struct sb_port {
-	/* line 0: scheduling state and the link pipeline, and the two facts of the node every
-	 * packet needs (copies of node->sim and node->kind: no line of the node per packet) */
+	/* line 0: scheduling state and the link pipeline, the two facts of the node every
+	 * packet needs (copies of node->sim and node->kind: no line of the node per packet), and
+	 * the three of the receiving end an arrival needs (copies of peer->node, ->kind, ->index:
+	 * no line of the receiving port per packet; in a large network it is a cache miss) */
 	_Alignas(64) struct sb_node *node;
-	struct sb_port *peer;     /* the other end of the link */
+	struct sb_node *peer_node; /* peer->node */
 	sb_time busy_until;       /* end of the current transmission */
 	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
 	struct sb_sim *sim;
@@ -105,7 +107,9 @@ struct sb_port {
 	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
 	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
 	uint16_t index;           /* port index within its node */
+	uint16_t peer_index;      /* peer->index */
 	uint8_t ecn_at_dequeue;
+	uint8_t peer_kind;        /* peer->node_kind */
 
 	/* line 1: the control queue and what each transmission adds up */
 	struct sb_fifo ctrl;
@@ -122,6 +126,8 @@ struct sb_port {
 				   * sb_port_busy_time() */
 	uint64_t rate_bps;
 	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
+	struct sb_port *peer;     /* the other end of the link (its facts an arrival needs are
+				   * in line 0: peer_node, peer_kind, peer_index) */
 	/* marking per priority (SB_NPRIO entries; switch ports only, else NULL): one table shared
 	 * by every port of equal configuration (sim->ecn_tables), so that the line a marking
 	 * reads stays in cache instead of three lines per port spread over a large network */
@@ -170,8 +176,9 @@ void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet 
 void sb_port_enqueue_fifo(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */
 void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
-/* Deliver a packet that arrived at `port` (its receiving side) to the port's node. */
-void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+/* Deliver a packet that crossed the link of `from` (the sending port) to the node at its other
+ * end, which `from` names in its first line (peer_node, peer_kind, peer_index). */
+void sb_node_receive(struct sb_sim *sim, const struct sb_port *from, struct sb_packet *pkt);
 /* The pull source of priority `prio` has a packet (ready = true) or has none left: set or
  * clear its bit, and start a transmission if the port is idle. */
 void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready);

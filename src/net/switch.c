@@ -41,17 +41,17 @@ static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, ui
 		p->flags |= SB_PF_CE;
 }
 
-void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt)
+void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_pfc_receive(sim, in, pkt);
+		sb_pfc_receive(sim, &sw->node.ports[in_index], pkt);
 		return;
 	}
 	/* In a large network the MMU's lines were last touched many hops ago: fetch them while
 	 * the route is looked up (the usual one-MMU switch names it in the line read anyway). */
 	if (sw->only_mmu && pkt->lane == SB_LANE_DATA)
 		sb_mmu_prefetch(sw->only_mmu);
-	pkt->in_port = in->index;
+	pkt->in_port = in_index;
 	uint16_t out = sb_route(&sim->routes, &sw->route, pkt->dst, pkt->hash);
 	struct sb_port *port = &sw->node.ports[out];
 	if (pkt->lane != SB_LANE_DATA) {
@@ -210,7 +210,7 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 		struct sb_mmu *m = sb_mmu_new(ops, &cfg, &env);
 		m->id = g;
 		m->check_invariants = p->check_invariants || sc->run.check_invariants;
-		sb_params_copy(ops->params, m->state, sc->scheme_params[scheme_index]);
+		sb_params_copy(ops->params, sb_mmu_state(m), sc->scheme_params[scheme_index]);
 		sw->mmus[g] = m;
 		if (sb_mmu_start(m, err)) {
 			/* placed at the scheme's key set last (the parameter a user just changed, most

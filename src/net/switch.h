@@ -51,7 +51,7 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 			struct sb_error *err);
 void sb_switch_free(struct sb_switch *sw);
 
-void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *in, struct sb_packet *pkt);
+void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt);
 /* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue, append
  * an INT hop if it carries a record (engine/telemetry.h). */
 void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);

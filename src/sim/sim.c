@@ -49,10 +49,10 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 		sb_port_enqueue(sim, nic, pkt);
 }
 
-static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packet *pkt)
+static void host_receive(struct sb_sim *sim, struct sb_node *host, uint16_t in_index, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_pfc_receive(sim, in, pkt);
+		sb_pfc_receive(sim, &host->ports[in_index], pkt);
 		return;
 	}
 	sim->stats.pkts_delivered++;
@@ -70,12 +70,12 @@ static void host_receive(struct sb_sim *sim, struct sb_port *in, struct sb_packe
 	sb_flow_packet_gone_of(sim, f); /* last: it may release f */
 }
 
-void sb_node_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+void sb_node_receive(struct sb_sim *sim, const struct sb_port *from, struct sb_packet *pkt)
 {
-	if (port->node_kind == SB_NODE_SWITCH)
-		sb_switch_receive(sim, (struct sb_switch *)port->node, port, pkt);
+	if (from->peer_kind == SB_NODE_SWITCH)
+		sb_switch_receive(sim, (struct sb_switch *)from->peer_node, from->peer_index, pkt);
 	else
-		host_receive(sim, port, pkt);
+		host_receive(sim, from->peer_node, from->peer_index, pkt);
 }
 
 /* --- path facts --- */

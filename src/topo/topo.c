@@ -89,6 +89,12 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 		wire_port(pb, b, nports[l->b]++, l->rate_bps, l->delay);
 		pa->peer = pb;
 		pb->peer = pa;
+		pa->peer_node = b;
+		pa->peer_kind = pb->node_kind;
+		pa->peer_index = pb->index;
+		pb->peer_node = a;
+		pb->peer_kind = pa->node_kind;
+		pb->peer_index = pa->index;
 	}
 	for (uint32_t i = 0; i < N; i++)
 		sim->nodes[i]->nports = nports[i];
