@@ -116,7 +116,7 @@ static void test_fab_counter_and_idle_reset(void **state)
 	struct harness h = { 0 };
 	const char *const params[] = { "alpha", "0", "alpha_short", "1024", NULL };
 	struct sb_mmu *m = h_mmu(&h, "fab", 1000000, params);
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	assert_int_equal(s->threshold_bytes, 21000);
 	assert_true(s->window == 5 * SB_MS);
 	for (int i = 1; i <= 22; i++) {
@@ -191,7 +191,7 @@ static void test_fab_first_rtt_mode(void **state)
 	struct harness h = { 0 };
 	const char *const params[] = { "alpha", "0", "mode", "first_rtt", NULL };
 	struct sb_mmu *m = h_mmu(&h, "fab", 1000000, params);
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	assert_null(s->table);
 	for (int i = 0; i < 50; i++) { /* 50 KB of one flow: still short while tagged */
 		struct sb_mmu_pkt p = h_pkt(0, 1000, 9);
@@ -211,7 +211,7 @@ static void test_fab_collisions_share(void **state)
 	struct harness h = { 0 };
 	const char *const params[] = { "alpha", "0", "table_slots", "4", NULL };
 	struct sb_mmu *m = h_mmu(&h, "fab", 1000000, params);
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	for (int i = 0; i < 15; i++) { /* flow 1: 15 000 bytes, short */
 		struct sb_mmu_pkt p = h_pkt(0, 1000, 1);
 		assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
@@ -344,7 +344,7 @@ static uint64_t short_burst_runs(const char *scheme, uint64_t *threshold_drops)
 		*threshold_drops += m->drops[SB_DROP_THRESHOLD];
 		if (strcmp(scheme, "fab") == 0) {
 			/* the burst, plus each long flow's first 20 packets (20 960 B < 21 000) */
-			const struct sb_fab_state *s = m->state;
+			const struct sb_fab_state *s = sb_mmu_state(m);
 			assert_int_equal(s->short_arrivals, 12 + 2 * 20);
 			assert_true(burst->done);
 		}
@@ -398,7 +398,7 @@ static void test_ib_idle_timer_replay(void **state)
 	struct harness h = { 0 };
 	const char *const params[] = { "afd_mode", "queue", NULL };
 	struct sb_mmu *m = h_mmu(&h, "ib", 1000000, params);
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	assert_true(h.armed && h.at == 50 * SB_US);
 	struct sb_mmu_pkt p = h_pkt(0, 1000, 1);
 	assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
@@ -421,7 +421,7 @@ static void test_ib_idle_timer_replay(void **state)
 	const char *const active[] = { "afd_mode", "queue", "afd_update", "active", NULL };
 	h = (struct harness){ 0 };
 	m = h_mmu(&h, "ib", 1000000, active);
-	s = m->state;
+	s = sb_mmu_state(m);
 	assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
 	h_advance(&h, m, 10 * SB_US);
 	sb_mmu_release(m, &p, SB_RELEASE_TX);
@@ -435,7 +435,7 @@ static void test_ib_idle_timer_replay(void **state)
 	const char *const capped[] = { "afd_mode", "queue", "mfair_max", "4100000", NULL };
 	h = (struct harness){ 0 };
 	m = h_mmu(&h, "ib", 1000000, capped);
-	s = m->state;
+	s = sb_mmu_state(m);
 	h_advance(&h, m, 2000 * SB_US);
 	assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
 	assert_true(s->mfair[sb_mmu_qi(2, 5)] == 4100000);
@@ -450,7 +450,7 @@ static void mice_vs_elephant(const char *mode, enum sb_drop_cause *elephant, enu
 	struct harness h = { 0 };
 	const char *const params[] = { "afd_mode", mode, "alpha", "1", NULL };
 	struct sb_mmu *m = h_mmu(&h, "ib", 2000000, params);
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	for (int i = 0; i < 5; i++) { /* window 0: the mouse sends 5000 B, so its M_last > 0 */
 		struct sb_mmu_pkt p = h_pkt(0, 1000, 0x3);
 		assert_int_equal(sb_mmu_admit(m, &p), SB_ADMIT);
@@ -487,7 +487,7 @@ static void test_ib_drop_probability_applied(void **state)
 	struct harness h = { 0 };
 	const char *const params[] = { "afd_mode", "queue", "alpha", "1", NULL };
 	struct sb_mmu *m = h_mmu(&h, "ib", 4000000, params);
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	size_t qi = sb_mmu_qi(0, 1);
 	for (int i = 0; i < 200; i++) { /* window 0: 200 000 B */
 		struct sb_mmu_pkt p = h_pkt(0, 1000, (uint32_t)i);
@@ -546,7 +546,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 300 * SB_NS);
 	struct sb_flow *under = tl_cbr(&sim, 4, 1, 5000000000ULL, 1048, 100 * SB_NS);
 	struct sb_mmu *m = sim.switches[0]->mmus[0];
-	const struct sb_ib_state *s = m->state;
+	const struct sb_ib_state *s = sb_mmu_state(m);
 	const size_t q0 = sb_mmu_qi(0, 1), q1 = sb_mmu_qi(1, 1);
 	/* in MMU units: bytes, or 200-byte cells (a 1048-byte packet is 6 cells) */
 	const uint64_t unit = cell ? (uint64_t)cell : 1, qref = 100000 / unit, desired = 153600 / unit;
@@ -587,7 +587,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	if (mmu_ports) {
 		/* MMU 1 (ports 2, 3) never holds a packet: its timer stopped at its first tick and no
 		 * arrival ever woke it; MMU 0 never touches port 3, which is not its own */
-		const struct sb_ib_state *s1 = sim.switches[0]->mmus[1]->state;
+		const struct sb_ib_state *s1 = sb_mmu_state(sim.switches[0]->mmus[1]);
 		assert_int_equal(s1->ticks_run, 1);
 		assert_int_equal(s1->ticks_skipped, 0);
 		assert_true(s->mfair[sb_mmu_qi(3, 1)] == mfair0);

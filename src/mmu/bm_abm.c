@@ -161,7 +161,7 @@ static void arm_next_tick(struct sb_mmu *m, struct abm_state *s)
 
 static int abm_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	s->interval = sb_time_from_us(s->interval_us);
 	if (s->interval < 1)
 		return sb_fail(err, "abm: interval_us = %g is shorter than a picosecond", s->interval_us);
@@ -203,7 +203,7 @@ static int abm_init(struct sb_mmu *m, struct sb_error *err)
 
 static void abm_fini(struct sb_mmu *m)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	free(s->gamma);
 	free(s->deq_bytes);
 	free(s->sat);
@@ -213,7 +213,7 @@ static void abm_fini(struct sb_mmu *m)
 
 static enum sb_drop_cause abm_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
 	if (s->needs_timer && !s->tick_armed)
 		arm_next_tick(m, s);
@@ -242,7 +242,7 @@ static enum sb_drop_cause abm_admit(struct sb_mmu *m, const struct sb_mmu_pkt *p
 
 static void abm_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	if (s->reserve_units) {
 		uint64_t after = port_units(m, pkt->out_port), before = after - pkt->units;
 		s->shared_used += over(after, s->reserve_units) - over(before, s->reserve_units);
@@ -251,7 +251,7 @@ static void abm_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 
 static void abm_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	if (s->reserve_units) {
 		/* The reserve fills first and drains last, so the shared share follows from the
 		 * port's total alone (the MMU keeps nothing per packet). */
@@ -317,7 +317,7 @@ static void abm_check(const struct sb_mmu *m, const struct abm_state *s)
 
 static void abm_on_timer(struct sb_mmu *m, unsigned timer_id)
 {
-	struct abm_state *s = m->state;
+	struct abm_state *s = sb_mmu_state(m);
 	(void)timer_id;
 	s->tick_armed = false;
 	s->ticks++;
@@ -384,7 +384,7 @@ const struct sb_bm_ops sb_bm_abm = {
 static const struct abm_state *abm_of(const struct sb_mmu *m)
 {
 	/* by parameter table, so a wrapped copy of the ops (a test's spy) still counts as ABM */
-	return m && m->ops->params == abm_params && ((const struct abm_state *)m->state)->gamma ? m->state : NULL;
+	return m && m->ops->params == abm_params && ((const struct abm_state *)sb_mmu_state(m))->gamma ? sb_mmu_state(m) : NULL;
 }
 
 double sb_abm_gamma(const struct sb_mmu *m, uint16_t port, uint8_t prio)

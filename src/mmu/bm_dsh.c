@@ -173,7 +173,7 @@ static const struct sb_param sih_params[] = {
 
 static inline struct dsh_state *state_of(const struct sb_mmu *m)
 {
-	return (m->ops == &sb_bm_dsh || m->ops == &sb_bm_sih) ? m->state : NULL;
+	return (m->ops == &sb_bm_dsh || m->ops == &sb_bm_sih) ? sb_mmu_state(m) : NULL;
 }
 
 static inline uint64_t units_up(const struct sb_mmu *m, uint64_t bytes)
@@ -247,7 +247,7 @@ static int size_ports(struct sb_mmu *m, struct dsh_state *s, uint64_t *eta_sum, 
 
 static int init_common(struct sb_mmu *m, struct sb_error *err, bool dsh)
 {
-	struct dsh_state *s = m->state;
+	struct dsh_state *s = sb_mmu_state(m);
 	const char *name = m->ops->name;
 	s->dsh = dsh;
 	/* An ingress queue's packets leave through every egress port: its accounting, and the
@@ -305,7 +305,7 @@ static int sih_init(struct sb_mmu *m, struct sb_error *err) { return init_common
 
 static void dsh_fini(struct sb_mmu *m)
 {
-	struct dsh_state *s = m->state;
+	struct dsh_state *s = sb_mmu_state(m);
 	free(s->eta);
 	free(s->q);
 	free(s->port);
@@ -332,7 +332,7 @@ static enum sb_drop_cause lossy_admit(struct dsh_state *s, const struct sb_mmu_p
 /* Placement on pre-arrival counters (DSH §IV-B; docs/schemes/dsh.md §3 U9). */
 static enum sb_drop_cause dsh_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct dsh_state *s = m->state;
+	struct dsh_state *s = sb_mmu_state(m);
 	if (!sb_mmu_pkt_lossless(pkt))
 		return lossy_admit(s, pkt);
 	uint16_t i = pkt->in_port;
@@ -415,7 +415,7 @@ static void invariant_abort(const struct sb_mmu *m)
 
 static void dsh_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct dsh_state *s = m->state;
+	struct dsh_state *s = sb_mmu_state(m);
 	uint64_t len = pkt->units;
 	if (!sb_mmu_pkt_lossless(pkt)) {
 		s->lossy_q[sb_mmu_qi(pkt->out_port, pkt->prio)] += len;
@@ -450,7 +450,7 @@ static void dsh_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 
 static void dsh_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
 {
-	struct dsh_state *s = m->state;
+	struct dsh_state *s = sb_mmu_state(m);
 	uint64_t len = pkt->units;
 	(void)why;
 	if (!sb_mmu_pkt_lossless(pkt)) {

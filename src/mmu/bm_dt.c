@@ -22,7 +22,7 @@ static const struct sb_param dt_params[] = {
 
 static enum sb_drop_cause dt_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	const struct dt_state *s = m->state;
+	const struct dt_state *s = sb_mmu_state(m);
 	if (m->used + pkt->units > m->buffer)
 		return SB_DROP_BUFFER_FULL;
 	uint64_t threshold = sb_mmu_scale(s->alpha[pkt->prio], m->buffer - m->used);

@@ -108,7 +108,7 @@ static uint64_t slowest_port_bps(const struct sb_mmu *m)
 
 static int edt_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	s->p_used = s->ports ? s->ports : (int64_t)(m->port_hi - m->port_lo);
 	if (s->d_us > 0) {
 		s->tm2 = sb_time_from_us(s->d_us);
@@ -138,7 +138,7 @@ static int edt_init(struct sb_mmu *m, struct sb_error *err)
 
 static void edt_fini(struct sb_mmu *m)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	free(s->q);
 	free(s->unc_list);
 	s->q = NULL;
@@ -213,7 +213,7 @@ static inline bool passes(const struct edt_state *s, uint64_t qlen, uint32_t uni
 
 static enum sb_drop_cause edt_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	uint32_t qi = (uint32_t)sb_mmu_qi(pkt->out_port, pkt->prio);
 	bool unc = false;
 	if (s->enable) {
@@ -231,7 +231,7 @@ static enum sb_drop_cause edt_admit(struct sb_mmu *m, const struct sb_mmu_pkt *p
 
 static void edt_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	if (!s->enable)
 		return;
 	uint32_t qi = (uint32_t)sb_mmu_qi(pkt->out_port, pkt->prio);
@@ -251,7 +251,7 @@ static void edt_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 
 static void edt_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	if (!s->enable)
 		return;
 	uint32_t qi = (uint32_t)sb_mmu_qi(pkt->out_port, pkt->prio);
@@ -271,7 +271,7 @@ static void edt_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum 
 
 static void edt_on_drop(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_drop_cause why)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	if (!s->enable)
 		return;
 	reset_c2(&s->q[sb_mmu_qi(pkt->out_port, pkt->prio)]); /* Rule 1 */
@@ -282,24 +282,24 @@ static void edt_on_drop(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_
 
 static void edt_on_timer(struct sb_mmu *m, unsigned timer_id)
 {
-	struct edt_state *s = m->state;
+	struct edt_state *s = sb_mmu_state(m);
 	if (s->enable && timer_id < nqueues(m))
 		check_tm2(s, timer_id, sb_mmu_now(m)); /* a stale firing finds a later deadline */
 }
 
 bool sb_edt_uncontrolled(const struct sb_mmu *m, uint16_t port, uint8_t prio)
 {
-	const struct edt_state *s = m->state;
+	const struct edt_state *s = sb_mmu_state(m);
 	return s->q && s->q[sb_mmu_qi(port, prio)].state == EDT_UNCONTROLLED;
 }
 
-uint32_t sb_edt_n_uncontrolled(const struct sb_mmu *m) { return ((const struct edt_state *)m->state)->n_unc; }
+uint32_t sb_edt_n_uncontrolled(const struct sb_mmu *m) { return ((const struct edt_state *)sb_mmu_state(m))->n_unc; }
 
-const struct sb_edt_stats *sb_edt_stats(const struct sb_mmu *m) { return &((const struct edt_state *)m->state)->stats; }
+const struct sb_edt_stats *sb_edt_stats(const struct sb_mmu *m) { return &((const struct edt_state *)sb_mmu_state(m))->stats; }
 
 void sb_edt_queue(const struct sb_mmu *m, uint16_t port, uint8_t prio, struct sb_edt_queue_view *out)
 {
-	const struct edt_state *s = m->state;
+	const struct edt_state *s = sb_mmu_state(m);
 	const struct edt_queue *q = &s->q[sb_mmu_qi(port, prio)];
 	*out = (struct sb_edt_queue_view){ q->state == EDT_UNCONTROLLED, q->tm1_on, q->c1, q->c2, q->tm1_exp,
 					   q->tm2_exp };
@@ -307,7 +307,7 @@ void sb_edt_queue(const struct sb_mmu *m, uint16_t port, uint8_t prio, struct sb
 
 void sb_edt_get_derived(const struct sb_mmu *m, uint8_t prio, struct sb_edt_derived *out)
 {
-	const struct edt_state *s = m->state;
+	const struct edt_state *s = sb_mmu_state(m);
 	out->cn1 = s->cn1;
 	out->cn2 = s->cn2_of[prio];
 	out->tm1 = s->tm1_of[prio];

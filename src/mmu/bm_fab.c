@@ -58,7 +58,7 @@ static const struct sb_param fab_params[] = {
 
 static int fab_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	if (s->mode != SB_FAB_FLOW_COUNTER)
 		return 0;
 	uint64_t n = (uint64_t)s->table_slots;
@@ -72,7 +72,7 @@ static int fab_init(struct sb_mmu *m, struct sb_error *err)
 
 static void fab_fini(struct sb_mmu *m)
 {
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	free(s->table);
 	s->table = NULL;
 }
@@ -90,7 +90,7 @@ static bool fab_count_short(struct sb_fab_state *s, const struct sb_mmu_pkt *pkt
 
 static enum sb_drop_cause fab_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct sb_fab_state *s = m->state;
+	struct sb_fab_state *s = sb_mmu_state(m);
 	/* Classify first: the artifact counts every arrival, also the ones it then refuses. */
 	bool is_short = s->mode == SB_FAB_FIRST_RTT ? (pkt->tags & SB_MT_FIRST_RTT) != 0
 						    : fab_count_short(s, pkt, sb_mmu_now(m));

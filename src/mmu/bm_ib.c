@@ -97,7 +97,7 @@ double sb_ib_mfair_step(double mfair, double q_now, double q_old, double q_ref, 
 
 static int ib_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	if (!s->afd)
 		return 0;
 	if (!m->env.arm_timer)
@@ -138,7 +138,7 @@ static int ib_init(struct sb_mmu *m, struct sb_error *err)
 
 static void ib_fini(struct sb_mmu *m)
 {
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	free(s->mfair);
 	free(s->qold);
 	free(s->m_cur);
@@ -175,7 +175,7 @@ static void ib_tick(struct sb_mmu *m, struct sb_ib_state *s)
 
 static void ib_on_timer(struct sb_mmu *m, unsigned timer_id)
 {
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	if (!s->afd || timer_id != IB_TIMER_AFD || !s->ticking)
 		return;
 	s->last_tick += s->window; /* the scheduled instant, whatever the embedder's lateness */
@@ -242,7 +242,7 @@ static struct sb_ib_flow *ib_count_flow(struct sb_ib_state *s, const struct sb_m
 
 static enum sb_drop_cause ib_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct sb_ib_state *s = m->state;
+	struct sb_ib_state *s = sb_mmu_state(m);
 	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
 	uint64_t q = m->q_egr[qi];
 	double rate = 0; /* M of the arriving packet; 0 = AFD does not apply */

@@ -85,7 +85,7 @@ static const struct sb_param occamy_params[] = {
 	SB_PARAM_END
 };
 
-static inline struct occamy_state *st(struct sb_mmu *m) { return m->state; }
+static inline struct occamy_state *st(struct sb_mmu *m) { return sb_mmu_state(m); }
 
 static inline size_t global_qi(const struct sb_mmu *m, uint32_t local)
 {
@@ -126,7 +126,7 @@ static void occamy_fini(struct sb_mmu *m)
 
 static enum sb_drop_cause occamy_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	const struct occamy_state *s = m->state;
+	const struct occamy_state *s = sb_mmu_state(m);
 	if (m->used + pkt->units > m->buffer)
 		return SB_DROP_BUFFER_FULL;
 	uint64_t q = m->q_egr[sb_mmu_qi(pkt->out_port, pkt->prio)];
@@ -233,7 +233,7 @@ static void occamy_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, en
 {
 	struct occamy_state *s = st(m);
 	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio);
-	if (m->n_egr[qi] == 0) {
+	if (m->q_egr[qi] == 0) { /* the queue is empty: every packet holds at least one unit */
 		uint32_t local = (uint32_t)(qi - (size_t)m->port_lo * SB_MMU_NPRIO);
 		s->active[local / 64] &= ~(1ull << (local % 64));
 	}

@@ -99,7 +99,7 @@ static uint64_t guaranteed_units(const struct sb_mmu *m, const struct pushout_st
 
 static enum sb_drop_cause pushout_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct pushout_state *s = m->state;
+	struct pushout_state *s = sb_mmu_state(m);
 	if (pkt->units > m->buffer)
 		return SB_DROP_BUFFER_FULL;
 	if (m->used + pkt->units <= m->buffer)

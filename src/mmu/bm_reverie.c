@@ -164,7 +164,7 @@ static void lpf_catch_up(const struct sb_mmu *m, struct reverie_state *s, size_t
 
 static int reverie_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct reverie_state *s = m->state;
+	struct reverie_state *s = sb_mmu_state(m);
 	if (sb_pfc_init(&s->pfc, &s->pfc_params, m, "reverie", err))
 		return -1;
 	uint64_t b_h = s->pfc.pool;
@@ -203,7 +203,7 @@ static int reverie_init(struct sb_mmu *m, struct sb_error *err)
 
 static void reverie_fini(struct sb_mmu *m)
 {
-	struct reverie_state *s = m->state;
+	struct reverie_state *s = sb_mmu_state(m);
 	sb_pfc_fini(&s->pfc);
 	free(s->lpf);
 	free(s->sat);
@@ -235,7 +235,7 @@ static void reverie_check(const struct sb_mmu *m, const struct reverie_state *s)
 
 static enum sb_drop_cause reverie_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct reverie_state *s = m->state;
+	struct reverie_state *s = sb_mmu_state(m);
 	if (sb_mmu_pkt_lossless(pkt)) /* lossless: no shared-pool or threshold test (artifact) */
 		return sb_pfc_admit(&s->pfc, m, pkt, s->lossless_limit);
 	size_t qi = sb_mmu_qi(pkt->out_port, pkt->prio), k = s->nq + qi;
@@ -254,7 +254,7 @@ static enum sb_drop_cause reverie_admit(struct sb_mmu *m, const struct sb_mmu_pk
 
 static void reverie_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct reverie_state *s = m->state;
+	struct reverie_state *s = sb_mmu_state(m);
 	bool lossless = sb_mmu_pkt_lossless(pkt);
 	uint16_t port = lossless ? pkt->in_port : pkt->out_port;
 	size_t qi = sb_mmu_qi(port, pkt->prio), k = (lossless ? LL : LY) * s->nq + qi;
@@ -275,7 +275,7 @@ static void reverie_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 
 static void reverie_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
 {
-	struct reverie_state *s = m->state;
+	struct reverie_state *s = sb_mmu_state(m);
 	(void)why;
 	bool lossless = sb_mmu_pkt_lossless(pkt);
 	uint16_t port = lossless ? pkt->in_port : pkt->out_port;
@@ -318,7 +318,7 @@ const struct sb_bm_ops sb_bm_reverie = {
 
 static const struct reverie_state *reverie_of(const struct sb_mmu *m)
 {
-	return m && m->ops->params == reverie_params && ((const struct reverie_state *)m->state)->lpf ? m->state
+	return m && m->ops->params == reverie_params && ((const struct reverie_state *)sb_mmu_state(m))->lpf ? sb_mmu_state(m)
 												  : NULL;
 }
 

@@ -186,7 +186,7 @@ static void arm_next_tick(struct sb_mmu *m, struct sonic_state *s)
 
 static int sonic_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	if (sb_pfc_init(&s->pfc, &s->pfc_params, m, "sonic", err))
 		return -1;
 	uint64_t b_h = s->pfc.pool;
@@ -235,7 +235,7 @@ static int sonic_init(struct sb_mmu *m, struct sb_error *err)
 
 static void sonic_fini(struct sb_mmu *m)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	sb_pfc_fini(&s->pfc);
 	free(s->sat);
 	free(s->mu);
@@ -272,7 +272,7 @@ static void sonic_check(const struct sb_mmu *m, const struct sonic_state *s)
  */
 static enum sb_drop_cause sonic_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	int cls = class_of(pkt);
 	bool unsched = pkt->tags & SB_MT_FIRST_RTT;
 	uint64_t z = pkt->units;
@@ -302,7 +302,7 @@ static enum sb_drop_cause sonic_admit(struct sb_mmu *m, const struct sb_mmu_pkt 
 
 static void sonic_on_enqueue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	int cls = class_of(pkt);
 	if (cls == LL) {
 		/* The PFC threshold sees the ingress counters with this packet already added. */
@@ -323,7 +323,7 @@ static inline void count_tx(struct sonic_state *s, size_t k, uint32_t bytes)
 
 static void sonic_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enum sb_release_reason why)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	int cls = class_of(pkt);
 	uint16_t in = pkt->in_port;
 	uint8_t prio = pkt->prio;
@@ -357,7 +357,7 @@ static void sonic_on_dequeue(struct sb_mmu *m, const struct sb_mmu_pkt *pkt, enu
  */
 static void sonic_on_timer(struct sb_mmu *m, unsigned timer_id)
 {
-	struct sonic_state *s = m->state;
+	struct sonic_state *s = sb_mmu_state(m);
 	(void)timer_id;
 	s->tick_armed = false;
 	s->ticks++;
@@ -400,7 +400,7 @@ const struct sb_bm_ops sb_bm_sonic = {
 
 static const struct sonic_state *sonic_of(const struct sb_mmu *m)
 {
-	return m && m->ops->params == sonic_params && ((const struct sonic_state *)m->state)->pfc.q ? m->state
+	return m && m->ops->params == sonic_params && ((const struct sonic_state *)sb_mmu_state(m))->pfc.q ? sb_mmu_state(m)
 													: NULL;
 }
 

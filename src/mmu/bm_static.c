@@ -24,7 +24,7 @@ static const struct sb_param static_params[] = {
 
 static int static_init(struct sb_mmu *m, struct sb_error *err)
 {
-	struct static_state *s = m->state;
+	struct static_state *s = sb_mmu_state(m);
 	/* only this MMU's own ports share its buffer (a switch may be split into several MMUs) */
 	uint64_t own_ports = (uint64_t)(m->port_hi - m->port_lo);
 	uint64_t bytes = s->queue_bytes ? (uint64_t)s->queue_bytes
@@ -39,7 +39,7 @@ static int static_init(struct sb_mmu *m, struct sb_error *err)
 
 static enum sb_drop_cause static_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pkt)
 {
-	const struct static_state *s = m->state;
+	const struct static_state *s = sb_mmu_state(m);
 	if (m->q_egr[sb_mmu_qi(pkt->out_port, pkt->prio)] + pkt->units > s->limit_units)
 		return SB_DROP_THRESHOLD;
 	return m->used + pkt->units > m->buffer ? SB_DROP_BUFFER_FULL : SB_ADMIT;

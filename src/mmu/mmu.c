@@ -36,11 +36,13 @@ struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_confi
 	m->buffer_bytes = cfg->buffer_bytes;
 	m->buffer = cfg->cell_bytes ? cfg->buffer_bytes / cfg->cell_bytes : cfg->buffer_bytes;
 	size_t nq = (size_t)cfg->nports * SB_MMU_NPRIO;
-	/* A port's 8 queue counters are one line of q_egr and of q_ing (half one of n_egr) when the
-	 * arrays start on a line: a packet's admission and release read one line of each. */
-	m->q_egr = sb_xcalloc_aligned(nq, sizeof(*m->q_egr), 64);
-	m->q_ing = sb_xcalloc_aligned(nq, sizeof(*m->q_ing), 64);
-	m->n_egr = sb_xcalloc_aligned(nq, sizeof(*m->n_egr), 64);
+	/* q_egr, q_ing and n_egr in one block, in that order (sb_mmu_q_ing, sb_mmu_n_egr derive the
+	 * last two from q_egr and nports, so the first line names only q_egr). A port's 8 queue
+	 * counters are one line of q_egr and of q_ing (half one of n_egr) when the block starts on
+	 * a line: a packet's admission and release read one line of each. */
+	m->q_egr = sb_xcalloc_aligned(nq * (2 * sizeof(uint64_t) + sizeof(uint32_t)), 1, 64);
+	m->q_ing = sb_mmu_q_ing(m);
+	m->n_egr = sb_mmu_n_egr(m);
 	m->port_rate_bps = sb_xcalloc(cfg->nports, sizeof(*m->port_rate_bps));
 	m->port_delay_ps = sb_xcalloc(cfg->nports, sizeof(*m->port_delay_ps));
 	for (uint16_t p = 0; p < cfg->nports; p++) {
@@ -48,8 +50,7 @@ struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_confi
 		m->port_delay_ps[p] = cfg->port_delay_ps ? cfg->port_delay_ps[p] : 0;
 	}
 	m->max_frame_bytes = cfg->max_frame_bytes ? cfg->max_frame_bytes : 1500;
-	m->state = (char *)m + SB_MMU_STATE_OFFSET;
-	sb_params_defaults(ops->params, m->state);
+	sb_params_defaults(ops->params, sb_mmu_state(m));
 	return m;
 }
 
@@ -58,7 +59,7 @@ int sb_mmu_set_param(struct sb_mmu *mmu, const char *name, const char *value, st
 	const struct sb_param *p = sb_param_find(mmu->ops->params, name);
 	if (!p)
 		return sb_fail(err, "scheme %s has no parameter '%s'", mmu->ops->name, name);
-	return sb_param_set_text(p, mmu->state, value, err);
+	return sb_param_set_text(p, sb_mmu_state(mmu), value, err);
 }
 
 int sb_mmu_start(struct sb_mmu *mmu, struct sb_error *err)
@@ -78,10 +79,8 @@ void sb_mmu_free(struct sb_mmu *mmu)
 		return;
 	if (mmu->ops->fini)
 		mmu->ops->fini(mmu);
-	sb_params_free(mmu->ops->params, mmu->state); /* the state itself is part of mmu's block */
+	sb_params_free(mmu->ops->params, sb_mmu_state(mmu)); /* the state itself is part of mmu's block */
 	free(mmu->q_egr);
-	free(mmu->q_ing);
-	free(mmu->n_egr);
 	free(mmu->port_rate_bps);
 	free(mmu->port_delay_ps);
 	free(mmu);
@@ -170,7 +169,7 @@ int sb_mmu_check(const struct sb_mmu *m, struct sb_error *err)
 		sum_egr += m->q_egr[i];
 		sum_ing += m->q_ing[i];
 		queued += m->n_egr[i];
-		if (m->n_egr[i] == 0 && m->q_egr[i] != 0)
+		if (m->check_invariants && m->n_egr[i] == 0 && m->q_egr[i] != 0)
 			return sb_fail(err, "egress queue %zu holds %llu units but no packet", i,
 				       (unsigned long long)m->q_egr[i]);
 	}
@@ -183,7 +182,8 @@ int sb_mmu_check(const struct sb_mmu *m, struct sb_error *err)
 	if (sum_ing != m->used)
 		return sb_fail(err, "ingress counters sum to %llu but occupancy is %llu",
 			       (unsigned long long)sum_ing, (unsigned long long)m->used);
-	if (m->admitted != m->released + m->expelled + queued)
+	/* n_egr is kept only with check_invariants (mmu.h): without it, no packet count to check */
+	if (m->check_invariants && m->admitted != m->released + m->expelled + queued)
 		return sb_fail(err, "packet conservation: %llu admitted != %llu sent + %llu expelled + %llu queued",
 			       (unsigned long long)m->admitted, (unsigned long long)m->released,
 			       (unsigned long long)m->expelled, (unsigned long long)queued);

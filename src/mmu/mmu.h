@@ -155,20 +155,26 @@ struct sb_mmu_config {
 struct sb_mmu {
 	/* line 0 */
 	_Alignas(64) const struct sb_bm_ops *ops;
-	void *state;                 /* scheme-private, state_size bytes */
-	uint64_t *q_egr;             /* [nports * 8] units per egress queue */
-	uint64_t *q_ing;             /* [nports * 8] units per ingress queue */
-	uint32_t *n_egr;             /* [nports * 8] packets per egress queue */
+	uint64_t *q_egr;             /* [nports * 8] units per egress queue; q_ing and n_egr follow it
+				      * in the same block (sb_mmu_q_ing(), sb_mmu_n_egr()) */
 	uint64_t buffer;             /* capacity in units */
 	uint64_t used;               /* units held */
+	uint64_t peak_used;          /* high-water mark of used */
+	uint64_t admitted, released; /* packets */
 	uint32_t cell_bytes;
-	bool check_invariants;       /* verify counters on every operation (debug mode) */
+	bool check_invariants;       /* verify counters on every operation, and keep n_egr (debug
+				      * mode; set it before the first packet) */
 	uint8_t lossless_prio_mask;
 	uint16_t nports;
 
 	/* line 1 */
-	uint64_t peak_used;
-	uint64_t admitted, released, expelled;      /* packets */
+	uint64_t *q_ing;             /* [nports * 8] units per ingress queue: = sb_mmu_q_ing(m), for
+				      * schemes and tests (the data path derives it: no line 1 read) */
+	uint32_t *n_egr;             /* [nports * 8] packets per egress queue: = sb_mmu_n_egr(m); kept
+				      * only with check_invariants, for the packet count the check
+				      * verifies (a queue is empty when its q_egr is 0: every packet
+				      * holds at least one unit) */
+	uint64_t expelled;           /* packets */
 	uint16_t port_lo, port_hi;   /* egress ports served by this MMU: [port_lo, port_hi) */
 	uint32_t max_frame_bytes;    /* largest data frame on the wire */
 	uint64_t buffer_bytes;
@@ -183,10 +189,25 @@ struct sb_mmu {
 	uint64_t pfc_port_pauses_sent, pfc_port_resumes_sent; /* port-level frames (DSH) */
 	uint32_t id;                 /* for messages: index among the embedder's MMUs */
 };
-_Static_assert(offsetof(struct sb_mmu, peak_used) == 64, "mmu: line 0 is what every packet reads");
+_Static_assert(offsetof(struct sb_mmu, q_ing) == 64, "mmu: line 0 is what every packet reads");
 
-/* The scheme's state (mmu->state) starts this many bytes after the MMU, on a line of its own. */
+/* The scheme's state starts this many bytes after the MMU, on a line of its own: its address
+ * is a sum, not a pointer kept in (and read from) the MMU's first line. */
 #define SB_MMU_STATE_OFFSET ((sizeof(struct sb_mmu) + 63) & ~(size_t)63)
+/* The scheme's private state, ops->state_size bytes. */
+static inline void *sb_mmu_state(const struct sb_mmu *m)
+{
+	return (char *)(uintptr_t)m + SB_MMU_STATE_OFFSET;
+}
+/* The ingress and packet counters, after q_egr in its block (see struct sb_mmu). */
+static inline uint64_t *sb_mmu_q_ing(const struct sb_mmu *m)
+{
+	return m->q_egr + (size_t)m->nports * SB_MMU_NPRIO;
+}
+static inline uint32_t *sb_mmu_n_egr(const struct sb_mmu *m)
+{
+	return (uint32_t *)(m->q_egr + 2 * (size_t)m->nports * SB_MMU_NPRIO);
+}
 
 /* Start fetching what every admission and release reads first: the MMU's first line and the
  * first line of its scheme's state. An embedder that knows a packet's MMU early (a switch, as
@@ -203,7 +224,7 @@ const struct sb_bm_ops *const *sb_bm_all(void); /* NULL-terminated */
 
 /* --- lifecycle --- */
 /* Allocate an MMU running `ops`, with parameter defaults applied. Parameters may then be
- * changed with sb_mmu_set_param() (or directly in mmu->state) before sb_mmu_start(). */
+ * changed with sb_mmu_set_param() (or directly in sb_mmu_state(mmu)) before sb_mmu_start(). */
 struct sb_mmu *sb_mmu_new(const struct sb_bm_ops *ops, const struct sb_mmu_config *cfg,
 			  const struct sb_mmu_env *env);
 int sb_mmu_set_param(struct sb_mmu *mmu, const char *name, const char *value, struct sb_error *err);
@@ -261,9 +282,10 @@ static inline enum sb_drop_cause sb_mmu_admit(struct sb_mmu *m, struct sb_mmu_pk
 	if (m->used > m->peak_used)
 		m->peak_used = m->used;
 	m->q_egr[qi] += pkt->units;
-	m->n_egr[qi]++;
-	m->q_ing[sb_mmu_qi(pkt->in_port, pkt->prio)] += pkt->units;
+	sb_mmu_q_ing(m)[sb_mmu_qi(pkt->in_port, pkt->prio)] += pkt->units;
 	m->admitted++;
+	if (m->check_invariants)
+		sb_mmu_n_egr(m)[qi]++;
 	if (m->ops->on_enqueue)
 		m->ops->on_enqueue(m, pkt);
 	if (m->check_invariants)
@@ -275,13 +297,18 @@ static inline void sb_mmu_release(struct sb_mmu *m, struct sb_mmu_pkt *pkt, enum
 {
 	pkt->units = sb_mmu_units(m, pkt->bytes);
 	size_t qe = sb_mmu_qi(pkt->out_port, pkt->prio), qi = sb_mmu_qi(pkt->in_port, pkt->prio);
-	if (m->used < pkt->units || m->q_egr[qe] < pkt->units || m->q_ing[qi] < pkt->units ||
-	    m->n_egr[qe] == 0)
+	uint64_t *q_ing = sb_mmu_q_ing(m);
+	if (m->used < pkt->units || m->q_egr[qe] < pkt->units || q_ing[qi] < pkt->units)
 		sb_mmu_underflow(m, pkt);
+	if (m->check_invariants) {
+		uint32_t *n_egr = sb_mmu_n_egr(m);
+		if (n_egr[qe] == 0)
+			sb_mmu_underflow(m, pkt);
+		n_egr[qe]--;
+	}
 	m->used -= pkt->units;
 	m->q_egr[qe] -= pkt->units;
-	m->n_egr[qe]--;
-	m->q_ing[qi] -= pkt->units;
+	q_ing[qi] -= pkt->units;
 	if (why == SB_RELEASE_EXPELLED)
 		sb_mmu_count_expelled(m, pkt);
 	else
