@@ -124,7 +124,9 @@ static void test_drr_matches_model(void **state)
 				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC,
 				 .sched = SB_SCHED_DRR };
 	static const uint32_t quantum[SB_NPRIO] = { 1500, 500, 3000, 1500, 64, 9000, 1500, 700 };
-	memcpy(port.quantum, quantum, sizeof(quantum));
+	struct sb_port_profile profile = sb_port_profile_default;
+	memcpy(profile.quantum, quantum, sizeof(quantum));
+	port.profile = &profile;
 	memcpy(model.quantum, quantum, sizeof(quantum));
 
 	struct sb_rng rng;
@@ -175,9 +177,9 @@ static void bench_port(uint8_t sched)
 	sb_eventq_init(&sim.engine.eq);
 	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
 	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
-				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC, .sched = sched };
-	for (int q = 0; q < SB_NPRIO; q++)
-		port.quantum[q] = 1500;
+				 .peer_node = &node, .peer_kind = SB_NODE_HOST, .rate_bps = 10000000000,
+				 .ps_per_byte = 800, .delay = 1000 * SB_SEC, .sched = sched,
+				 .profile = &sb_port_profile_default };
 }
 
 static struct sb_packet *packet(uint8_t prio, uint32_t size, uint8_t type, uint8_t lane)
@@ -279,7 +281,7 @@ static void test_busy_time(void **state)
 							    k == 1 ? SB_LANE_CONTROL : SB_LANE_DATA));
 		}
 		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
-		assert_int_equal(port.tx_pkts, 4);
+		assert_int_equal(port.tx_bytes, 1048 + 64 + 1000 + 7); /* all four sent */
 		assert_int_equal(sb_port_busy_time(&port), want);
 		bench_free();
 	}

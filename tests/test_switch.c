@@ -60,10 +60,10 @@ static void test_ecn_thresholds_per_rate(void **state)
 		tl_build(&sim, &sc);
 		const struct sb_node *leaf = &sim.switches[0]->node;
 		assert_int_equal(leaf->nports, 3);
-		assert_int_equal(leaf->ports[0].ecn[1].kmin, 400000);  /* host port, 100G */
-		assert_int_equal(leaf->ports[0].ecn[1].kmax, 1600000);
-		assert_int_equal(leaf->ports[2].ecn[1].kmin, scaled ? 1600000 : 400000); /* uplink, 400G */
-		assert_int_equal(leaf->ports[2].ecn[7].kmax, scaled ? 6400000 : 1600000);
+		assert_int_equal(leaf->ports[0].profile->ecn[1].kmin, 400000);  /* host port, 100G */
+		assert_int_equal(leaf->ports[0].profile->ecn[1].kmax, 1600000);
+		assert_int_equal(leaf->ports[2].profile->ecn[1].kmin, scaled ? 1600000 : 400000); /* uplink, 400G */
+		assert_int_equal(leaf->ports[2].profile->ecn[7].kmax, scaled ? 6400000 : 1600000);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 	}
@@ -84,11 +84,11 @@ static void test_ecn_tables_shared_only_when_equal(void **state)
 		    NULL, 0);
 	tl_build(&sim, &sc);
 	const struct sb_node *leaf = &sim.switches[0]->node;
-	assert_true(leaf->ports[0].ecn[0].kmin == UINT64_MAX && leaf->ports[2].ecn[0].kmin == UINT64_MAX);
-	assert_true(leaf->ports[0].ecn[1].kmin == 4000000000000ull);  /* 40 KB at 1 kb/s is 4 TB on 100G */
-	assert_true(leaf->ports[2].ecn[1].kmin == 16000000000000ull); /* and 16 TB on 400G */
-	assert_ptr_equal(leaf->ports[0].ecn, leaf->ports[1].ecn);        /* the two host ports: one table */
-	assert_int_equal(sim.necn_tables, 2);
+	assert_true(leaf->ports[0].profile->ecn[0].kmin == UINT64_MAX && leaf->ports[2].profile->ecn[0].kmin == UINT64_MAX);
+	assert_true(leaf->ports[0].profile->ecn[1].kmin == 4000000000000ull);  /* 40 KB at 1 kb/s is 4 TB on 100G */
+	assert_true(leaf->ports[2].profile->ecn[1].kmin == 16000000000000ull); /* and 16 TB on 400G */
+	assert_ptr_equal(leaf->ports[0].profile, leaf->ports[1].profile); /* the two host ports: one profile */
+	assert_int_equal(sim.nport_profiles, 3); /* switch ports at 100G and at 400G, and the hosts' NICs */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -107,9 +107,9 @@ static void test_ecn_thresholds_saturate(void **state)
 	tl_build(&sim, &sc);
 	const struct sb_node *leaf = &sim.switches[0]->node;
 	for (uint16_t p = 0; p < leaf->nports; p++) {
-		assert_true(leaf->ports[p].ecn[1].kmin == UINT64_MAX);
-		assert_true(leaf->ports[p].ecn[1].kmax == UINT64_MAX);
-		assert_false(sb_ecn_decide(&leaf->ports[p].ecn[1], UINT64_MAX - 1, &sim.switches[0]->rng));
+		assert_true(leaf->ports[p].profile->ecn[1].kmin == UINT64_MAX);
+		assert_true(leaf->ports[p].profile->ecn[1].kmax == UINT64_MAX);
+		assert_false(sb_ecn_decide(&leaf->ports[p].profile->ecn[1], UINT64_MAX - 1, &sim.switches[0]->rng));
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);

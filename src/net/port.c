@@ -104,7 +104,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			}
 			if (eligible & bit) {
 				if (!port->drr_turn) {
-					port->deficit[q] += (int32_t)port->quantum[q];
+					port->deficit[q] += (int32_t)port->profile->quantum[q];
 					port->credited |= bit;
 					port->drr_turn = 1;
 				}
@@ -138,6 +138,10 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 	return p;
 }
 
+const struct sb_port_profile sb_port_profile_default = {
+	.quantum = { 1500, 1500, 1500, 1500, 1500, 1500, 1500, 1500 },
+};
+
 static void link_arrive(void *obj, uint64_t arg);
 
 static void tx_done(void *obj, uint64_t arg)
@@ -165,7 +169,6 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	if (p->lane == SB_LANE_DATA && port->node_kind == SB_NODE_SWITCH)
 		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
 
-	port->tx_pkts++;
 	port->tx_bytes += p->size;
 	if (p->type != SB_PKT_PFC)
 		sim->stats.packet_hops++;
@@ -245,7 +248,9 @@ static void ctrl_push_pfc(struct sb_fifo *ctrl, struct sb_packet *pkt)
 static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
 {
 	uint8_t bit = (uint8_t)(1u << q), others = (uint8_t)(port->credited & ~bit);
-	int32_t deficit = port->deficit[q];
+	/* a queue without credit has a deficit of 0: DRR's line is not read (nor written) then */
+	bool had_credit = port->credited & bit;
+	int32_t deficit = had_credit ? port->deficit[q] : 0;
 	bool turn = port->drr_turn;
 	if (port->drr_next != q) {
 		unsigned from = port->drr_next, dist = (q - from) & (SB_NPRIO - 1);
@@ -258,14 +263,15 @@ static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
 		turn = false;
 	}
 	if (!turn)
-		deficit += (int32_t)port->quantum[q];
+		deficit += (int32_t)port->profile->quantum[q];
 	if ((int32_t)size > deficit) {
 		/* laps around the other queues until the quanta cover the packet */
 		for (uint8_t m = others; m; m &= (uint8_t)(m - 1))
 			port->deficit[__builtin_ctz(m)] = 0;
 		others = 0;
 	}
-	port->deficit[q] = 0;
+	if (had_credit)
+		port->deficit[q] = 0;
 	port->credited = others;
 	port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 	port->drr_turn = 0;

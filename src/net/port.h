@@ -83,6 +83,17 @@ struct sb_ecn_cfg {
 	uint8_t mode;        /* SB_ECN_OFF / RED / STEP (scenario.h) */
 };
 
+/* What a port's scheduler and marking read per packet and that is configuration, not state:
+ * one copy shared by every port of equal configuration (sim->port_profiles), so that the lines
+ * it takes stay in cache instead of a few lines per port spread over a large network. */
+struct sb_port_profile {
+	struct sb_ecn_cfg ecn[SB_NPRIO]; /* marking per priority (mode SB_ECN_OFF: never) */
+	uint32_t quantum[SB_NPRIO];      /* DRR: bytes a queue may send per turn */
+	bool ecn_at_dequeue;             /* mark when a packet leaves, not when it is queued */
+};
+/* Quanta of 1500 bytes, no marking: a port's profile until its node configures it. */
+extern const struct sb_port_profile sb_port_profile_default;
+
 /* Laid out by use, ports 64-byte aligned: the first line is what every transmission and
  * every arrival reads, the second what every transmission updates, the third DRR's counters;
  * the rest is read per packet only for its own priority, or rarely. */
@@ -108,30 +119,26 @@ struct sb_port {
 	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
 	uint16_t index;           /* port index within its node */
 	uint16_t peer_index;      /* peer->index */
-	uint8_t ecn_at_dequeue;
 	uint8_t peer_kind;        /* peer->node_kind */
 
-	/* line 1: the control queue and what each transmission adds up */
+	/* line 1: the control queue and what each transmission reads and adds up */
 	struct sb_fifo ctrl;
 	uint64_t ps_per_byte;     /* serialisation per byte when exact in ps (0: use rate_bps) */
 	sb_time delay;            /* propagation delay of the link */
-	uint64_t tx_pkts, tx_bytes;
+	const struct sb_port_profile *profile; /* quanta and marking, shared (never NULL) */
+	uint64_t tx_bytes;
 
-	/* line 2: DRR */
+	/* line 2: DRR's counters (read only while a queue holds credit: `credited`), then what
+	 * is read rarely */
 	int32_t deficit[SB_NPRIO];
-	uint32_t quantum[SB_NPRIO];
-
-	struct sb_fifo q[SB_NPRIO]; /* two per line */
 	sb_time busy_time;        /* serialisation time so far, only when ps_per_byte is 0: see
 				   * sb_port_busy_time() */
 	uint64_t rate_bps;
 	sb_pull_fn pull;          /* the pull source (host NICs with RDMA flows), else NULL */
 	struct sb_port *peer;     /* the other end of the link (its facts an arrival needs are
 				   * in line 0: peer_node, peer_kind, peer_index) */
-	/* marking per priority (SB_NPRIO entries; switch ports only, else NULL): one table shared
-	 * by every port of equal configuration (sim->ecn_tables), so that the line a marking
-	 * reads stays in cache instead of three lines per port spread over a large network */
-	const struct sb_ecn_cfg *ecn;
+
+	struct sb_fifo q[SB_NPRIO]; /* two per line */
 
 	/* PFC, as the upstream (net/pfc.c): pause timers in quanta mode, paused time per priority */
 	uint8_t pfc_effective;    /* priorities currently paused (per priority or port-wide) */

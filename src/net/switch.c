@@ -35,6 +35,13 @@ bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *r
 	return (sb_rng_u64(rng) >> 32) < threshold;
 }
 
+/* Bytes in a data queue, without reading its line when the port's backlog says it is empty
+ * (most packets of a lightly loaded fabric find their queue empty). */
+static inline uint64_t queued_bytes(const struct sb_port *port, uint8_t prio)
+{
+	return (port->backlog & (1u << prio)) ? port->q[prio].bytes : 0;
+}
+
 static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
 {
 	if ((p->flags & SB_PF_ECT) && sb_ecn_decide(e, qbytes, &sw->rng))
@@ -71,8 +78,8 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_ind
 		sb_packet_free(&sim->engine, pkt);
 		return;
 	}
-	if (!port->ecn_at_dequeue)
-		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes + pkt->size, pkt);
+	if (!port->profile->ecn_at_dequeue)
+		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio) + pkt->size, pkt);
 	sb_port_enqueue(sim, port, pkt);
 }
 
@@ -80,8 +87,8 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 {
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
 	sb_mmu_release(sb_switch_mmu(sw, port->index), &m, SB_RELEASE_TX);
-	if (port->ecn_at_dequeue)
-		ecn_mark(sw, &port->ecn[pkt->prio], port->q[pkt->prio].bytes, pkt);
+	if (port->profile->ecn_at_dequeue)
+		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio), pkt);
 	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
 		/* INT (telemetry.h), on data only (an ACK in a data queue carries its record back):
 		 * the port's cumulative bytes including this packet (the port counts it after this

@@ -178,26 +178,34 @@ sb_time sb_transport_ideal_fct(const struct sb_sim *sim, const struct sb_transpo
 
 /* --- lifecycle --- */
 
-static void configure_nic(struct sb_host *h, const struct sb_host_params *p)
+/* The shared copy of a port profile: ports of equal configuration get the same one. */
+static const struct sb_port_profile *intern_profile(struct sb_sim *sim, const struct sb_port_profile *profile)
 {
-	struct sb_port *nic = &h->node.ports[0];
-	nic->sched = (uint8_t)p->sched;
+	for (size_t i = 0; i < sim->nport_profiles; i++)
+		if (!memcmp(sim->port_profiles[i], profile, sizeof(*profile)))
+			return sim->port_profiles[i];
+	sim->port_profiles = sb_xrealloc(sim->port_profiles, (sim->nport_profiles + 1) * sizeof(*sim->port_profiles));
+	struct sb_port_profile *copy = sb_xmalloc(sizeof(*copy));
+	memcpy(copy, profile, sizeof(*copy));
+	return sim->port_profiles[sim->nport_profiles++] = copy;
+}
+
+static void set_quanta(struct sb_port_profile *profile, const double weight[SB_NPRIO], double quantum_bytes)
+{
 	for (int q = 0; q < SB_NPRIO; q++) {
-		double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
-		nic->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
+		double quantum = weight[q] * quantum_bytes;
+		profile->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
 	}
 }
 
-/* The shared copy of a port's marking table: ports of the same rate get the same one. */
-static const struct sb_ecn_cfg *intern_ecn(struct sb_sim *sim, const struct sb_ecn_cfg table[SB_NPRIO])
+static void configure_nic(struct sb_sim *sim, struct sb_host *h, const struct sb_host_params *p)
 {
-	for (size_t i = 0; i < sim->necn_tables; i++)
-		if (!memcmp(sim->ecn_tables[i], table, SB_NPRIO * sizeof(*table)))
-			return sim->ecn_tables[i];
-	sim->ecn_tables = sb_xrealloc(sim->ecn_tables, (sim->necn_tables + 1) * sizeof(*sim->ecn_tables));
-	struct sb_ecn_cfg *copy = sb_xmalloc(SB_NPRIO * sizeof(*copy));
-	memcpy(copy, table, SB_NPRIO * sizeof(*copy));
-	return sim->ecn_tables[sim->necn_tables++] = copy;
+	struct sb_port *nic = &h->node.ports[0];
+	nic->sched = (uint8_t)p->sched;
+	struct sb_port_profile profile;
+	memset(&profile, 0, sizeof(profile)); /* padding too: profiles are compared with memcmp */
+	set_quanta(&profile, p->drr_weight, (double)p->drr_quantum_bytes);
+	nic->profile = intern_profile(sim, &profile);
 }
 
 static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, const struct sb_switch_params *p)
@@ -208,13 +216,12 @@ static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, con
 		 * stands for a delay only at the rate it was chosen for */
 		double scale = p->ecn_ref_gbps > 0 ? (double)port->rate_bps / (p->ecn_ref_gbps * 1e9) : 1;
 		port->sched = (uint8_t)p->sched;
-		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
-		struct sb_ecn_cfg ecn[SB_NPRIO];
-		memset(ecn, 0, sizeof(ecn)); /* padding too: tables are compared with memcmp */
+		struct sb_port_profile profile;
+		memset(&profile, 0, sizeof(profile)); /* padding too: profiles are compared with memcmp */
+		profile.ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
+		set_quanta(&profile, p->drr_weight, (double)p->drr_quantum_bytes);
 		for (int q = 0; q < SB_NPRIO; q++) {
-			double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
-			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
-			struct sb_ecn_cfg *e = &ecn[q];
+			struct sb_ecn_cfg *e = &profile.ecn[q];
 			e->mode = (uint8_t)p->ecn_mode;
 			/* saturated: 1e12 bytes at ecn_ref_gbps = 1e-6 on a 25 Gb/s port is 2.5e19, beyond
 			 * uint64_t (undefined); a threshold no queue reaches is what it means */
@@ -227,7 +234,7 @@ static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, con
 			double pm = p->ecn_pmax[q] < 0 ? 0 : p->ecn_pmax[q] > 1 ? 1 : p->ecn_pmax[q];
 			e->pmax_q32 = (uint32_t)(pm * 4294967295.0);
 		}
-		port->ecn = intern_ecn(sim, ecn);
+		port->profile = intern_profile(sim, &profile);
 	}
 }
 
@@ -262,7 +269,7 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
 	sim->nic_control_fifo = sc->host.control_queue == SB_NIC_CONTROL_FIFO;
 	for (uint32_t h = 0; rc == 0 && h < sim->nhosts; h++)
-		configure_nic(sim->hosts[h], &sc->host);
+		configure_nic(sim, sim->hosts[h], &sc->host);
 	/* Workloads first: they only create flows and schedule events, and they tell which
 	 * priorities carry lossless traffic (file workloads per line), which the MMUs need. */
 	if (rc == 0)
@@ -386,9 +393,9 @@ void sb_sim_free(struct sb_sim *sim)
 	}
 	free(sim->nodes);
 	sb_routes_free(&sim->routes);
-	for (size_t i = 0; i < sim->necn_tables; i++)
-		free(sim->ecn_tables[i]);
-	free(sim->ecn_tables);
+	for (size_t i = 0; i < sim->nport_profiles; i++)
+		free(sim->port_profiles[i]);
+	free(sim->port_profiles);
 	free(sim->rack_first);
 	free(sim->rack_count);
 	free(sim->hosts);

@@ -81,8 +81,8 @@ struct sb_sim {
 	uint32_t nswitches;
 	uint32_t nracks;
 	struct sb_routes routes;   /* forwarding tables by destination rack (net/routes.h) */
-	struct sb_ecn_cfg **ecn_tables; /* the distinct marking tables of switch ports (SB_NPRIO each) */
-	size_t necn_tables;
+	struct sb_port_profile **port_profiles; /* the distinct profiles of configured ports */
+	size_t nport_profiles;
 
 	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
 	struct sb_flow_table flows;

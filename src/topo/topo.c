@@ -22,8 +22,7 @@ static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, u
 	p->ps_per_byte = (8 * SB_SEC) % rate == 0 ? 8 * SB_SEC / rate : 0;
 	p->delay = delay;
 	p->sched = SB_SCHED_DRR;
-	for (int q = 0; q < SB_NPRIO; q++)
-		p->quantum[q] = 1500;
+	p->profile = &sb_port_profile_default;
 }
 
 int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err)
