@@ -154,6 +154,22 @@ static void test_leafspine(void **state)
 		assert_int_equal(sim.routes.dst[h].rack, h / 3);
 		assert_int_equal(sim.routes.dst[h].port, h % 3); /* host ports come first */
 	}
+	assert_false(sim.routes.regular); /* 3 hosts per rack: the table, not a shift */
+	done(&sim, &sc);
+}
+
+/* A power-of-two number of hosts per rack: lookups are arithmetic (routes.h, `regular`), and
+ * still every group and pick is the oracle's. */
+static void test_leafspine_regular(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	build(&sim, &sc, "topology: { type = \"leafspine\"; leaves = 6; hosts_per_leaf = 4; spines = 3; };");
+	assert_true(sim.routes.regular);
+	assert_int_equal(sim.routes.rack_shift, 2);
+	assert_int_equal(expect_oracle(&sim), 6 * 20);
+	expect_reach(&sim);
 	done(&sim, &sc);
 }
 
@@ -230,6 +246,7 @@ static void test_fattree(void **state)
 		assert_int_equal(sim.routes.nracks, k * half);
 		for (uint32_t h = 0; h < hosts; h++)
 			assert_int_equal(sim.routes.dst[h].rack, h / half);
+		assert_true(sim.routes.regular == (half == 2)); /* 2 hosts per edge: a shift; 3: the table */
 		done(&sim, &sc);
 	}
 }
@@ -299,6 +316,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leafspine),
+		cmocka_unit_test(test_leafspine_regular),
 		cmocka_unit_test(test_leafspine_parallel_links),
 		cmocka_unit_test(test_big_groups),
 		cmocka_unit_test(test_single_switch),

@@ -6,7 +6,7 @@
 uint32_t sb_route_group(const struct sb_routes *rt, const struct sb_route_view *v, uint32_t dst, uint16_t *ports,
 			uint32_t cap)
 {
-	struct sb_route_dst d = rt->dst[dst];
+	struct sb_route_dst d = sb_route_dst_of(rt, dst);
 	if (d.rack == v->rack) {
 		if (cap)
 			ports[0] = d.port;

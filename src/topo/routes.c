@@ -181,6 +181,24 @@ static uint32_t row_id(struct build *b, const uint32_t *row)
 	return id;
 }
 
+/* Does host h hang off port h & mask of the switch of rack h >> shift, for every h? Then
+ * lookups need no table (sb_route_dst_of). The shift is that of the first host of rack 1. */
+static void detect_regular(struct sb_routes *rt, uint32_t nhosts)
+{
+	rt->regular = false;
+	uint32_t first = 0;
+	while (first < nhosts && rt->dst[first].rack == 0)
+		first++;
+	if (first == 0 || first >= nhosts || (first & (first - 1)) || first > 1u << 16)
+		return; /* one rack, or not a power of two hosts per rack */
+	uint8_t shift = (uint8_t)__builtin_ctz(first);
+	for (uint32_t h = 0; h < nhosts; h++)
+		if (rt->dst[h].rack != h >> shift || rt->dst[h].port != (h & (first - 1)))
+			return;
+	rt->rack_shift = shift;
+	rt->regular = true;
+}
+
 /* Which switch each rack's hosts hang off, and each host's port there. */
 static int find_racks(struct build *b, struct sb_error *err)
 {
@@ -204,6 +222,7 @@ static int find_racks(struct build *b, struct sb_error *err)
 		}
 		b->rt->dst[h] = (struct sb_route_dst){ r, at->index };
 	}
+	detect_regular(b->rt, sim->nhosts);
 	return 0;
 }
 
