@@ -20,8 +20,7 @@ void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ac
 
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 {
-	struct sb_host *h = sim->hosts[pkt->src];
-	struct sb_port *nic = &h->node.ports[0];
+	struct sb_port *nic = &sim->host_nics[pkt->src];
 	sim->stats.pkts_sent++;
 	if (sim->inject && sim->inject(sim->inject_ctx, pkt)) {
 		sim->stats.drops_injected++;
@@ -35,7 +34,7 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 			queued += nic->q[q].bytes;
 		if (queued + pkt->size > sim->nic_limit) {
 			sim->stats.drops_nic++;
-			h->nic_drops++;
+			sim->hosts[pkt->src]->nic_drops++;
 			sim->stats.pkts_dropped++;
 			if (pkt->flags & SB_PF_LOSSLESS)
 				sim->stats.pkts_dropped_lossless++;
@@ -384,14 +383,16 @@ void sb_sim_free(struct sb_sim *sim)
 	sb_pfc_record_free(&sim->pfc);
 	for (uint32_t i = 0; i < sim->nnodes; i++) {
 		struct sb_node *n = sim->nodes[i];
-		if (n->kind == SB_NODE_SWITCH)
+		if (n->kind == SB_NODE_SWITCH) {
 			sb_switch_free((struct sb_switch *)n);
-		else
-			sb_rdma_nic_free(((struct sb_host *)n)->rdma);
-		free(n->ports);
+			free(n->ports);
+		} else {
+			sb_rdma_nic_free(((struct sb_host *)n)->rdma); /* its port is in host_nics */
+		}
 		free(n);
 	}
 	free(sim->nodes);
+	free(sim->host_nics);
 	sb_routes_free(&sim->routes);
 	for (size_t i = 0; i < sim->nport_profiles; i++)
 		free(sim->port_profiles[i]);

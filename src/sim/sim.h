@@ -76,6 +76,8 @@ struct sb_sim {
 	struct sb_node **nodes;
 	uint32_t nnodes;
 	struct sb_host **hosts;
+	struct sb_port *host_nics;   /* [nhosts]: host h's NIC (its node's one port) is host_nics[h],
+				      * one array, so that a send finds it without reading the host */
 	uint32_t nhosts;
 	struct sb_switch **switches;
 	uint32_t nswitches;

@@ -50,6 +50,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 	sim->nracks = plan->nracks;
 	sim->nodes = sb_xcalloc(N, sizeof(*sim->nodes));
 	sim->hosts = sb_xcalloc(H, sizeof(*sim->hosts));
+	sim->host_nics = sb_xcalloc_aligned(H ? H : 1, sizeof(*sim->host_nics), _Alignof(struct sb_port));
 	sim->switches = sb_xcalloc(S ? S : 1, sizeof(*sim->switches));
 	uint32_t tier_count[4] = { 0 };
 	for (uint32_t i = 0; i < N; i++) {
@@ -76,7 +77,7 @@ int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb
 		}
 		n->sim = sim;
 		n->id = i;
-		n->ports = sb_xcalloc_aligned(nports[i], sizeof(*n->ports), _Alignof(struct sb_port));
+		n->ports = i < H ? &sim->host_nics[i] : sb_xcalloc_aligned(nports[i], sizeof(*n->ports), _Alignof(struct sb_port));
 		sim->nodes[i] = n;
 	}
 	memset(nports, 0, N * sizeof(*nports));
