@@ -20,7 +20,7 @@ static uint32_t take_slot(struct sb_flow_table *t)
 			/* a released slot goes on the stack, which never holds more than nslots */
 			t->free_slots = sb_xrealloc(t->free_slots, (size_t)t->slabs_cap * SB_FLOW_SLAB * sizeof(uint32_t));
 		}
-		t->slabs[slab] = sb_xmalloc(SB_FLOW_SLAB * sizeof(struct sb_flow));
+		t->slabs[slab] = sb_xcalloc_aligned(SB_FLOW_SLAB, sizeof(struct sb_flow), _Alignof(struct sb_flow));
 	}
 	return t->nslots++;
 }

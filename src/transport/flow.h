@@ -12,6 +12,7 @@
 #ifndef SB_FLOW_H
 #define SB_FLOW_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/time.h"
@@ -35,13 +36,18 @@ struct sb_transport_ops;
  * SB_OOO_SEGS segments for out-of-order data). */
 #define SB_OOO_SEGS 8192
 struct sb_ooo {
-	uint64_t bits[SB_OOO_SEGS / 64];
 	uint32_t base; /* any while n = 0 */
-	uint32_t n;    /* segments held */
+	uint32_t n;    /* segments held: first, beside rcv_nxt, since every segment reads it */
+	uint64_t bits[SB_OOO_SEGS / 64];
 };
 
+/* Laid out by use, 64-byte aligned (flows come from aligned slabs, sim/flow_table.c): line 0 is
+ * what both ends read per packet, line 1 what the sender adds up per packet and its timer, line 2
+ * the receiver's sequence state (the held-segment bitmap after it is read only when segments
+ * arrive out of order); the transport's state follows. In a large network each line is a
+ * likely cache miss per packet. */
 struct sb_flow {
-	uint32_t id;
+	_Alignas(64) uint32_t id;
 	uint32_t src, dst;       /* host indices */
 	uint32_t in_network;     /* its packets that exist (made, not yet delivered or dropped):
 				  * the flow is released only at 0 (sim/flow_table.h) */
@@ -61,11 +67,6 @@ struct sb_flow {
 	uint64_t init_window;    /* initial window in bytes, 0 = transport default */
 	const struct sb_transport_ops *ops;
 
-	/* receiver */
-	uint64_t rcv_nxt;        /* next in-order byte expected */
-	uint64_t bytes_received; /* unique payload bytes delivered in order */
-	struct sb_ooo ooo;
-
 	/* timer: one pending event per flow at most (see sb_flow_arm_timer) */
 	sb_time timer_at;        /* deadline the transport wants; SB_TIME_NEVER = none */
 	sb_time timer_scheduled; /* deadline of the pending event; SB_TIME_NEVER = none */
@@ -73,8 +74,16 @@ struct sb_flow {
 	/* sender statistics */
 	uint64_t pkts_sent, pkts_retx, timeouts;
 
+	/* receiver */
+	uint64_t rcv_nxt;        /* next in-order byte expected */
+	uint64_t bytes_received; /* unique payload bytes delivered in order */
+	struct sb_ooo ooo;
+
 	/* transport-private state (TCP, CBR, RDMA…) */
 	_Alignas(8) unsigned char tx[2048];
 };
+_Static_assert(offsetof(struct sb_flow, timer_at) < 128 && offsetof(struct sb_flow, ooo.n) < 192,
+	       "flow: the sender's and the receiver's per-packet fields sit in lines 1 and 2");
+
 
 #endif
