@@ -30,7 +30,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory deps clean docs demo FORCE
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf
@@ -147,6 +147,10 @@ bench: $(BUILD)/sharebuf
 
 bench-scaling: $(BUILD)/sharebuf
 	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
+
+# L2 misses per packet-hop (cachegrind: a count that does not move with the machine's load)
+bench-misses: $(BUILD)/sharebuf
+	sh bench/cache-misses.sh $(BUILD)/sharebuf 256 16384
 
 # memory flat in run length: the paper-scale Reverie run (2 s) and a 2·10^7-line flow list
 bench-memory: $(BUILD)/sharebuf
