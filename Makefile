@@ -78,6 +78,10 @@ $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
 # the software switch of the testbed (docs/testbed.md)
 $(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# its test and benchmark traffic, run in the hosts' namespaces
+$(BUILD)/dp-udp: bench/dp_udp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-lto $< -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
@@ -115,7 +119,7 @@ $(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(TESTS) $(EXAMPLES) $(EXP_PROGS)
+build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/dp-udp $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).

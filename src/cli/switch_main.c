@@ -239,7 +239,16 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	sb_time ran = sb_dp_loop_run(&sw, ports, &o);
 
-	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll };
+	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll, 0, 0 };
+	for (uint16_t i = 0; i < a.nports; i++) {
+		info.rx_csum_partial += ports[i].rx_csum_partial;
+		info.tx_errors += ports[i].tx_errors;
+	}
+	if (info.rx_csum_partial)
+		fprintf(stderr,
+			"sharebuf-switch: warning: %llu frames arrived with their checksum left to an offload and "
+			"were forwarded with a wrong one: turn tx checksumming off on the hosts (ethtool -K eth0 tx off)\n",
+			(unsigned long long)info.rx_csum_partial);
 	rc = write_occupancy(occ, a.out, &err);
 	if (rc == 0)
 		rc = sb_dp_report_write(&sw, &info, a.out, &err);
