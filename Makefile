@@ -8,6 +8,7 @@
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
 #                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
 #   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
+#   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
@@ -30,7 +31,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory deps clean docs demo FORCE
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch
@@ -157,6 +158,10 @@ bench-scaling: $(BUILD)/sharebuf
 	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
 
 # memory flat in run length: the paper-scale Reverie run (2 s) and a 2·10^7-line flow list
+# the software switch's forwarding rate and added latency (root: network namespaces)
+bench-dataplane: $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+	sh bench/dataplane-bench.sh $(BUILD)
+
 bench-memory: $(BUILD)/sharebuf
 	sh bench/memory-bench.sh $(BUILD)/sharebuf
 	sh bench/flowlist-bench.sh $(BUILD)/sharebuf
