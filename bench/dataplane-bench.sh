@@ -67,7 +67,7 @@ start_switch() { # $1: extra option
 	# shellcheck disable=SC2086
 	"$BUILD/sharebuf-switch" "$OUT/bench.cfg" $ports --out "$OUT/sw$2" $1 > "$OUT/sw$2.out" 2> "$OUT/sw$2.err" &
 	swpid=$!
-	for _ in $(seq 50); do grep -q ready "$OUT/sw$2.out" && return 0; sleep 0.1; done
+	for _ in $(seq 50); do grep -qs ready "$OUT/sw$2.out" && return 0; sleep 0.1; done
 	echo "dataplane-bench: the switch did not start" >&2; cat "$OUT/sw$2.err" >&2; exit 1
 }
 stop_switch() { kill -TERM "$swpid"; wait "$swpid"; swpid=""; }
@@ -114,8 +114,8 @@ forward() { # $1: extra switch option, $2: tag -> "mpps gbps drop_pct"
 	wait $sinks
 	stop_switch
 	rx=$(cat "$OUT"/sink"$2".* | awk '{ s += $2 } END { print s }')
-	fwd=$(sed -n '/"forwarded"/,/}/s/.*"pkts": \([0-9]*\).*/\1/p' "$OUT/sw$2/summary.json")
-	dropped=$(sed -n '/"dropped"/,/}/s/.*"pkts": \([0-9]*\).*/\1/p' "$OUT/sw$2/summary.json" | head -1)
+	fwd=$(sed -n '/"forwarded"/,/}/s/.*"pkts": \([0-9]*\).*/\1/p' "$OUT/swfwd$2/summary.json")
+	dropped=$(sed -n '/"dropped"/,/}/s/.*"pkts": \([0-9]*\).*/\1/p' "$OUT/swfwd$2/summary.json" | head -1)
 	awk -v rx="$rx" -v s="$SECONDS_" -v f="$fwd" -v d="$dropped" \
 		'BEGIN { printf "%.3f %.2f %.2f\n", rx / s / 1e6, rx * 1514 * 8 / s / 1e9, (f + d) ? 100 * d / (f + d) : 0 }'
 }

@@ -111,9 +111,13 @@ int main(int argc, char **argv)
 					break;
 				}
 			}
-			double next = t0 + gap;
-			while (now_s() < next)
-				;
+			/* sleep, not spin: on a small machine a spinning client would take the CPU
+			 * the echo server and the switch need */
+			double left = t0 + gap - now_s();
+			if (left > 0) {
+				struct timespec ts = { (time_t)left, (long)((left - (double)(time_t)left) * 1e9) };
+				nanosleep(&ts, NULL);
+			}
 		}
 		if (!got) {
 			printf("rtt_us nan nan nan %d\n", count);
