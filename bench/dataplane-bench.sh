@@ -7,7 +7,9 @@
 #               (build/dp-udp blast) at the next host for SECONDS; every port is loaded in both
 #               directions. The ports' shapers run at 100 Gb/s, far above what the hosts can
 #               offer, so the switch's loop (and the CPU it shares with the hosts) is the
-#               bottleneck. Reported: frames delivered to the hosts' sockets per second (Mpps)
+#               bottleneck. The blasters run at nice 10: on a machine of 2 cores, senders at
+#               the switch's priority take most of the CPU (the switch then forwards half
+#               as much, and the measure is of the load generator, not of the switch). Reported: frames delivered to the hosts' sockets per second (Mpps)
 #               and as Gb/s of 1514-byte frames, and the switch's drops.
 #   latency     idle RTT of a 64-byte UDP ping-pong (build/dp-udp ping, 2000 round trips, 1 ms
 #               apart) through the switch, and through a direct veth pair between two
@@ -108,7 +110,7 @@ forward() { # $1: extra switch option, $2: tag -> "mpps gbps drop_pct"
 	done
 	sleep 0.3
 	for i in $(seq 0 $((N - 1))); do
-		ip netns exec "${p}h$i" "$BUILD/dp-udp" blast "10.0.0.$(((i + 1) % N + 1))" 7200 "$SECONDS_" > "$OUT/blast$2.$i" &
+		ip netns exec "${p}h$i" nice -n 10 "$BUILD/dp-udp" blast "10.0.0.$(((i + 1) % N + 1))" 7200 "$SECONDS_" > "$OUT/blast$2.$i" &
 	done
 	# shellcheck disable=SC2086
 	wait $sinks
