@@ -86,6 +86,8 @@ $(BUILD)/dp-udp: bench/dp_udp.c
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
+# the switch's program test runs the switch and its traffic tool
+$(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).

@@ -8,8 +8,9 @@
  *                    tests/dataplane-veth.sh puts the switch between three namespaces; a UDP
  *                    ping (static ARP, then through flooded ARP) and an iperf3 TCP transfer get
  *                    through, an overload of one port makes the MMU drop (counted as threshold
- *                    drops, DT), SIGTERM ends the switch with status 0, and its outputs hold:
- *                    conservation, the queues' rows, the simulator's occupancy.csv header.
+ *                    drops, DT) and holds the congested queue at DT's steady state αB/(1+α)
+ *                    within a frame, SIGTERM ends the switch with status 0, and its outputs
+ *                    hold: conservation, the queues' rows, the simulator's occupancy.csv header.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -132,6 +133,16 @@ static void test_veth(void **state)
 	static const char header[] = "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n"; /* docs/outputs.md §4 */
 	assert_true(!strncmp(occ, header, strlen(header)));
 	assert_non_null(strstr(occ, ",leaf0,")); /* 10 ms samples over a few seconds */
+	/* DT on real packets: during the overload one queue holds αB/(1+α) = 75,000 bytes of the
+	 * 150,000-byte buffer (α = 1, Choudhury & Hahne's steady state), within one frame */
+	unsigned long long most = 0;
+	for (const char *line = strchr(occ, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+		unsigned long long lossy = 0;
+		if (sscanf(line + 1, "%*[^,],%*[^,],%llu", &lossy) == 1 && lossy > most)
+			most = lossy;
+	}
+	print_message("largest sampled occupancy: %llu bytes (DT steady state 75000)\n", most);
+	assert_true(most + 1514 >= 75000 && most <= 75000 + 1514);
 	free(occ);
 	tl_rmtree(tmp);
 	free(tmp);

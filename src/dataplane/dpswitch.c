@@ -148,9 +148,9 @@ int sb_dp_switch_init(struct sb_dp_switch *sw, const struct sb_scenario *sc, uin
 		struct sb_ecn_cfg ecn[SB_MMU_NPRIO];
 		uint32_t quantum[SB_MMU_NPRIO];
 		sb_switch_port_tables(&sc->sw, sw->rate_bps, ecn, quantum);
-		/* a few frames of slack: the loop's wake-up delays are made good, not idle time */
+		/* 1 ms of slack: a backlogged port makes good what a loop kept off the CPU owes */
 		sb_swport_init(&sw->port[i], (uint8_t)sc->sw.sched, quantum, ecn, sc->sw.ecn_at == SB_ECN_AT_DEQUEUE,
-			       sw->rate_bps, 4 * sb_tx_time(1538, sw->rate_bps), CTRL_LIMIT);
+			       sw->rate_bps, SB_MS, CTRL_LIMIT);
 	}
 	uint64_t slots = sw->buffer_bytes / 64 + (uint64_t)nports * (CTRL_LIMIT + 64);
 	if (slots > POOL_MAX)
@@ -312,6 +312,8 @@ unsigned sb_dp_switch_transmit(struct sb_dp_switch *sw, uint16_t pi, sb_time now
 		sb_dp_pool_put(&sw->pool, p);
 		n++;
 	}
+	if (!port->backlog && !port->ctrl.head)
+		sb_dp_shaper_idle(&port->shaper);
 	if (n && sw->check)
 		check_or_abort(sw);
 	return n;
