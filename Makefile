@@ -8,6 +8,7 @@
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
 #                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
 #   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
+#   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
@@ -23,17 +24,17 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(LTO) $(WARN) -Isrc $(shell pkg-config
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC  := $(sort $(filter-out src/cli/main.c,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses deps clean docs demo FORCE
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
-all: $(BUILD)/sharebuf
+all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -75,8 +76,18 @@ $(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
 $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
+# the software switch of the testbed (docs/testbed.md)
+$(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# its test and benchmark traffic, run in the hosts' namespaces
+$(BUILD)/dp-udp: bench/dp_udp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-lto $< -o $@
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
+# the switch's program test runs the switch and its traffic tool
+$(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).
@@ -111,7 +122,7 @@ $(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(TESTS) $(EXAMPLES) $(EXP_PROGS)
+build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/dp-udp $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).
@@ -153,6 +164,10 @@ bench-misses: $(BUILD)/sharebuf
 	sh bench/cache-misses.sh $(BUILD)/sharebuf 256 16384
 
 # memory flat in run length: the paper-scale Reverie run (2 s) and a 2·10^7-line flow list
+# the software switch's forwarding rate and added latency (root: network namespaces)
+bench-dataplane: $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+	sh bench/dataplane-bench.sh $(BUILD)
+
 bench-memory: $(BUILD)/sharebuf
 	sh bench/memory-bench.sh $(BUILD)/sharebuf
 	sh bench/flowlist-bench.sh $(BUILD)/sharebuf
