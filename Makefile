@@ -23,7 +23,7 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(LTO) $(WARN) -Isrc $(shell pkg-config
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC  := $(sort $(filter-out src/cli/main.c src/load/main.c,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c src/load/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -33,7 +33,7 @@ DEFAULT_SCENARIO := scenarios/default.cfg
 .PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
-all: $(BUILD)/sharebuf $(BUILD)/sharebuf-load
+all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -75,6 +75,10 @@ $(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
 $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
+# the software switch of the testbed (docs/testbed.md)
+$(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
 # The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
 $(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -115,7 +119,7 @@ $(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-load $(TESTS) $(EXAMPLES) $(EXP_PROGS)
+build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).

@@ -61,7 +61,21 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
  * and always above kmax. */
 bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng);
 
-/* Buffer of the whole switch in bytes, as configured or derived from its ports. */
-uint64_t sb_switch_buffer_bytes(const struct sb_switch *sw, const struct sb_switch_params *p);
+/* Buffer of a whole switch in bytes whose ports run at rate_bps[0..nports-1]: as configured
+ * (switch.buffer_bytes) or derived from its ports (switch.buffer_per_port_per_gbps). */
+uint64_t sb_switch_buffer_for_rates(const struct sb_switch_params *p, const uint64_t *rate_bps, uint16_t nports);
+
+/* A switch port's marking table and DRR quanta (one per priority) from the scenario's switch
+ * group, for a port of rate rate_bps (thresholds scaled by switch.ecn_ref_gbps). The simulator
+ * and the software switch (src/dataplane/) build their ports with it. */
+void sb_switch_port_tables(const struct sb_switch_params *p, uint64_t rate_bps, struct sb_ecn_cfg ecn[SB_NPRIO],
+			   uint32_t quantum[SB_NPRIO]);
+
+/* One MMU of a switch named `who` from the scenario: the scheme switch.scheme with its
+ * parameters, invariant checks as configured, started. NULL + err (placed at the scheme's key)
+ * on an unknown scheme or bad parameters. The simulator's switches and the software switch
+ * create their MMUs with it, so a scenario sets both up identically. */
+struct sb_mmu *sb_switch_mmu_create(const struct sb_scenario *sc, const struct sb_mmu_config *cfg,
+				    const struct sb_mmu_env *env, const char *who, struct sb_error *err);
 
 #endif

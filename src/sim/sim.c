@@ -204,29 +204,10 @@ static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, con
 {
 	for (uint16_t i = 0; i < sw->node.nports; i++) {
 		struct sb_port *port = &sw->node.ports[i];
-		/* a queue drains in proportion to its port's rate, so a marking threshold in bytes
-		 * stands for a delay only at the rate it was chosen for */
-		double scale = p->ecn_ref_gbps > 0 ? (double)port->rate_bps / (p->ecn_ref_gbps * 1e9) : 1;
 		port->sched = (uint8_t)p->sched;
 		port->ecn_at_dequeue = p->ecn_at == SB_ECN_AT_DEQUEUE;
 		struct sb_ecn_cfg ecn[SB_NPRIO];
-		memset(ecn, 0, sizeof(ecn)); /* padding too: tables are compared with memcmp */
-		for (int q = 0; q < SB_NPRIO; q++) {
-			double quantum = p->drr_weight[q] * (double)p->drr_quantum_bytes;
-			port->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
-			struct sb_ecn_cfg *e = &ecn[q];
-			e->mode = (uint8_t)p->ecn_mode;
-			/* saturated: 1e12 bytes at ecn_ref_gbps = 1e-6 on a 25 Gb/s port is 2.5e19, beyond
-			 * uint64_t (undefined); a threshold no queue reaches is what it means */
-			e->kmin = sb_u64_saturate(p->ecn_kmin_bytes[q] * scale);
-			e->kmax = sb_u64_saturate(p->ecn_kmax_bytes[q] * scale);
-			if (e->kmax < e->kmin)
-				e->kmax = e->kmin;
-			if (e->kmax == e->kmin && e->mode == SB_ECN_RED)
-				e->mode = SB_ECN_STEP;
-			double pm = p->ecn_pmax[q] < 0 ? 0 : p->ecn_pmax[q] > 1 ? 1 : p->ecn_pmax[q];
-			e->pmax_q32 = (uint32_t)(pm * 4294967295.0);
-		}
+		sb_switch_port_tables(p, port->rate_bps, ecn, port->quantum);
 		port->ecn = intern_ecn(sim, ecn);
 	}
 }
@@ -402,7 +383,11 @@ void sb_sim_free(struct sb_sim *sim)
 
 uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim)
 {
-	const struct sb_scenario *sc = sim->sc;
+	return sb_scenario_max_frame_bytes(sim->sc);
+}
+
+uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc)
+{
 	int64_t tcp = sc->tcp.mss + sc->tcp.header_bytes, rdma = sc->rdma.mtu + sc->rdma.header_bytes;
 	return (uint32_t)(tcp > rdma ? tcp : rdma);
 }

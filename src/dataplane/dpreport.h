@@ -1,0 +1,32 @@
+/*
+ * dpreport.h — the software switch's output files (docs/testbed.md §"switch outputs").
+ *
+ *   summary.json   scheme, ports, rate, buffer; received / forwarded / control / dropped (per
+ *                  cause) / queued at exit with the conservation check; peak occupancy; ECN
+ *                  marks; first-window tags; run length
+ *   queues.csv     one row per (port, priority): enqueued, dequeued, ECN-marked, dropped per
+ *                  MMU cause, packets and bytes
+ *   occupancy.csv  the simulator's columns (docs/outputs.md §4), rows streamed by the loop
+ */
+#ifndef SB_DP_REPORT_H
+#define SB_DP_REPORT_H
+
+#include <stdio.h>
+#include "dataplane/dpswitch.h"
+
+struct sb_dp_report_info {
+	const char *scenario;      /* the file */
+	const char *const *ifnames;/* per port */
+	sb_time run_length;
+	bool busy_poll;
+};
+
+/* The header line of occupancy.csv. */
+extern const char sb_dp_occupancy_header[];
+
+/* Write summary.json and queues.csv into dir; -1 + err if a file cannot be written. */
+int sb_dp_report_write(const struct sb_dp_switch *sw, const struct sb_dp_report_info *info, const char *dir,
+		       struct sb_error *err);
+void sb_dp_write_queues(FILE *f, const struct sb_dp_switch *sw);
+
+#endif
