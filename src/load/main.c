@@ -4,13 +4,18 @@
  *   sharebuf-load server --listen PORT
  *   sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P]
  *                        [--preopen N] [--grace-ms MS]
- *   sharebuf-load report SCENARIO --out DIR [--set K=V]... MEASURED.csv...
+ *   sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...
  *   sharebuf-load plan SCENARIO [--set K=V]... [--host I]
+ *   sharebuf-load info SCENARIO [--set K=V]...
  *
  * client plays host I's flows (net.h) and writes DIR/measured.csv, then DIR/flows.csv and
  * DIR/summary.json of its own flows; report merges several hosts' measured.csv into one
- * flows.csv and summary.json (plan.h); plan prints the flows a client would play, one line
- * each (flow_id src dst size_bytes start_ps query prio cc), to check what will run.
+ * flows.csv and summary.json (plan.h), with --switch the drops and buffer samples that
+ * build/sharebuf-switch wrote into SWDIR (switch_counts.h); plan prints the flows a client would play, one line
+ * each (flow_id src dst size_bytes start_ps query prio cc), to check what will run;
+ * info prints what testbed/run.sh sets up the hosts with, as shell assignments (hosts=8,
+ * rate_gbps=1, min_rto_ms=200, cc=cubic, ecn=0, duration_s=3), read from the scenario as
+ * the simulator reads it.
  * Bad input: one message naming the option or FILE:LINE: KEY, exit 2, nothing written.
  */
 #include <errno.h>
@@ -21,13 +26,15 @@
 #include <string.h>
 #include "load/net.h"
 #include "load/plan.h"
+#include "load/proto.h"
+#include "load/switch_counts.h"
 #include "sim/outdir.h"
 #include "sim/report.h"
 
 #define MAX_SETS 256
 
 struct args {
-	const char *scenario, *out, *peers;
+	const char *scenario, *out, *peers, *switch_dir;
 	const char *sets[MAX_SETS];
 	size_t nsets;
 	const char *files[MAX_SETS];
@@ -41,8 +48,9 @@ static int usage(const char *fmt, const char *what)
 	fprintf(stderr, fmt, what);
 	fputs("\nusage: sharebuf-load server --listen PORT\n"
 	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS]\n"
-	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... MEASURED.csv...\n"
-	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n",
+	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...\n"
+	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n"
+	      "       sharebuf-load info SCENARIO [--set K=V]...\n",
 	      stderr);
 	return 2;
 }
@@ -67,7 +75,7 @@ static int parse(int argc, char **argv, struct args *a)
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--host") ||
+		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--host") ||
 			     !strcmp(s, "--port") || !strcmp(s, "--listen") || !strcmp(s, "--preopen") ||
 			     !strcmp(s, "--grace-ms");
 		if (takes && !v)
@@ -83,6 +91,8 @@ static int parse(int argc, char **argv, struct args *a)
 			a->out = v;
 		else if (!strcmp(s, "--peers"))
 			a->peers = v;
+		else if (!strcmp(s, "--switch"))
+			a->switch_dir = v;
 		else if (!strcmp(s, "--host"))
 			rc = number(s, v, 0, 65535, &a->host);
 		else if (!strcmp(s, "--port"))
@@ -153,6 +163,26 @@ static int cmd_plan(const struct args *a)
 	return 0;
 }
 
+static int cmd_info(const struct args *a)
+{
+	struct sb_load_plan p;
+	struct sb_error err = { 0 };
+	if (sb_load_plan_open(&p, a->scenario, a->sets, a->nsets, &err)) {
+		fprintf(stderr, "sharebuf-load: %s\n", err.msg);
+		sb_load_plan_free(&p);
+		return 2;
+	}
+	/* the hosts' default congestion control: the first workload's; ECN when DCTCP plays */
+	const char *cc = p.sc.nworkloads ? sb_load_linux_cc(p.sc.workloads[0].transport) : "cubic";
+	bool ecn = false;
+	for (size_t i = 0; i < p.sc.nworkloads; i++)
+		ecn |= !strcmp(sb_load_linux_cc(p.sc.workloads[i].transport), "dctcp");
+	printf("hosts=%u\nrate_gbps=%.17g\nmin_rto_ms=%.17g\ncc=%s\necn=%d\nduration_s=%.17g\n", p.sim.nhosts,
+	       p.sc.topo.host_rate_gbps, p.sc.tcp.min_rto_us / 1000.0, cc, ecn, (double)p.sim.stop_at / (double)SB_SEC);
+	sb_load_plan_free(&p);
+	return 0;
+}
+
 /* Play (client) and/or report into a->out. */
 static int cmd_client_or_report(const struct args *a, bool client)
 {
@@ -170,6 +200,8 @@ static int cmd_client_or_report(const struct args *a, bool client)
 	if (rc == 0 && client && (uint64_t)a->host >= p.sim.nhosts) {
 		rc = -2 * sb_fail(&err, "--host %lld: the scenario has hosts 0..%u", a->host, p.sim.nhosts - 1);
 	}
+	if (rc == 0 && a->switch_dir && sb_load_switch_counts(&p, a->switch_dir, &err))
+		rc = 2;
 	if (rc == 0 && sb_outdir_claim(a->out, sb_report_file_names, &err))
 		rc = 2;
 	char tmp[4096] = "", final[4096];
@@ -218,6 +250,8 @@ int main(int argc, char **argv)
 		return a.scenario ? usage("server: unexpected argument %s", a.scenario) : cmd_server(&a);
 	if (!strcmp(cmd, "plan"))
 		return cmd_plan(&a);
+	if (!strcmp(cmd, "info"))
+		return cmd_info(&a);
 	if (!strcmp(cmd, "client"))
 		return cmd_client_or_report(&a, true);
 	if (!strcmp(cmd, "report"))
