@@ -183,7 +183,7 @@ switch_up() {
 		ports="$ports --port sbs$i=$(mac_of $i)"
 		i=$((i + 1))
 	done
-	eval "\"$ROOT/build/sharebuf-switch\" \"$SCEN\" $ports --out \"$2/switch\" $SETS --set switch.scheme=$1" \
+	eval "exec \"$ROOT/build/sharebuf-switch\" \"$SCEN\" $ports --out \"$2/switch\" $SETS --set switch.scheme=$1" \
 		>"$2/switch.out" 2>"$2/switch.err" &
 	SWPID=$!
 	PIDS="$PIDS $SWPID"
@@ -236,7 +236,7 @@ run_scheme() { # SCHEME
 	CLIPIDS=""
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
-		eval "ip netns exec sbh$i \"$LOAD\" client \"$SCEN\" --host $i --port $PORT --out \"$d/hosts/h$i\" $SETS $sset" \
+		eval "exec ip netns exec sbh$i \"$LOAD\" client \"$SCEN\" --host $i --port $PORT --out \"$d/hosts/h$i\" $SETS $sset" \
 			2>"$d/hosts/client$i.err" &
 		CLIPIDS="$CLIPIDS $!"
 		i=$((i + 1))

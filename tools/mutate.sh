@@ -156,7 +156,7 @@ done
 
 test_targets() { ls "$1"/tests/test_*.c | sed 's|.*/tests/\(.*\)\.c$|build/tests/\1|'; }
 build() { # $1 = copy; the program and every test program, quietly
-	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf $(test_targets "$1")) > "$1/.build.log" 2>&1
+	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf build/sharebuf-load $(test_targets "$1")) > "$1/.build.log" 2>&1
 }
 build "$tmp/w1" || { cat "$tmp/w1/.build.log" >&2; die "the unmutated tree does not build"; }
 
