@@ -144,10 +144,13 @@ hosts_up() {
 		ip link add "sbs$i" type veth peer name eth0 netns "$ns" || return 1
 		ip -n "$ns" link set eth0 address "$(mac_of $i)" || return 1
 		ip -n "$ns" addr add "10.0.0.$((i + 1))/24" dev eth0 || return 1
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv4.tcp_ecn="$ecn" >/dev/null || return 1
+		# no ssthresh or RTT cached from an earlier connection (tcp_no_metrics_save): each
+		# flow's connection starts as the simulator's flows do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv4.tcp_ecn="$ecn" \
+			net.ipv4.tcp_no_metrics_save=1 >/dev/null || return 1
 		# The namespace's default congestion control must be one the root namespace allows
-		# (net.ipv4.tcp_allowed_congestion_control); when it is not, the load generator's
-		# per-socket TCP_CONGESTION still sets it on every connection before data flows.
+		# (net.ipv4.tcp_allowed_congestion_control); when it is not, the load generator sets
+		# it on every socket before it connects or listens (TCP_CONGESTION).
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc" >/dev/null 2>&1
 		sysctl -qw "net.ipv6.conf.sbs$i.disable_ipv6=1" >/dev/null 2>&1
 		offloads_off "$ns" eth0
@@ -200,21 +203,48 @@ servers_up() {
 	SRVPIDS=""
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
-		ip netns exec "sbh$i" "$LOAD" server --listen $PORT 2>"$1/hosts/server$i.err" &
+		ip netns exec "sbh$i" "$LOAD" server --listen $PORT --cc "$cc" 2>"$1/hosts/server$i.err" &
 		SRVPIDS="$SRVPIDS $!"
 		i=$((i + 1))
 	done
 	PIDS="$PIDS $SRVPIDS"
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
-		n=0
-		until ip netns exec "sbh$i" ss -Hltn "sport = :$PORT" | grep -q .; do
-			n=$((n + 1))
-			[ "$n" -lt 50 ] || { echo "$ME: the server of host $i does not listen" >&2; return 1; }
-			sleep 0.1
-		done
+		listening "sbh$i" $PORT || { echo "$ME: the server of host $i does not listen" >&2; return 1; }
 		i=$((i + 1))
 	done
+}
+
+listening() { # NETNS PORT: wait (5 s at most) until a TCP socket listens on PORT in NETNS
+	n=0
+	until ip netns exec "$1" ss -Hltn "sport = :$2" | grep -q .; do
+		n=$((n + 1))
+		[ "$n" -lt 50 ] || return 1
+		sleep 0.1
+	done
+}
+
+# The scenario's constant-bit-rate flows (sharebuf-load info's cbr list) as iperf3 UDP flows
+# at the same rate and frame size, DSCP from their priority, sending until they are stopped
+# after the switch (so that the switch stops with its queues in their steady state).
+cbr_up() { # DIR
+	IPERFPIDS=""
+	k=0
+	for c in $cbr; do
+		IFS=: read -r src dst bps bytes prio start <<EOF2
+$c
+EOF2
+		port=$((PORT + 100 + k))
+		ip netns exec "sbh$dst" iperf3 -s -1 -p "$port" >"$1/hosts/iperf3-server$k.log" 2>&1 &
+		IPERFPIDS="$IPERFPIDS $!"
+		listening "sbh$dst" "$port" || { echo "$ME: iperf3 server of cbr flow $k does not listen" >&2; return 1; }
+		# a frame of `bytes` on the wire: 14 (Ethernet) + 20 (IPv4) + 8 (UDP) bytes of headers
+		ip netns exec "sbh$src" iperf3 -c "10.0.0.$((dst + 1))" -p "$port" -u -b "$bps" -l $((bytes - 42)) \
+			-S $((prio << 5)) -t $((${duration_s%.*} + 30)) >"$1/hosts/iperf3-client$k.log" 2>&1 &
+		IPERFPIDS="$IPERFPIDS $!"
+		k=$((k + 1))
+	done
+	PIDS="$PIDS $IPERFPIDS"
 }
 
 stop() { # PIDS...: SIGTERM, then wait for each
@@ -230,6 +260,7 @@ run_scheme() { # SCHEME
 	hosts_up || { echo "$ME: setting up the hosts failed" >&2; return 1; }
 	switch_up "$1" "$d" || return 1
 	servers_up "$d" || return 1
+	cbr_up "$d" || return 1
 	# the bridge has no scheme: its outputs name the scenario's own
 	sset="--set switch.scheme=$(q "$1")"
 	[ "$SWITCH" = bridge ] && sset=""
@@ -250,6 +281,7 @@ run_scheme() { # SCHEME
 	done
 	stop $SRVPIDS
 	[ -z "$SWPID" ] || stop "$SWPID"
+	stop $IPERFPIDS
 	PIDS=""
 	[ "$ok" = 0 ] || return 1
 	swarg=""

@@ -69,26 +69,33 @@ static int read_peers(struct client *c, const char *path, struct sb_error *err)
 	return rc < 0 ? -1 : 0;
 }
 
-static struct conn *open_conn(struct client *c, uint32_t peer)
+static struct conn *open_conn(struct client *c, uint32_t peer, const char *cc)
 {
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
 	if (fd < 0)
 		return NULL;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (cc[0])
+		setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc));
 	struct sockaddr_in a = c->addr[peer];
 	a.sin_port = htons(c->o->port);
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) && errno != EINPROGRESS) {
 		close(fd);
 		return NULL;
 	}
-	struct conn *k = sb_xcalloc(1, sizeof(*k));
-	k->fd = fd;
-	k->peer = peer;
-	if (c->nconns == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 64;
-		c->conns = sb_xrealloc(c->conns, c->cap * sizeof(*c->conns));
+	/* a closed connection's slot, else a new one: fresh connections come and go */
+	struct conn *k = NULL;
+	for (size_t i = 0; i < c->nconns && !k; i++)
+		if (c->conns[i]->fd < 0)
+			k = c->conns[i];
+	if (!k) {
+		if (c->nconns == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 64;
+			c->conns = sb_xrealloc(c->conns, c->cap * sizeof(*c->conns));
+		}
+		k = c->conns[c->nconns++] = sb_xmalloc(sizeof(*k));
 	}
-	c->conns[c->nconns++] = k;
+	*k = (struct conn){ .fd = fd, .peer = peer };
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = k };
 	epoll_ctl(c->ep, EPOLL_CTL_ADD, fd, &ev);
 	return k;
@@ -129,11 +136,11 @@ static void send_request(struct client *c, struct conn *k)
 static void issue(struct client *c, const struct sb_load_flow *f)
 {
 	struct conn *k = NULL;
-	for (size_t i = 0; i < c->nconns && !k; i++)
+	for (size_t i = 0; c->o->reuse && i < c->nconns && !k; i++)
 		if (c->conns[i]->fd >= 0 && c->conns[i]->peer == f->src && !c->conns[i]->flow && c->conns[i]->connected)
 			k = c->conns[i];
 	sb_time now = sb_load_now();
-	if (!k && !(k = open_conn(c, f->src)))
+	if (!k && !(k = open_conn(c, f->src, f->cc)))
 		return; /* unreachable now: the flow is lost, as any flow the network fails */
 	k->flow = f;
 	k->left = f->size;
@@ -180,6 +187,10 @@ static void on_event(struct client *c, struct conn *k, uint32_t events)
 			sb_load_measured_row(c->o->measured, k->flow, sb_load_now() - k->issued);
 			k->flow = NULL;
 			c->busy--;
+			if (!c->o->reuse) {
+				drop_conn(c, k);
+				return;
+			}
 		}
 	}
 }
@@ -204,14 +215,15 @@ static void poll_once(struct client *c, sb_time until)
  * until they are up: a server that is not there is an error before time 0. */
 static int preopen(struct client *c, const struct sb_load_plan *p, struct sb_error *err)
 {
-	uint8_t *used = sb_xcalloc(c->nhosts, 1);
+	/* per peer, the congestion control of the first flow from it (NULL: none) */
+	const char **first = sb_xcalloc(c->nhosts, sizeof(*first));
 	for (size_t i = 0; i < p->n; i++)
-		if (p->flows[i].dst == c->o->host)
-			used[p->flows[i].src] = 1;
+		if (p->flows[i].dst == c->o->host && !first[p->flows[i].src])
+			first[p->flows[i].src] = p->flows[i].cc;
 	for (uint32_t h = 0; h < c->nhosts; h++)
-		for (unsigned j = 0; used[h] && j < c->o->preopen; j++)
-			open_conn(c, h);
-	free(used);
+		for (unsigned j = 0; first[h] && j < c->o->preopen; j++)
+			open_conn(c, h, first[h]);
+	free(first);
 	sb_time deadline = sb_load_now() + 2 * SB_SEC;
 	for (;;) {
 		size_t up = 0, dead = 0;
@@ -222,8 +234,12 @@ static int preopen(struct client *c, const struct sb_load_plan *p, struct sb_err
 		if (dead)
 			return sb_fail(err, "host %u: a server does not answer (connection refused or unreachable); is `sharebuf-load server --listen %u` running on every host?",
 				       c->o->host, c->o->port);
-		if (up == c->nconns)
+		if (up == c->nconns) {
+			/* fresh connections: these only showed that every server answers */
+			for (size_t i = 0; !c->o->reuse && i < c->nconns; i++)
+				drop_conn(c, c->conns[i]);
 			return 0;
+		}
 		if (sb_load_now() > deadline || sb_load_stop)
 			return sb_fail(err, "host %u: %zu of %zu connections to the servers not up after 2 s", c->o->host,
 				       c->nconns - up, c->nconns);

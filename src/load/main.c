@@ -1,9 +1,9 @@
 /*
  * main.c — build/sharebuf-load: the testbed's load generator (docs/testbed.md).
  *
- *   sharebuf-load server --listen PORT
+ *   sharebuf-load server --listen PORT [--cc NAME]
  *   sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P]
- *                        [--preopen N] [--grace-ms MS]
+ *                        [--preopen N] [--grace-ms MS] [--reuse]
  *   sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...
  *   sharebuf-load plan SCENARIO [--set K=V]... [--host I]
  *   sharebuf-load info SCENARIO [--set K=V]...
@@ -14,7 +14,8 @@
  * build/sharebuf-switch wrote into SWDIR (switch_counts.h); plan prints the flows a client would play, one line
  * each (flow_id src dst size_bytes start_ps query prio cc), to check what will run;
  * info prints what testbed/run.sh sets up the hosts with, as shell assignments (hosts=8,
- * rate_gbps=1, min_rto_ms=200, cc=cubic, ecn=0, duration_s=3), read from the scenario as
+ * rate_gbps=1, min_rto_ms=200, cc=cubic, ecn=0, duration_s=3, tcp_flows=N, and
+ * cbr="SRC:DST:BITS_PER_S:PACKET_BYTES:PRIO:START_MS ..." for the iperf3 flows), read from the scenario as
  * the simulator reads it.
  * Bad input: one message naming the option or FILE:LINE: KEY, exit 2, nothing written.
  */
@@ -34,12 +35,13 @@
 #define MAX_SETS 256
 
 struct args {
-	const char *scenario, *out, *peers, *switch_dir;
+	const char *scenario, *out, *peers, *switch_dir, *cc;
 	const char *sets[MAX_SETS];
 	size_t nsets;
 	const char *files[MAX_SETS];
 	size_t nfiles;
 	long long host, port, listen, preopen, grace_ms;
+	bool reuse;
 };
 
 static int usage(const char *fmt, const char *what)
@@ -47,7 +49,7 @@ static int usage(const char *fmt, const char *what)
 	fprintf(stderr, "sharebuf-load: ");
 	fprintf(stderr, fmt, what);
 	fputs("\nusage: sharebuf-load server --listen PORT\n"
-	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS]\n"
+	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS] [--reuse]\n"
 	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...\n"
 	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n"
 	      "       sharebuf-load info SCENARIO [--set K=V]...\n",
@@ -71,11 +73,11 @@ static int number(const char *opt, const char *v, long long lo, long long hi, lo
 
 static int parse(int argc, char **argv, struct args *a)
 {
-	*a = (struct args){ .host = -1, .port = 5201 + 100, .listen = -1, .preopen = 2, .grace_ms = 2000 };
+	*a = (struct args){ .host = -1, .port = 5201 + 100, .listen = -1, .preopen = 1, .grace_ms = 2000 };
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--host") ||
+		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--cc") || !strcmp(s, "--host") ||
 			     !strcmp(s, "--port") || !strcmp(s, "--listen") || !strcmp(s, "--preopen") ||
 			     !strcmp(s, "--grace-ms");
 		if (takes && !v)
@@ -93,6 +95,8 @@ static int parse(int argc, char **argv, struct args *a)
 			a->peers = v;
 		else if (!strcmp(s, "--switch"))
 			a->switch_dir = v;
+		else if (!strcmp(s, "--cc"))
+			a->cc = v;
 		else if (!strcmp(s, "--host"))
 			rc = number(s, v, 0, 65535, &a->host);
 		else if (!strcmp(s, "--port"))
@@ -103,6 +107,8 @@ static int parse(int argc, char **argv, struct args *a)
 			rc = number(s, v, 0, 64, &a->preopen);
 		else if (!strcmp(s, "--grace-ms"))
 			rc = number(s, v, 0, 3600000, &a->grace_ms);
+		else if (!strcmp(s, "--reuse"))
+			a->reuse = true;
 		else if (s[0] == '-' && s[1] == '-')
 			return usage("unknown option %s", s);
 		else if (!a->scenario)
@@ -137,8 +143,7 @@ static int cmd_server(const struct args *a)
 		return usage("server: %s is required", "--listen PORT");
 	catch_stop();
 	struct sb_error err = { 0 };
-	/* the ready line lets a script start the clients only once every server listens */
-	if (sb_load_serve((uint16_t)a->listen, stderr, &err) == 0)
+	if (sb_load_serve((uint16_t)a->listen, a->cc, stderr, &err) == 0)
 		return 0;
 	fprintf(stderr, "sharebuf-load: %s\n", err.msg);
 	return 1;
@@ -172,13 +177,29 @@ static int cmd_info(const struct args *a)
 		sb_load_plan_free(&p);
 		return 2;
 	}
-	/* the hosts' default congestion control: the first workload's; ECN when DCTCP plays */
-	const char *cc = p.sc.nworkloads ? sb_load_linux_cc(p.sc.workloads[0].transport) : "cubic";
+	/* the hosts' default congestion control: the first TCP workload's; ECN when DCTCP plays */
+	const char *cc = NULL;
+	for (size_t i = 0; i < p.sc.nworkloads && !cc; i++)
+		cc = sb_load_linux_cc(p.sc.workloads[i].transport);
 	bool ecn = false;
-	for (size_t i = 0; i < p.sc.nworkloads; i++)
-		ecn |= !strcmp(sb_load_linux_cc(p.sc.workloads[i].transport), "dctcp");
-	printf("hosts=%u\nrate_gbps=%.17g\nmin_rto_ms=%.17g\ncc=%s\necn=%d\nduration_s=%.17g\n", p.sim.nhosts,
-	       p.sc.topo.host_rate_gbps, p.sc.tcp.min_rto_us / 1000.0, cc, ecn, (double)p.sim.stop_at / (double)SB_SEC);
+	for (size_t i = 0; i < p.sc.nworkloads; i++) {
+		const char *w = sb_load_linux_cc(p.sc.workloads[i].transport);
+		ecn |= w && !strcmp(w, "dctcp");
+	}
+	printf("hosts=%u\nrate_gbps=%.17g\nmin_rto_ms=%.17g\ncc=%s\necn=%d\nduration_s=%.17g\ntcp_flows=%zu\n",
+	       p.sim.nhosts, p.sc.topo.host_rate_gbps, p.sc.tcp.min_rto_us / 1000.0, cc ? cc : "cubic", ecn,
+	       (double)p.sim.stop_at / (double)SB_SEC, p.n);
+	/* constant-bit-rate flows, for iperf3: SRC:DST:BITS_PER_S:PACKET_BYTES:PRIO:START_MS */
+	printf("cbr=\"");
+	const char *sep = "";
+	for (size_t i = 0; i < p.sc.nworkloads; i++) {
+		const struct sb_workload *w = &p.sc.workloads[i];
+		for (size_t k = 0; w->type == SB_WL_CBR && k < w->srcs.n; k++, sep = " ")
+			printf("%s%lld:%lld:%.0f:%lld:%lld:%.17g", sep, (long long)w->srcs.v[k], (long long)w->dst,
+			       w->rate_gbps * 1e9, (long long)w->packet_bytes, (long long)(w->prio >= 0 ? w->prio : 0),
+			       w->start_ms);
+	}
+	printf("\"\n");
 	sb_load_plan_free(&p);
 	return 0;
 }
@@ -214,7 +235,7 @@ static int cmd_client_or_report(const struct args *a, bool client)
 		catch_stop();
 		struct sb_load_client_opts o = {
 			.host = (uint32_t)a->host, .port = (uint16_t)a->port, .peers = a->peers,
-			.preopen = (unsigned)a->preopen, .grace = (sb_time)a->grace_ms * SB_MS, .measured = m,
+			.preopen = a->preopen > 0 ? (unsigned)a->preopen : 1, .reuse = a->reuse, .grace = (sb_time)a->grace_ms * SB_MS, .measured = m,
 		};
 		if (m) {
 			sb_load_measured_header(m);

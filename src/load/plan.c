@@ -20,6 +20,8 @@ static void note_flow(void *ctx, struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_load_plan *p = ctx;
 	(void)sim;
+	if (f->kind == SB_KIND_CBR)
+		return; /* testbed/run.sh plays constant-bit-rate flows with iperf3 (docs/testbed.md) */
 	if (p->n == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 1024;
 		p->flows = sb_xrealloc(p->flows, p->cap * sizeof(*p->flows));
@@ -43,6 +45,8 @@ static int check_playable(const struct sb_scenario *sc, struct sb_error *err)
 		if (sc->workloads[i].type == SB_WL_FILE)
 			return sb_scenario_fail(sc, key, err,
 						"a file workload names a transport per line; the testbed plays poisson, incast, longlived and burst workloads");
+		if (sc->workloads[i].type == SB_WL_CBR)
+			continue;
 		if (!sb_load_linux_cc(sc->workloads[i].transport))
 			return sb_scenario_fail(sc, key, err,
 						"\"%s\" has no Linux TCP to play it, expected dctcp, cubic or newreno",

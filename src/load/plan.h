@@ -10,6 +10,9 @@
  * same CDF files), and sends no packet. Every host's client computes the same plan, so flow
  * and query ids agree between hosts, and one host's measurements merge with another's.
  *
+ * Constant-bit-rate workloads (type cbr) are left out of the plan: testbed/run.sh plays them
+ * with iperf3 in UDP mode (sharebuf-load info lists them), as unresponsive as the simulator's.
+ *
  * A flow's roles on the testbed: its destination (the host that receives the data) runs the
  * client that requests it; its source runs the server that sends it (proto.h).
  *
@@ -48,7 +51,7 @@ struct sb_load_plan {
 };
 
 /* Read and validate the scenario (path NULL: the embedded default), check it can be played
- * (single switch; TCP transports only), and generate the plan. -1 + err (FILE:LINE: KEY: ...
+ * (single switch; TCP transports, and cbr workloads for iperf3), and generate the plan. -1 + err (FILE:LINE: KEY: ...
  * or --set KEY: ...) on bad input; p is then safe to free. */
 int sb_load_plan_open(struct sb_load_plan *p, const char *path, const char *const *sets, size_t nsets,
 		      struct sb_error *err);

@@ -108,9 +108,16 @@ static void on_accept(int ep, int lfd)
 	}
 }
 
-int sb_load_serve(uint16_t port, FILE *log, struct sb_error *err)
+int sb_load_serve(uint16_t port, const char *cc, FILE *log, struct sb_error *err)
 {
 	int lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), one = 1;
+	/* accepted connections are born with the listener's congestion control: one that paces
+	 * (bbr) would leave pacing on after the request switches it (docs/testbed.md) */
+	if (lfd >= 0 && cc && setsockopt(lfd, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc))) {
+		int e = errno;
+		close(lfd);
+		return sb_fail(err, "--cc %s: %s (is the kernel module loaded?)", cc, strerror(e));
+	}
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_ANY) };
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(lfd, (struct sockaddr *)&a, sizeof(a)) || listen(lfd, 1024)) {
