@@ -31,16 +31,18 @@ npass=$(awk -F, 'NR > 1 && $8 == "yes"' "$R/dt_steady.csv" | wc -l)
 nall=$(awk -F, 'NR > 1' "$R/dt_steady.csv" | wc -l)
 cat <<EOF
 
-$npass of $nall pass. Both sides sit a little below T because a queue takes whole frames: the
-next 1,514-byte frame is refused once the queue is within a frame of its threshold.
+$npass of $nall pass. A queue takes whole frames, so it stops within one frame (1,514 bytes)
+below its threshold: the simulator sits there; the testbed's software timing adds the rest
+(see the end of this report).
 
 ## (b) Incast: the same scenario on the testbed and in the simulator
 
 testbed/incast.cfg: 8 hosts at 1 Gb/s on one switch with 200 KB of buffer; every host sends
 10 queries/s (Poisson, 2 s) of 400 KB split over \`fanin\` responders; TCP as Linux's
-defaults on both sides (Cubic, SACK, 200 ms minimum RTO, delayed ACKs, a connection with a
-handshake per flow, 1 s initial RTO). The testbed's flows are the simulator's (the same
-generator, seed and sizes: sharebuf-load plays them). QCT = the slowest response's FCT of a
+defaults on both sides (Cubic, SACK, 200 ms minimum RTO, delayed ACKs, 1 s initial RTO). The
+testbed opens a connection per flow; the simulator's flows start established (below). The
+testbed's flows are the simulator's (the same generator, seed and sizes: sharebuf-load plays
+them). QCT = the slowest response's FCT of a
 query, in ms, nearest-rank percentiles; "RTO share" = queries of QCT ≥ 200 ms, i.e. that waited
 for a retransmission or SYN timeout. Pass: median and p99 within ±30 %.
 
@@ -63,28 +65,61 @@ awk -F, 'NR > 1 { r[$1, $2] = $3; if (!($1 in seen)) { seen[$1] = 1; order[++n] 
 	END { for (i = 1; i <= n; i++) { f = order[i]; printf "| %s | %s | %s | %s |\n", f, r[f, "testbed"], r[f, "sim"], r[f, "testbed"] == r[f, "sim"] ? "yes" : "no" } }' "$R/incast_ranking.csv"
 td=$(awk -F, 'NR > 1 { s += $9 } END { print s + 0 }' "$R/incast.csv")
 sd=$(awk -F, 'NR > 1 { s += $10 } END { print s + 0 }' "$R/incast.csv")
-tr=$(awk -F, 'NR > 1 { s += $11; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/incast.csv")
-sr=$(awk -F, 'NR > 1 { s += $12; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/incast.csv")
 more=$(awk -v a="$sd" -v b="$td" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }')
+# medians off by more than 30 % with the timeout share on opposite sides of 50 % (bimodal QCT)
+p50off=$(awk -F, 'NR > 1 && ($5 > 30 || $5 < -30)' "$R/incast.csv" | wc -l)
+p50cross=$(awk -F, 'NR > 1 && ($5 > 30 || $5 < -30) && (($11 >= 50) != ($12 >= 50))' "$R/incast.csv" | wc -l)
+p50gap=$(awk -F, 'NR > 1 && ($5 > 30 || $5 < -30) && (($11 >= 50) == ($12 >= 50)) { d = $3 - $4; if (d < 0) d = -d; if (d > m) m = d }
+	END { printf "%.1f", m }' "$R/incast.csv")
+# per fan-in and side, the spread (max - min, ms) of the medians below 200 ms (no timeout)
+spread=$(awk -F, 'NR > 1 { for (c = 3; c <= 4; c++) if ($c < 200) { k = $1 SUBSEP c; if (!(k in lo) || $c < lo[k]) lo[k] = $c; if ($c > hi[k]) hi[k] = $c } }
+	END { for (k in lo) if (hi[k] - lo[k] > m) m = hi[k] - lo[k]; printf "%.1f", m }' "$R/incast.csv")
+p99off=$(awk -F, 'NR > 1 && ($8 > 30 || $8 < -30)' "$R/incast.csv" | wc -l)
+p99tb1s=$(awk -F, 'NR > 1 && ($8 > 30 || $8 < -30) && $6 >= 1000' "$R/incast.csv" | wc -l)
+p99range=$(awk -F, 'NR > 1 && $6 >= 1000 { if (!n++ || $6 < lo) lo = $6; if ($6 > hi) hi = $6 }
+	END { if (n) printf "%.0f–%.0f ms", lo, hi; else print "none" }' "$R/incast.csv")
+tb1s=$(awk -F, 'NR > 1 { s += $14; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/incast.csv")
+sim1s=$(awk -F, 'NR > 1 { s += $15; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/incast.csv")
 cat <<EOF
 
 ### Where the two differ, and what the data say about it
 
-Over all runs of the table the simulator drops $sd packets and the testbed $td ($more× as
-many in the simulator), and $sr % of the simulator's queries wait for a timeout against
-$tr % of the testbed's (means over the rows). A query's QCT is bimodal — a few ms without a
-timeout, 200 ms or more with one — so the medians and p99s of the two sides differ by whole
-timeouts wherever the timeout share crosses 50 % (medians) or 1 % (p99) on one side and not on
-the other: those rows are the ones off by far more than ±30 %.
+A query's QCT is bimodal: a few ms, or 200 ms and more when a response waited for a
+timeout. So a median differs by a whole timeout when the share of queries that waited ("RTO
+share") is above 50 % on one side and below it on the other, and a p99 when that share
+crosses 1 %. Of the $p50off rows whose median is off by more than 30 %, $p50cross cross 50 % so;
+in the others both medians are of a few ms, at most $p50gap ms apart. Of the
+$p99off rows whose p99 is off by more than 30 %, $p99tb1s have a testbed p99 of a second or
+more (all testbed p99s of a second or more: $p99range): one wait of 1 s, which in this
+configuration is Linux's SYN timeout (TCP_TIMEOUT_INIT; data timeouts start at 200 ms and
+double to 400 and 800 ms). The testbed opens a connection per flow and a SYN-ACK crosses the
+incast's congested port: on average $tb1s % of the testbed's queries wait 1 s or more, and
+$sim1s % of the simulator's, whose flows start established (incast.cfg: tcp.handshake = false).
 
-The drops are the model difference the data point to. On the testbed a response's packets
-reach the switch through the senders' kernels, veth and the switch's receive rings, all on 2
-shared cores, so four slow-starting senders cannot arrive at 4 × 1 Gb/s as the simulator's
-line-rate NICs do; the overshoot of slow start, and with it the drops at the incast port, is
-smaller. What this run does not measure, and would settle it: the arrival rate at the
-switch over a burst (the 1 ms occupancy samples are coarser than the 0.8 ms it takes to fill
-the queue). A second difference, visible in the p99 column: on the testbed a lost SYN-ACK
-(the handshake's reply crosses the congested port) costs Linux's 1 s SYN timeout; the
-simulator has the same handshake and timeout, but its handshake packets are lost less often
-with fewer drops.
+Why the simulator runs without its handshake: with \`tcp.handshake = true\` (everything else
+equal) its RTO share is the fourth column below, far above the testbed's for the tail-drop
+schemes; the simulator's handshake under incast is a model difference this comparison
+exposes, to be investigated in src/transport/.
+
+| fan-in | scheme | sim RTO share | sim RTO share with handshake | testbed RTO share |
+|---|---|---|---|---|
+EOF
+awk -F, 'NR > 1 { printf "| %s | %s | %s %% | %s %% | %s %% |\n", $1, $2, $4, $6, $7 }' "$R/handshake.csv"
+cat <<EOF
+
+Drops: over all rows of the table the simulator drops $sd packets and the testbed $td (the
+simulator $more× as many) for the same flows. On the testbed a response's packets reach the
+switch through the senders' kernels, veth and the switch's receive rings, all on 2 shared
+cores, not at four line rates at once as from the simulator's NICs, which would let slow
+start overshoot less. This run does not measure that arrival rate (its 1 ms occupancy samples
+are coarser than the ~1 ms the queue takes to fill), so it is the likely explanation, not a
+measured one. The rankings follow from the same bimodality: the medians without a timeout
+(below 200 ms) of one fan-in and side lie at most $spread ms apart, so their order is decided
+by differences of the size of the two sides' disagreement, and is not a result; an order is
+a result only where a scheme's median includes a timeout on both sides.
+
+The DT steady state's level varies between runs: a run's occupancy settles on one flat level
+from about 1 % to about 14 % below the fixed point (the short runs of testbed/ci-check.sh have
+shown several such levels), which is why CI allows 15 % where this report asks 5 %; the
+queues left at the switch's exit are the table's fifth column.
 EOF

@@ -68,7 +68,7 @@ for n in $NS; do
 done
 
 # ---- (b) incast ----
-echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct" >"$RES/incast.csv"
+echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct,testbed_1s_share_pct,sim_1s_share_pct" >"$RES/incast.csv"
 echo "fanin,side,ranking_by_median_qct" >"$RES/incast_ranking.csv"
 drops() { awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == s { print $col["drops"] }' "$1/compare.csv"; }
 for f in $FANINS; do
@@ -83,7 +83,7 @@ for f in $FANINS; do
 		d99=$(pct "$t99" "$s99")
 		ok=no
 		[ "$(within "$d50" 30)" = yes ] && [ "$(within "$d99" 30)" = yes ] && ok=yes
-		echo "$f,$s,$t50,$s50,$d50,$t99,$s99,$d99,$(drops "$OUT/incast-f$f" "$s"),$(drops "$OUT/incast-f$f-sim" "$s"),$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f-sim/$s" 200),$ok" >>"$RES/incast.csv"
+		echo "$f,$s,$t50,$s50,$d50,$t99,$s99,$d99,$(drops "$OUT/incast-f$f" "$s"),$(drops "$OUT/incast-f$f-sim" "$s"),$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f-sim/$s" 200),$ok,$(slow_share "$OUT/incast-f$f/$s" 1000),$(slow_share "$OUT/incast-f$f-sim/$s" 1000)" >>"$RES/incast.csv"
 	done
 	for side in testbed sim; do
 		col=3

@@ -405,6 +405,44 @@ static void test_loopback_run(void **state)
 	free(dir);
 }
 
+/* `info` tells run.sh how to set the hosts up, from the scenario as the simulator reads it;
+ * a cbr workload is iperf3's, listed there and left out of the plan. */
+static void test_info_and_cbr(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *path = write_file(dir, "s.cfg", small);
+	struct sb_load_plan p;
+	open_plan(&p, path, NULL, 0);
+	const char *cbr[] = { "workloads.2.type=cbr", "workloads.2.transport=cbr", "workloads.2.srcs=[1, 2]",
+			      "workloads.2.dst=3", "workloads.2.rate_gbps=0.2", "workloads.2.packet_bytes=1000" };
+	struct sb_load_plan q;
+	open_plan(&q, path, cbr, 6);
+	assert_int_equal(q.n, p.n); /* the same TCP flows, none of the cbr's */
+	for (size_t k = 0; k < q.n; k++)
+		assert_int_equal(q.flows[k].size, p.flows[k].size);
+	char *out = tl_path_in(dir, "info");
+	int rc = sh("'%s' info '%s' --set workloads.2.type=cbr --set workloads.2.transport=cbr --set 'workloads.2.srcs=[1,2]' "
+		    "--set workloads.2.dst=3 --set workloads.2.rate_gbps=0.2 --set workloads.2.packet_bytes=1000 >'%s'",
+		    load_prog, path, out);
+	assert_int_equal(rc, 0);
+	char *t = tl_slurp(out), want[64];
+	assert_non_null(strstr(t, "hosts=4\n"));
+	assert_non_null(strstr(t, "rate_gbps=1\n"));
+	assert_non_null(strstr(t, "min_rto_ms=200\n"));
+	assert_non_null(strstr(t, "cc=cubic\n"));
+	assert_non_null(strstr(t, "ecn=0\n"));
+	snprintf(want, sizeof(want), "tcp_flows=%zu\n", p.n);
+	assert_non_null(strstr(t, want));
+	assert_non_null(strstr(t, "cbr=\"1:3:200000000:1000:1:0 2:3:200000000:1000:1:0\"\n"));
+	free(t);
+	free(out);
+	sb_load_plan_free(&q);
+	sb_load_plan_free(&p);
+	tl_rmtree(dir);
+	free(path);
+	free(dir);
+}
+
 /* testbed/run.sh refuses bad arguments with exit 2 and a message, and says it needs root
  * (exit 1) before it touches anything; run as an unprivileged user when the tests are root. */
 static void test_run_sh_refusals(void **state)
@@ -455,6 +493,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_request_format),
 		cmocka_unit_test(test_switch_counts_in_the_summary),
 		cmocka_unit_test(test_loopback_run),
+		cmocka_unit_test(test_info_and_cbr),
 		cmocka_unit_test(test_run_sh_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

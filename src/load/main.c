@@ -31,6 +31,7 @@
 #include "load/switch_counts.h"
 #include "sim/outdir.h"
 #include "sim/report.h"
+#include "transport/transport.h"
 
 #define MAX_SETS 256
 
@@ -73,7 +74,8 @@ static int number(const char *opt, const char *v, long long lo, long long hi, lo
 
 static int parse(int argc, char **argv, struct args *a)
 {
-	*a = (struct args){ .host = -1, .port = 5201 + 100, .listen = -1, .preopen = 1, .grace_ms = 2000 };
+	/* port 5301: testbed/run.sh's; iperf3's default is 5201 */
+	*a = (struct args){ .host = -1, .port = 5301, .listen = -1, .preopen = 1, .grace_ms = 2000 };
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -196,7 +198,8 @@ static int cmd_info(const struct args *a)
 		const struct sb_workload *w = &p.sc.workloads[i];
 		for (size_t k = 0; w->type == SB_WL_CBR && k < w->srcs.n; k++, sep = " ")
 			printf("%s%lld:%lld:%.0f:%lld:%lld:%.17g", sep, (long long)w->srcs.v[k], (long long)w->dst,
-			       w->rate_gbps * 1e9, (long long)w->packet_bytes, (long long)(w->prio >= 0 ? w->prio : 0),
+			       w->rate_gbps * 1e9, (long long)w->packet_bytes,
+			       (long long)(w->prio >= 0 ? w->prio : sb_transport_default_prio(sb_transport_find(w->transport))),
 			       w->start_ms);
 	}
 	printf("\"\n");
