@@ -174,7 +174,8 @@ int sb_load_plan_report(struct sb_load_plan *p, const char *const *files, size_t
 		rc = read_measured(p, files[i], &v, &n, &cap, err);
 	if (rc == 0) {
 		/* completion order, as the simulator's flows.csv has it */
-		qsort(v, n, sizeof(*v), by_finish);
+		if (n)
+			qsort(v, n, sizeof(*v), by_finish);
 		for (size_t i = 0; rc == 0 && i < n; i++) {
 			struct sb_flow *f = sb_flow_get(&p->sim, v[i].flow);
 			if (f->completed)
