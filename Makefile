@@ -8,6 +8,7 @@
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
 #                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
 #   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
+#   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 CC      ?= cc
@@ -30,7 +31,7 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory deps clean docs demo FORCE
+.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
@@ -78,6 +79,10 @@ $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
 # the software switch of the testbed (docs/testbed.md)
 $(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# its test and benchmark traffic, run in the hosts' namespaces
+$(BUILD)/dp-udp: bench/dp_udp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-lto $< -o $@
 
 # The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
 $(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
@@ -119,7 +124,7 @@ $(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(TESTS) $(EXAMPLES) $(EXP_PROGS)
+build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(BUILD)/dp-udp $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).
@@ -157,6 +162,10 @@ bench-scaling: $(BUILD)/sharebuf
 	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
 
 # memory flat in run length: the paper-scale Reverie run (2 s) and a 2·10^7-line flow list
+# the software switch's forwarding rate and added latency (root: network namespaces)
+bench-dataplane: $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+	sh bench/dataplane-bench.sh $(BUILD)
+
 bench-memory: $(BUILD)/sharebuf
 	sh bench/memory-bench.sh $(BUILD)/sharebuf
 	sh bench/flowlist-bench.sh $(BUILD)/sharebuf

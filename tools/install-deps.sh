@@ -1,8 +1,8 @@
 #!/bin/sh
 # Install the Debian packages sharebuf needs to build and test, plus any named on the command
-# line (experiments add gnuplot-nox for their plots). Open MPI (openmpi-bin, libopenmpi-dev) is
-# among them so that `sharebuf sweep --mpi` is built and tested (docs/sweep.md); iproute2,
-# ethtool and iperf3 for the testbed (docs/testbed.md). Idempotent and quiet when everything is
+# line (experiments add gnuplot-nox for their plots); iproute2, ethtool and iperf3 are the testbed's
+# (docs/testbed.md). Open MPI (openmpi-bin, libopenmpi-dev) is
+# among them so that `sharebuf sweep --mpi` is built and tested (docs/sweep.md). Idempotent and quiet when everything is
 # present. Needs root (or sudo) only when something is missing.
 set -e
 PKGS="build-essential pkg-config libconfig-dev libjansson-dev libcmocka-dev nettle-dev openmpi-bin libopenmpi-dev iproute2 ethtool iperf3 $*"

@@ -119,13 +119,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 					return bad("--duration-s %s: expected a number of seconds in (0, 1e6]%s", v, "");
 			} else {
 				const char *eq = strchr(v, '=');
+				if (a->nports >= 1024) /* port indices of the MMU are 16-bit; 1024 is plenty */
+					return bad("--port %s: too many ports, expected at most 1024%s", v, "");
 				if (!eq || eq == v || eq - v >= 16 || !parse_mac(eq + 1, a->macs[a->nports]))
 					return bad("--port %s: expected IFNAME=MAC, e.g. sbs0=02:00:00:00:00:01%s", v, "");
 				char *name = strndup(v, (size_t)(eq - v));
 				if (!name)
 					abort();
-				if (a->nports >= SB_MMU_NPRIO * 32)
-					return bad("--port %s: too many ports%s", v, "");
 				a->ifnames[a->nports++] = name;
 			}
 		} else if (s[0] == '-') {
@@ -150,6 +150,15 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return bad("--port %s: MAC already given for %s", a->ifnames[i], a->ifnames[j]);
 		}
 	return 0;
+}
+
+static void free_args(struct args *a)
+{
+	for (uint16_t i = 0; i < a->nports; i++)
+		free((void *)a->ifnames[i]);
+	free(a->sets);
+	free(a->ifnames);
+	free(a->macs);
 }
 
 /* Copy the streamed occupancy rows after the header into DIR/occupancy.csv. */
@@ -180,8 +189,10 @@ int main(int argc, char **argv)
 	if (!a.sets || !a.ifnames || !a.macs)
 		abort();
 	int rc = parse_args(argc, argv, &a);
-	if (rc)
+	if (rc) {
+		free_args(&a);
 		return rc;
+	}
 
 	struct sb_scenario sc;
 	struct sb_error err = { "" };
@@ -196,6 +207,7 @@ int main(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "sharebuf-switch: %s\n", err.msg);
 		sb_scenario_free(&sc);
+		free_args(&a);
 		return 2;
 	}
 	struct sb_afp *ports = calloc(a.nports, sizeof(*ports));
@@ -212,8 +224,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sharebuf-switch: %s\n", err.msg);
 		for (uint16_t i = 0; i < a.nports; i++)
 			sb_afp_close(&ports[i]);
+		if (occ)
+			fclose(occ);
+		free(ports);
 		sb_dp_switch_fini(&sw);
 		sb_scenario_free(&sc);
+		free_args(&a);
 		return 2;
 	}
 
@@ -239,22 +255,27 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	sb_time ran = sb_dp_loop_run(&sw, ports, &o);
 
-	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll };
+	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll, 0, 0 };
+	for (uint16_t i = 0; i < a.nports; i++) {
+		info.rx_csum_partial += ports[i].rx_csum_partial;
+		info.tx_errors += ports[i].tx_errors;
+	}
+	if (info.rx_csum_partial)
+		fprintf(stderr,
+			"sharebuf-switch: warning: %llu frames arrived with their checksum left to an offload and "
+			"were forwarded with a wrong one: turn tx checksumming off on the hosts (ethtool -K eth0 tx off)\n",
+			(unsigned long long)info.rx_csum_partial);
 	rc = write_occupancy(occ, a.out, &err);
 	if (rc == 0)
 		rc = sb_dp_report_write(&sw, &info, a.out, &err);
 	if (rc)
 		fprintf(stderr, "sharebuf-switch: %s\n", err.msg);
 	fclose(occ);
-	for (uint16_t i = 0; i < a.nports; i++) {
+	for (uint16_t i = 0; i < a.nports; i++)
 		sb_afp_close(&ports[i]);
-		free((void *)a.ifnames[i]);
-	}
 	free(ports);
 	sb_dp_switch_fini(&sw);
 	sb_scenario_free(&sc);
-	free(a.sets);
-	free(a.ifnames);
-	free(a.macs);
+	free_args(&a);
 	return rc ? 1 : 0;
 }

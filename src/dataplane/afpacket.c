@@ -119,6 +119,8 @@ const uint8_t *sb_afp_rx(struct sb_afp *a, uint32_t *len)
 		const struct sockaddr_ll *sll =
 			(const struct sockaddr_ll *)((const uint8_t *)h + TPACKET_ALIGN(sizeof(struct tpacket2_hdr)));
 		if (sll->sll_pkttype != PACKET_OUTGOING) {
+			if (h->tp_status & TP_STATUS_CSUMNOTREADY)
+				a->rx_csum_partial++;
 			*len = h->tp_snaplen;
 			return (const uint8_t *)h + h->tp_mac;
 		}

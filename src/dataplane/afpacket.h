@@ -25,6 +25,9 @@ struct sb_afp {
 	uint32_t rx_next, tx_next;
 	uint32_t tx_pending;   /* frames written since the last flush */
 	uint64_t tx_errors;    /* frames the kernel reported as not sent */
+	uint64_t rx_csum_partial; /* frames received with their L4 checksum left to an offload
+				   * (TP_STATUS_CSUMNOTREADY): forwarded as they are, they arrive with a
+				   * bad checksum; the testbed turns tx checksumming off on the hosts */
 };
 
 /* Open and bind to `ifname`; -1 + err (naming the interface and the failing call). */

@@ -46,6 +46,11 @@ struct sampler {
 
 static void take_sample(struct sb_dp_switch *sw, struct sampler *s, const struct sb_dp_loop_opts *o, sb_time now)
 {
+	struct sb_error err = { "" };
+	if (sw->check && sb_dp_switch_check(sw, &err)) { /* MMU = queues, conservation */
+		fprintf(stderr, "sharebuf-switch: internal error at a sample: %s\n", err.msg);
+		abort();
+	}
 	uint64_t tx = 0;
 	for (uint16_t i = 0; i < sw->nports; i++)
 		tx += sw->port[i].tx_bytes;

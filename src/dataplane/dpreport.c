@@ -88,6 +88,9 @@ static json_t *summary(const struct sb_dp_switch *sw, const struct sb_dp_report_
 						    "tagged", (json_int_t)sw->flowtag.tagged, "evictions",
 						    (json_int_t)sw->flowtag.evictions));
 	json_object_set_new(j, "timer_overflow", json_integer((json_int_t)sw->timers.overflow));
+	/* frames whose checksum an offload was to fill in: the hosts' tx checksumming is on */
+	json_object_set_new(j, "rx_checksum_partial", json_integer((json_int_t)info->rx_csum_partial));
+	json_object_set_new(j, "tx_errors", json_integer((json_int_t)info->tx_errors));
 	return j;
 }
 

@@ -19,6 +19,8 @@ struct sb_dp_report_info {
 	const char *const *ifnames;/* per port */
 	sb_time run_length;
 	bool busy_poll;
+	uint64_t rx_csum_partial; /* over all ports (afpacket.h) */
+	uint64_t tx_errors;
 };
 
 /* The header line of occupancy.csv. */

@@ -1,0 +1,153 @@
+/*
+ * test_dataplane_veth.c — build/sharebuf-switch as a program.
+ *
+ *   test_bad_input   without root: every kind of bad input ends with status 2, a message
+ *                    naming what is wrong, and no output directory (the contract of
+ *                    docs/testbed.md §"switch command line");
+ *   test_veth        as root with network namespaces (else skipped, with the reason):
+ *                    tests/dataplane-veth.sh puts the switch between three namespaces; a UDP
+ *                    ping (static ARP, then through flooded ARP) and an iperf3 TCP transfer get
+ *                    through, an overload of one port makes the MMU drop (counted as threshold
+ *                    drops, DT), SIGTERM ends the switch with status 0, and its outputs hold:
+ *                    conservation, the queues' rows, the simulator's occupancy.csv header.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "testlib.h"
+
+static char build_dir[4096];
+static char switch_path[4200];
+
+static struct tl_cmd run_switch(const char *args)
+{
+	char cmd[8192];
+	char *dir = tl_tmpdir();
+	snprintf(cmd, sizeof(cmd), "timeout -k 5 60 '%s' %s >'%s/out' 2>'%s/err' </dev/null", switch_path, args, dir,
+		 dir);
+	int rc = system(cmd);
+	char p[4300];
+	snprintf(p, sizeof(p), "%s/out", dir);
+	struct tl_cmd r = { -1, tl_slurp(p), NULL };
+	snprintf(p, sizeof(p), "%s/err", dir);
+	r.err = tl_slurp(p);
+	if (rc != -1 && WIFEXITED(rc))
+		r.status = WEXITSTATUS(rc);
+	tl_rmtree(dir);
+	free(dir);
+	return r;
+}
+
+static void expect_bad(const char *args, const char *message, const char *outdir)
+{
+	struct tl_cmd r = run_switch(args);
+	print_message("sharebuf-switch %s\n  -> %d: %s", args, r.status, r.err);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, message));
+	assert_false(tl_exists(outdir));
+	tl_cmd_free(&r);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	char *tmp = tl_tmpdir();
+	char out[4200], args[8192];
+	snprintf(out, sizeof(out), "%s/out", tmp);
+	char *single = tl_write_file(tmp, "single.cfg", "topology: { type = \"single\"; hosts = 2; };\n");
+	char *fabric = tl_write_file(tmp, "fabric.cfg", "topology: { type = \"leafspine\"; };\n");
+	snprintf(args, sizeof(args), "--port lo=02:00:00:00:00:01 --out %s", out);
+	expect_bad(args, "expected a SCENARIO file", out);
+	snprintf(args, sizeof(args), "%s/missing.cfg --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s", tmp, out);
+	expect_bad(args, "missing.cfg", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s", fabric, out);
+	expect_bad(args, "topology.type", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --out %s", single, out);
+	expect_bad(args, "topology.hosts", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00 --out %s", single, out);
+	expect_bad(args, "expected IFNAME=MAC", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port a=02:00:00:00:00:02 --out %s", single, out);
+	expect_bad(args, "interface given twice", out);
+	snprintf(args, sizeof(args), "%s --port sbnosuch0=02:00:00:00:00:01 --port sbnosuch1=02:00:00:00:00:02 --out %s",
+		 single, out);
+	expect_bad(args, "sbnosuch0: no such network interface", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s --set switch.dt.alpha=-1",
+		 single, out);
+	expect_bad(args, "switch.dt.alpha", out);
+	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s --duration-s x",
+		 single, out);
+	expect_bad(args, "--duration-s", out);
+	free(single);
+	free(fabric);
+	tl_rmtree(tmp);
+	free(tmp);
+}
+
+static void test_veth(void **state)
+{
+	(void)state;
+	char *tmp = tl_tmpdir();
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "timeout -k 5 120 sh tests/dataplane-veth.sh '%s' '%s/run' >'%s/log' 2>&1", build_dir,
+		 tmp, tmp);
+	int rc = system(cmd);
+	char *log = tl_slurp_in(tmp, "log");
+	print_message("%s", log);
+	free(log);
+	if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
+		tl_rmtree(tmp);
+		free(tmp);
+		skip();
+	}
+	assert_true(WIFEXITED(rc));
+	assert_int_equal(WEXITSTATUS(rc), 0);
+	char dir[4200];
+	snprintf(dir, sizeof(dir), "%s/run/switch", tmp);
+	json_t *j = tl_json_load(dir, "summary.json");
+	assert_true(json_is_true(tl_json_get(j, "conservation.ok")));
+	long long rx = tl_json_int(j, "received.pkts"), fwd = tl_json_int(j, "forwarded.pkts");
+	long long drop = tl_json_int(j, "dropped.pkts"), ctrl = tl_json_int(j, "control.frames");
+	long long queued = tl_json_int(j, "queued_at_exit.pkts");
+	assert_int_equal(rx, fwd + drop + ctrl + queued);
+	assert_true(fwd > 10000);
+	assert_true(tl_json_int(j, "dropped.by_cause.threshold") > 1000); /* the overload, refused by DT */
+	assert_true(tl_json_int(j, "control.flooded") >= 1);                /* host 2's ARP request */
+	assert_int_equal(tl_json_int(j, "rx_checksum_partial"), 0);
+	assert_string_equal(json_string_value(tl_json_get(j, "scheme")), "dt");
+	json_decref(j);
+	char *queues = tl_slurp_in(dir, "queues.csv");
+	size_t lines = 0;
+	for (const char *c = queues; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, 1 + 3 * 8);
+	free(queues);
+	char *occ = tl_slurp_in(dir, "occupancy.csv");
+	static const char header[] = "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n"; /* docs/outputs.md §4 */
+	assert_true(!strncmp(occ, header, strlen(header)));
+	assert_non_null(strstr(occ, ",leaf0,")); /* 10 ms samples over a few seconds */
+	free(occ);
+	tl_rmtree(tmp);
+	free(tmp);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	tl_sharebuf_init(argv[0]);
+	char prog[4096];
+	snprintf(prog, sizeof(prog), "%s", tl_sharebuf_path());
+	snprintf(build_dir, sizeof(build_dir), "%s", dirname(prog));
+	snprintf(switch_path, sizeof(switch_path), "%s/sharebuf-switch", build_dir);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_veth),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
