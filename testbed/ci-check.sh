@@ -7,7 +7,9 @@
 #      a wrong threshold formula (α doubled, n off by one) moves it by 20 % or more;
 #   2. one incast (testbed/incast.cfg, fan-in 4, DT, 1 s of queries): every query completes,
 #      every flow of the plan is in flows.csv, and the switch's counters are conserved
-#      (received = forwarded + dropped + control + queued).
+#      (received = forwarded + dropped + control + queued);
+#   3. the same incast through `--switch bridge` (the kernel's bridge, the baseline option of
+#      testbed/run.sh): every query completes.
 # Exits non-zero, saying which check failed, when one does (docs/testbed.md §Validation).
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
@@ -41,4 +43,12 @@ echo "incast, fan-in 4: $completed of $started queries, $rows of $planned flows;
 [ -n "$started" ] && [ "$started" -gt 0 ] && [ "$completed" = "$started" ] || fail "incast: $completed of $started queries completed"
 [ "$rows" = "$planned" ] || fail "incast: $rows flows measured, $planned planned"
 grep -q '"ok": true' "$OUT/incast/dt/switch.json" || fail "incast: the switch's counters are not conserved (switch.json)"
+
+sh testbed/run.sh testbed/incast.cfg --switch bridge --out "$OUT/bridge" --set workloads.0.fanin=4 \
+	--set run.duration_ms=1500 --set run.arrivals_ms=1000 || fail "the incast run through the bridge"
+b=$OUT/bridge/bridge/summary.json
+bstarted=$(sed -n 's/^  "queries_started": \([0-9]*\),$/\1/p' "$b")
+bcompleted=$(sed -n 's/^  "queries_completed": \([0-9]*\),$/\1/p' "$b")
+echo "incast through the bridge: $bcompleted of $bstarted queries"
+[ "$bstarted" = "$started" ] && [ "$bcompleted" = "$bstarted" ] || fail "bridge: $bcompleted of $bstarted queries completed"
 echo "testbed/ci-check.sh: passed"
