@@ -13,6 +13,10 @@
 #                        flows.csv, the largest FCT of its responses (they start together)
 #   slow_share DIR MS    the share (%) of queries whose QCT is at least MS ms: those that
 #                        waited for a retransmission timeout when MS is the minimum RTO
+#   fill_rate DIR P      the P-th percentile of the rate (Gb/s) at which the buffer grew between
+#                        consecutive samples of occupancy.csv, over the intervals in which it
+#                        grew from a non-empty buffer: arrivals minus departures (the port's
+#                        drain) minus drops, so how fast bursts arrive at the switch
 #   dt_fixed_point B ALPHA N   αB / (1 + Nα)
 
 # nearest-rank percentile P of the numbers on stdin
@@ -44,6 +48,12 @@ slow_share() {
 	awk -F, -v ms="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
 		END { for (q in m) { n++; s += m[q] / 1e6 >= ms } printf "%.1f\n", n ? 100 * s / n : 0 }' "$1/flows.csv"
+}
+
+fill_rate() {
+	awk -F, 'NR == 1 { next } { b = $3 + $4 }
+		NR > 2 && $1 > pt && pb > 0 && b > pb { print (b - pb) * 8 / ($1 - pt) } { pt = $1; pb = b }' \
+		"$1/occupancy.csv" | percentile "$2"
 }
 
 dt_fixed_point() {

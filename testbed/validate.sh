@@ -11,7 +11,9 @@
 #     fan-in sweep, each scheme on the testbed (testbed/run.sh) and in the simulator (sharebuf
 #     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
 #     the schemes' ranking by median QCT on each side.
-# Needs root (testbed/run.sh). About 2 minutes with the defaults.
+# (c) how fast bursts fill the buffer on each side (DT, 50 µs occupancy samples), the data
+#     behind the drops' difference.
+# Needs root (testbed/run.sh). About 5 minutes with the defaults.
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 1
 OUT=out/testbed-validate
@@ -67,6 +69,16 @@ for n in $NS; do
 	echo "$n,$fp,$tq,$td,$eq,$sq,$sd,$(within "$td" 5)" >>"$RES/dt_steady.csv"
 done
 
+# the same n = 2 run three more times: how much the steady level moves between runs
+echo "run,testbed_queue_bytes,testbed_diff_pct" >"$RES/dt_repeat.csv"
+fp=$(dt_fixed_point $B $ALPHA 2)
+for r in 1 2 3; do
+	# shellcheck disable=SC2086
+	sh testbed/run.sh testbed/dt-steady.cfg --schemes dt --out "$OUT/steady-repeat$r" $(steady_sets 2) || exit 1
+	tq=$(steady_queue "$OUT/steady-repeat$r/dt" 2)
+	echo "$r,$tq,$(pct "$tq" "$fp")" >>"$RES/dt_repeat.csv"
+done
+
 # ---- (b) incast ----
 echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct,testbed_1s_share_pct,sim_1s_share_pct" >"$RES/incast.csv"
 echo "fanin,side,ranking_by_median_qct" >"$RES/incast_ranking.csv"
@@ -100,6 +112,21 @@ for f in $FANINS; do
 		--set tcp.handshake=true --quiet || exit 1
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
 		echo "$f,$s,$(qct_ms "$OUT/incast-f$f-sim/$s" 50),$(slow_share "$OUT/incast-f$f-sim/$s" 200),$(qct_ms "$OUT/incast-f$f-sim-hs/$s" 50),$(slow_share "$OUT/incast-f$f-sim-hs/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 200)" >>"$RES/handshake.csv"
+	done
+done
+
+# ---- how fast a burst fills the buffer: DT, 50 µs samples, on both sides ----
+echo "fanin,side,fill_gbps_p50,fill_gbps_p90,fill_gbps_p99" >"$RES/fill_rate.csv"
+fine="--set run.sample_interval_us=50 --set run.duration_ms=1500 --set run.arrivals_ms=1000"
+for f in $FANINS; do
+	# shellcheck disable=SC2086  # a list of --set arguments
+	sh testbed/run.sh testbed/incast.cfg --schemes dt --out "$OUT/fill-f$f" --set workloads.0.fanin="$f" $fine || exit 1
+	# shellcheck disable=SC2086
+	build/sharebuf run testbed/incast.cfg --out "$OUT/fill-f$f-sim" --set workloads.0.fanin="$f" $fine --quiet || exit 1
+	for side in testbed sim; do
+		d=$OUT/fill-f$f/dt
+		[ "$side" = sim ] && d=$OUT/fill-f$f-sim
+		echo "$f,$side,$(fill_rate "$d" 50),$(fill_rate "$d" 90),$(fill_rate "$d" 99)" >>"$RES/fill_rate.csv"
 	done
 done
 
