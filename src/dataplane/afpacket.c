@@ -121,7 +121,9 @@ const uint8_t *sb_afp_rx(struct sb_afp *a, uint32_t *len)
 		if (sll->sll_pkttype != PACKET_OUTGOING) {
 			if (h->tp_status & TP_STATUS_CSUMNOTREADY)
 				a->rx_csum_partial++;
-			*len = h->tp_snaplen;
+			/* a frame longer than the ring's slot arrives cut: its true length makes the
+			 * switch drop it as oversize instead of forwarding the cut frame */
+			*len = h->tp_len > h->tp_snaplen ? h->tp_len : h->tp_snaplen;
 			return (const uint8_t *)h + h->tp_mac;
 		}
 		sb_afp_rx_done(a);
