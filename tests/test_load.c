@@ -460,6 +460,7 @@ static void test_run_sh_refusals(void **state)
 		{ "a.cfg b.cfg", "more than one scenario" },
 	};
 	char *dir = tl_tmpdir(), *err = tl_path_in(dir, "err");
+	assert_int_equal(chmod(dir, 0755), 0); /* the unprivileged user below reads a scenario there */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = sh("sh testbed/run.sh %s 2>'%s' </dev/null", bad[i].args, err);
 		char *t = tl_slurp(err);
@@ -468,7 +469,10 @@ static void test_run_sh_refusals(void **state)
 		free(t);
 	}
 	const char *as_user = getuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
-	int rc = sh("%ssh testbed/run.sh --out '%s/o' 2>'%s' </dev/null", as_user, dir, err);
+	/* the script on stdin and a scenario in the open temporary directory: the unprivileged
+	 * user may not read the checkout */
+	free(write_file(dir, "s.cfg", small));
+	int rc = sh("%ssh -s -- '%s/s.cfg' --out '%s/o' 2>'%s' <testbed/run.sh", as_user, dir, dir, err);
 	char *t = tl_slurp(err);
 	if (rc != 1 || !strstr(t, "needs root"))
 		fail_msg("run.sh as a user: exit %d, %s", rc, t);
