@@ -24,7 +24,7 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(LTO) $(WARN) -Isrc $(shell pkg-config
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c src/load/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -34,7 +34,7 @@ DEFAULT_SCENARIO := scenarios/default.cfg
 .PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
-all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch
+all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -84,6 +84,10 @@ $(BUILD)/dp-udp: bench/dp_udp.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< -o $@
 
+# The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
+$(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
 # the switch's program test runs the switch and its traffic tool
@@ -122,7 +126,7 @@ $(BUILD)/experiments/%: experiments/%.c $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/dp-udp $(TESTS) $(EXAMPLES) $(EXP_PROGS)
+build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(BUILD)/dp-udp $(TESTS) $(EXAMPLES) $(EXP_PROGS)
 
 # Each test program's output goes to BUILD/test-logs/; the last line is the summary
 # "tests: N passed, N failed" (tests/run-tests.sh; VERBOSE=1 shows everything).

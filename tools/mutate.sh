@@ -155,8 +155,8 @@ while [ "$w" -le "$jobs" ]; do
 done
 
 test_targets() { ls "$1"/tests/test_*.c | sed 's|.*/tests/\(.*\)\.c$|build/tests/\1|'; }
-build() { # $1 = copy; the program and every test program, quietly
-	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf $(test_targets "$1")) > "$1/.build.log" 2>&1
+build() { # $1 = copy; the programs (tests run them) and every test program, quietly
+	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf build/sharebuf-load build/sharebuf-switch build/dp-udp $(test_targets "$1")) > "$1/.build.log" 2>&1
 }
 build "$tmp/w1" || { cat "$tmp/w1/.build.log" >&2; die "the unmutated tree does not build"; }
 

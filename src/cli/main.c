@@ -39,12 +39,13 @@ static const struct command_help {
 	  "occupancy.csv and drops.csv into DIR (default: out)" },
 	{ "compare",
 	  "compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]\n"
-	  "          [--out DIR] [--quiet]",
+	  "          [--out DIR] [--quiet] [--collect]",
 	  "run SCENARIO once per scheme (default: every scheme of `list`\n"
 	  "that can carry its traffic), N runs in parallel (default: one\n"
 	  "per CPU), each into DIR/SCHEME/;\n"
 	  "print the headline metrics side by side and write them to\n"
-	  "DIR/compare.csv and DIR/compare.json" },
+	  "DIR/compare.csv and DIR/compare.json; --collect runs nothing and\n"
+	  "tabulates the DIR/SCHEME/summary.json already there (the testbed's)" },
 	{ "sweep",
 	  "sweep SPEC [--out DIR] [--jobs N] [--set KEY=VALUE]...\n"
 	  "          [--dry-run | --collect | --emit-slurm | --point I | --mpi] [--quiet]",

@@ -18,6 +18,10 @@ const char *const sb_flow_kind_name[SB_KIND_N] = {
 void sb_flow_start(struct sb_sim *sim, struct sb_flow *f)
 {
 	sim->stats.flows_started++;
+	if (sim->plan) {
+		sim->plan(sim->plan_ctx, sim, f);
+		return;
+	}
 	f->ops->start(sim, f);
 }
 
@@ -146,9 +150,8 @@ int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t 
 	return (int32_t)sim->nqueries++;
 }
 
-static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
+void sb_flow_complete_at(struct sb_sim *sim, struct sb_flow *f, sb_time now, sb_time rx_when)
 {
-	sb_time now = sb_now(&sim->engine);
 	f->completed = true;
 	f->finish = now;
 	sb_flow_arm_timer(sim, f, SB_TIME_NEVER);
@@ -158,7 +161,7 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 		.prio = f->prio, .lossless = f->lossless, .kind = f->kind, .query_id = f->query_id,
 		.start = f->start, .fct = now - f->start,
 		.ideal = sb_transport_ideal_fct(sim, f->ops, f->src, f->dst, f->size),
-		.rx_fct = (f->done ? f->received : now) - f->start,
+		.rx_fct = rx_when - f->start,
 	};
 	sb_flowlog_add(sim, &r);
 	if (sim->keep_finished) {
@@ -175,6 +178,12 @@ static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 			q->last_finish = now;
 	}
 	sb_flow_release_if_done(sim, f);
+}
+
+static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
+{
+	sb_time now = sb_now(&sim->engine);
+	sb_flow_complete_at(sim, f, now, f->done ? f->received : now);
 }
 
 void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)

@@ -185,7 +185,7 @@ static void sample(void *obj, uint64_t arg)
 		sb_at(&sim->engine, next, sample, sim, 0);
 }
 
-void sb_report_run_start(struct sb_sim *sim)
+static struct sb_occupancy_sink *sink_new(struct sb_sim *sim)
 {
 	struct sb_occupancy_sink *o = sb_xcalloc(1, sizeof(*o));
 	o->occ = sb_spill_new();
@@ -197,10 +197,26 @@ void sb_report_run_start(struct sb_sim *sim)
 	o->last_tx_bytes = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
 	o->last_drops = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
 	o->rows = sim->streams ? sim->streams->file[SB_STREAM_OCCUPANCY].f : NULL;
+	return o;
+}
+
+void sb_report_run_start(struct sb_sim *sim)
+{
+	struct sb_occupancy_sink *o = sink_new(sim);
 	if (o->interval > 0)
 		o->rx = sb_rx_new(sim);
 	if (o->interval > 0 && (sim->sc->run.sample_switches != SB_SAMPLE_NONE || o->rx))
 		sb_at(&sim->engine, o->interval, sample, sim, 0);
+}
+
+void sb_report_add_sample(struct sb_sim *sim, uint32_t sw, sb_time t, uint64_t lossy, uint64_t lossless,
+			  double mem_bw_util, uint64_t drops)
+{
+	if (!sim->occ)
+		sim->occ = sink_new(sim);
+	struct occ_sample smp = { .t = t, .sw = sw, .lossy = lossy, .lossless = lossless, .mem_bw_util = mem_bw_util,
+				  .drops = drops };
+	keep_sample(sim, sim->occ, &smp);
 }
 
 void sb_report_progress(struct sb_sim *sim, sb_time now)

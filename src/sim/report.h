@@ -46,6 +46,12 @@ void sb_report_flow_created(struct sb_sim *sim, const struct sb_flow *f);
 /* Flow f is about to be released (flows.c): throughput sampling takes its received bytes. */
 void sb_report_flow_released(struct sb_sim *sim, const struct sb_flow *f);
 
+/* A sample of switch `sw`'s buffer measured outside the engine (the testbed's software switch,
+ * docs/testbed.md), kept as the engine's own samples are: a row of occupancy.csv, and in the
+ * summary's buffer and memory-bandwidth statistics. For a simulation that is not run. */
+void sb_report_add_sample(struct sb_sim *sim, uint32_t sw, sb_time t, uint64_t lossy, uint64_t lossless,
+			  double mem_bw_util, uint64_t drops);
+
 void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
 
 /* Print the human summary (stdout of `sharebuf run`). */

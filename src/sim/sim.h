@@ -117,6 +117,12 @@ struct sb_sim {
 	 * counted as dropped and in stats.drops_injected). NULL in every run of the program. */
 	bool (*inject)(void *ctx, struct sb_packet *pkt);
 	void *inject_ctx;
+	/* Planning only (src/load, the testbed's load generator): when set, a flow that starts is
+	 * handed to it instead of to its transport, so running the engine yields the workloads'
+	 * flows (times, sizes, hosts, queries) exactly as a run would start them, and no packet.
+	 * NULL in every run of the simulator. */
+	void (*plan)(void *ctx, struct sb_sim *sim, struct sb_flow *f);
+	void *plan_ctx;
 };
 
 /* --- lifecycle --- */
@@ -172,6 +178,10 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, 
  * an ACK covering the last byte (the simulator checks after on_ack), so FCT includes the
  * return path, like the papers' "base RTT + size / rate" ideal. */
 void sb_flow_received(struct sb_sim *sim, struct sb_flow *f);
+/* Flow f completed at `when` (not the engine's clock): its flows.csv record, FCT statistics
+ * and query, as a simulated completion has them. For flows timed outside the engine (the
+ * testbed's load generator measures real sockets); `rx_when` is when every byte arrived. */
+void sb_flow_complete_at(struct sb_sim *sim, struct sb_flow *f, sb_time when, sb_time rx_when);
 int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
 		     uint32_t responder, uint64_t bytes);
 

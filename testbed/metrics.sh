@@ -1,0 +1,61 @@
+#!/bin/sh
+# testbed/metrics.sh — the numbers of the testbed's validation (testbed/validate.sh,
+# docs/testbed.md §Validation), read from run outputs, one function per number, each printing
+# one value. Sourced; needs only awk and sort.
+#
+#   steady_queue DIR N   the per-queue occupancy of a DT steady-state run: the median of the
+#                        buffer occupancy (occupancy.csv's lossy + lossless bytes) over the run's
+#                        second half, divided by the N overloaded queues (the samples of the
+#                        first half include the start)
+#   exit_queue DIR FIRST N  the mean bytes queued at the switch's exit in priority 0 of ports
+#                        FIRST .. FIRST+N-1 (queues.csv; the testbed only)
+#   qct_ms DIR P         the P-th percentile (nearest rank) of the QCT in ms: per query of
+#                        flows.csv, the largest FCT of its responses (they start together)
+#   slow_share DIR MS    the share (%) of queries whose QCT is at least MS ms: those that
+#                        waited for a retransmission timeout when MS is the minimum RTO
+#   fill_rate DIR P      the P-th percentile of the rate (Gb/s) at which the buffer grew between
+#                        consecutive samples of occupancy.csv, over the intervals in which it
+#                        grew from a non-empty buffer: arrivals minus departures (the port's
+#                        drain) minus drops, so how fast bursts arrive at the switch
+#   dt_fixed_point B ALPHA N   αB / (1 + Nα)
+
+# nearest-rank percentile P of the numbers on stdin
+percentile() {
+	sort -g | awk -v p="$1" '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		k = int(p / 100 * NR); if (k < p / 100 * NR) k++; if (k < 1) k = 1
+		print v[k] }'
+}
+
+steady_queue() {
+	awk -F, -v n="$2" 'NR == 1 { next } { t[NR] = $1; b[NR] = $3 + $4; last = $1 }
+		END { for (i in t) if (t[i] >= last / 2) print b[i] / n }' "$1/occupancy.csv" | percentile 50
+}
+
+exit_queue() {
+	awk -F, -v first="$2" -v n="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$2 == 0 && $1 >= first && $1 < first + n { s += $col["queued_bytes"]; k++ }
+		END { printf "%.0f\n", k ? s / k : 0 }' "$1/queues.csv"
+}
+
+qct_ms() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
+		END { for (q in m) print m[q] / 1e6 }' "$1/flows.csv" | percentile "$2"
+}
+
+slow_share() {
+	awk -F, -v ms="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
+		END { for (q in m) { n++; s += m[q] / 1e6 >= ms } printf "%.1f\n", n ? 100 * s / n : 0 }' "$1/flows.csv"
+}
+
+fill_rate() {
+	awk -F, 'NR == 1 { next } { b = $3 + $4 }
+		NR > 2 && $1 > pt && pb > 0 && b > pb { print (b - pb) * 8 / ($1 - pt) } { pt = $1; pb = b }' \
+		"$1/occupancy.csv" | percentile "$2"
+}
+
+dt_fixed_point() {
+	awk -v b="$1" -v a="$2" -v n="$3" 'BEGIN { printf "%.0f\n", a * b / (1 + n * a) }'
+}

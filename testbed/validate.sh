@@ -1,0 +1,134 @@
+#!/bin/sh
+# testbed/validate.sh — the testbed against theory and against the simulator; writes
+# testbed/results/*.csv and testbed/REPORT.md from the runs' outputs (never by hand).
+#
+#   sh testbed/validate.sh [--out DIR] [--fanins "2 4 7"] [--ns "1 2 4"] [--schemes dt,abm,occamy,cs]
+#
+# (a) DT steady state (testbed/dt-steady.cfg): n ports overloaded by iperf3 UDP flows; the
+#     per-queue occupancy (testbed/metrics.sh steady_queue) against αB/(1+nα), pass within 5 %;
+#     the simulator's run of the same scenario beside it.
+# (b) incast (testbed/incast.cfg: 8 hosts at 1 Gb/s, Linux's TCP defaults on both sides): a
+#     fan-in sweep, each scheme on the testbed (testbed/run.sh) and in the simulator (sharebuf
+#     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
+#     the schemes' ranking by median QCT on each side.
+# (c) how fast bursts fill the buffer on each side (DT, 50 µs occupancy samples), the data
+#     behind the drops' difference.
+# Needs root (testbed/run.sh). About 5 minutes with the defaults.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 1
+OUT=out/testbed-validate
+FANINS="2 4 7"
+NS="1 2 4"
+SCHEMES="dt,abm,occamy,cs"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--out) OUT=$2; shift 2 ;;
+	--fanins) FANINS=$2; shift 2 ;;
+	--ns) NS=$2; shift 2 ;;
+	--schemes) SCHEMES=$2; shift 2 ;;
+	*) echo "usage: sh testbed/validate.sh [--out DIR] [--fanins \"2 4 7\"] [--ns \"1 2 4\"] [--schemes A,B,...]" >&2; exit 2 ;;
+	esac
+done
+. testbed/metrics.sh
+make -s build/sharebuf build/sharebuf-load build/sharebuf-switch || exit 1
+RES=testbed/results
+mkdir -p "$OUT" "$RES"
+
+# --set arguments of the DT steady state with N overloaded ports: port i gets hosts 2i and
+# 2i+1 to host 8+i (testbed/dt-steady.cfg has port 0)
+steady_sets() {
+	i=1
+	while [ "$i" -lt "$1" ]; do
+		printf ' --set workloads.%d.type=cbr --set workloads.%d.srcs=[%d,%d] --set workloads.%d.dst=%d' \
+			"$i" "$i" $((2 * i)) $((2 * i + 1)) "$i" $((8 + i))
+		printf ' --set workloads.%d.rate_gbps=0.1 --set workloads.%d.packet_bytes=1500 --set workloads.%d.transport=cbr' \
+			"$i" "$i" "$i"
+		i=$((i + 1))
+	done
+}
+
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "nan" || b == "nan") print "nan"; else printf "%.1f\n", 100 * (a - b) / b }'; }
+within() { awk -v d="$1" -v lim="$2" 'BEGIN { if (d == "nan") print "no"; else print (d <= lim && d >= -lim) ? "yes" : "no" }'; }
+
+# ---- (a) DT steady state ----
+B=200000
+ALPHA=1
+echo "n,fixed_point_bytes,testbed_queue_bytes,testbed_diff_pct,testbed_exit_queue_bytes,sim_queue_bytes,sim_diff_pct,pass" >"$RES/dt_steady.csv"
+for n in $NS; do
+	sets=$(steady_sets "$n")
+	# shellcheck disable=SC2086  # a list of --set arguments
+	sh testbed/run.sh testbed/dt-steady.cfg --schemes dt --out "$OUT/steady-n$n" $sets || exit 1
+	# shellcheck disable=SC2086
+	build/sharebuf run testbed/dt-steady.cfg $sets --out "$OUT/steady-n$n-sim" --quiet || exit 1
+	fp=$(dt_fixed_point $B $ALPHA "$n")
+	tq=$(steady_queue "$OUT/steady-n$n/dt" "$n")
+	sq=$(steady_queue "$OUT/steady-n$n-sim" "$n")
+	eq=$(exit_queue "$OUT/steady-n$n/dt" 8 "$n")
+	td=$(pct "$tq" "$fp")
+	sd=$(pct "$sq" "$fp")
+	echo "$n,$fp,$tq,$td,$eq,$sq,$sd,$(within "$td" 5)" >>"$RES/dt_steady.csv"
+done
+
+# the same n = 2 run three more times: how much the steady level moves between runs
+echo "run,testbed_queue_bytes,testbed_diff_pct" >"$RES/dt_repeat.csv"
+fp=$(dt_fixed_point $B $ALPHA 2)
+for r in 1 2 3; do
+	# shellcheck disable=SC2086
+	sh testbed/run.sh testbed/dt-steady.cfg --schemes dt --out "$OUT/steady-repeat$r" $(steady_sets 2) || exit 1
+	tq=$(steady_queue "$OUT/steady-repeat$r/dt" 2)
+	echo "$r,$tq,$(pct "$tq" "$fp")" >>"$RES/dt_repeat.csv"
+done
+
+# ---- (b) incast ----
+echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct,testbed_1s_share_pct,sim_1s_share_pct" >"$RES/incast.csv"
+echo "fanin,side,ranking_by_median_qct" >"$RES/incast_ranking.csv"
+drops() { awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == s { print $col["drops"] }' "$1/compare.csv"; }
+for f in $FANINS; do
+	sh testbed/run.sh testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f" --set workloads.0.fanin="$f" || exit 1
+	build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim" --set workloads.0.fanin="$f" --quiet || exit 1
+	for s in $(echo "$SCHEMES" | tr ',' ' '); do
+		t50=$(qct_ms "$OUT/incast-f$f/$s" 50)
+		s50=$(qct_ms "$OUT/incast-f$f-sim/$s" 50)
+		t99=$(qct_ms "$OUT/incast-f$f/$s" 99)
+		s99=$(qct_ms "$OUT/incast-f$f-sim/$s" 99)
+		d50=$(pct "$t50" "$s50")
+		d99=$(pct "$t99" "$s99")
+		ok=no
+		[ "$(within "$d50" 30)" = yes ] && [ "$(within "$d99" 30)" = yes ] && ok=yes
+		echo "$f,$s,$t50,$s50,$d50,$t99,$s99,$d99,$(drops "$OUT/incast-f$f" "$s"),$(drops "$OUT/incast-f$f-sim" "$s"),$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f-sim/$s" 200),$ok,$(slow_share "$OUT/incast-f$f/$s" 1000),$(slow_share "$OUT/incast-f$f-sim/$s" 1000)" >>"$RES/incast.csv"
+	done
+	for side in testbed sim; do
+		col=3
+		[ "$side" = sim ] && col=4
+		rank=$(awk -F, -v f="$f" -v c="$col" '$1 == f { print $c, $2 }' "$RES/incast.csv" | sort -g -k1,1 -k2,2 | awk '{ printf "%s%s", (NR > 1 ? " < " : ""), $2 }')
+		echo "$f,$side,$rank" >>"$RES/incast_ranking.csv"
+	done
+done
+
+# ---- the simulator's handshake, which incast.cfg leaves off: the same sweep with it on ----
+echo "fanin,scheme,sim_qct_p50_ms,sim_rto_share_pct,sim_handshake_qct_p50_ms,sim_handshake_rto_share_pct,testbed_rto_share_pct" >"$RES/handshake.csv"
+for f in $FANINS; do
+	build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-hs" --set workloads.0.fanin="$f" \
+		--set tcp.handshake=true --quiet || exit 1
+	for s in $(echo "$SCHEMES" | tr ',' ' '); do
+		echo "$f,$s,$(qct_ms "$OUT/incast-f$f-sim/$s" 50),$(slow_share "$OUT/incast-f$f-sim/$s" 200),$(qct_ms "$OUT/incast-f$f-sim-hs/$s" 50),$(slow_share "$OUT/incast-f$f-sim-hs/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 200)" >>"$RES/handshake.csv"
+	done
+done
+
+# ---- how fast a burst fills the buffer: DT, 50 µs samples, on both sides ----
+echo "fanin,side,fill_gbps_p50,fill_gbps_p90,fill_gbps_p99" >"$RES/fill_rate.csv"
+fine="--set run.sample_interval_us=50 --set run.duration_ms=1500 --set run.arrivals_ms=1000"
+for f in $FANINS; do
+	# shellcheck disable=SC2086  # a list of --set arguments
+	sh testbed/run.sh testbed/incast.cfg --schemes dt --out "$OUT/fill-f$f" --set workloads.0.fanin="$f" $fine || exit 1
+	# shellcheck disable=SC2086
+	build/sharebuf run testbed/incast.cfg --out "$OUT/fill-f$f-sim" --set workloads.0.fanin="$f" $fine --quiet || exit 1
+	for side in testbed sim; do
+		d=$OUT/fill-f$f/dt
+		[ "$side" = sim ] && d=$OUT/fill-f$f-sim
+		echo "$f,$side,$(fill_rate "$d" 50),$(fill_rate "$d" 90),$(fill_rate "$d" 99)" >>"$RES/fill_rate.csv"
+	done
+done
+
+sh testbed/report.sh "$RES" >testbed/REPORT.md
+echo "testbed/REPORT.md written from $RES/"
