@@ -40,23 +40,14 @@ cleanup() {
 }
 trap 'st=$?; cleanup; exit $st' EXIT
 trap 'exit 1' INT TERM
-mac() { printf "02:00:00:00:00:%02x" $(($1 + 1)); }
-nooffload() { ethtool -K "$1" tso off gso off gro off tx off rx off >/dev/null 2>&1 || true; }
+. "$(dirname "$0")/../testbed/hosts.sh"
 ports=""
 for i in $(seq 0 $((N - 1))); do
-	ip netns add "${p}h$i"
-	ip link add "${p}s$i" type veth peer name eth0 netns "${p}h$i"
-	ip -n "${p}h$i" link set eth0 address "$(mac "$i")"
-	ip -n "${p}h$i" addr add "10.0.0.$((i + 1))/24" dev eth0
-	ip -n "${p}h$i" link set lo up
-	ip -n "${p}h$i" link set eth0 up
-	ip link set "${p}s$i" up
-	nooffload "${p}s$i"
-	ip netns exec "${p}h$i" ethtool -K eth0 tso off gso off gro off tx off rx off >/dev/null 2>&1 || true
-	ports="$ports --port ${p}s$i=$(mac "$i")"
+	sb_host_add "${p}h$i" "${p}s$i" "$i"
+	ports="$ports --port ${p}s$i=$(sb_host_mac "$i")"
 done
 for i in $(seq 0 $((N - 1))); do for j in $(seq 0 $((N - 1))); do
-	[ "$i" = "$j" ] || ip -n "${p}h$i" neigh replace "10.0.0.$((j + 1))" lladdr "$(mac "$j")" dev eth0 nud permanent
+	[ "$i" = "$j" ] || sb_host_arp "${p}h$i" "$j"
 done; done
 cat > "$OUT/bench.cfg" <<CFG
 run: { seed = 1; duration_ms = 1.0; sample_interval_us = 0.0; };

@@ -87,6 +87,7 @@ if ! ip netns list >/dev/null 2>&1 || ! command -v ethtool >/dev/null 2>&1; then
 fi
 
 cd "$ROOT" || exit 1
+. testbed/hosts.sh
 make -s build/sharebuf build/sharebuf-load build/sharebuf-switch >/dev/null || { echo "$ME: the build failed" >&2; exit 1; }
 LOAD=$ROOT/build/sharebuf-load
 
@@ -122,28 +123,12 @@ fail() {
 	exit 1
 }
 
-mac_of() { printf '02:00:00:00:00:%02x' $(($1 + 1)); }
-
-offloads_off() { # NETNS-OR-EMPTY DEV: the switch must see wire-size frames with their checksums
-	for f in tso gso gro lro tx rx sg; do
-		if [ -n "$1" ]; then
-			ip netns exec "$1" ethtool -K "$2" "$f" off >/dev/null 2>&1
-		else
-			ethtool -K "$2" "$f" off >/dev/null 2>&1
-		fi
-	done
-	return 0
-}
-
 hosts_up() {
 	cleanup
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
 		ns=sbh$i
-		ip netns add "$ns" || return 1
-		ip link add "sbs$i" type veth peer name eth0 netns "$ns" || return 1
-		ip -n "$ns" link set eth0 address "$(mac_of $i)" || return 1
-		ip -n "$ns" addr add "10.0.0.$((i + 1))/24" dev eth0 || return 1
+		sb_host_add "$ns" "sbs$i" "$i" || return 1
 		# no ssthresh or RTT cached from an earlier connection (tcp_no_metrics_save): each
 		# flow's connection starts as the simulator's flows do
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv4.tcp_ecn="$ecn" \
@@ -153,14 +138,11 @@ hosts_up() {
 		# it on every socket before it connects or listens (TCP_CONGESTION).
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc" >/dev/null 2>&1
 		sysctl -qw "net.ipv6.conf.sbs$i.disable_ipv6=1" >/dev/null 2>&1
-		offloads_off "$ns" eth0
-		offloads_off "" "sbs$i"
-		ip -n "$ns" link set lo up && ip -n "$ns" link set eth0 up && ip link set "sbs$i" up || return 1
 		# the scenario's minimum RTO on the hosts' one route (Linux: 200 ms by default)
 		ip -n "$ns" route replace 10.0.0.0/24 dev eth0 src "10.0.0.$((i + 1))" rto_min "${min_rto_ms}ms" || return 1
 		j=0
 		while [ "$j" -lt "$hosts" ]; do
-			[ "$j" = "$i" ] || ip -n "$ns" neigh replace "10.0.0.$((j + 1))" lladdr "$(mac_of $j)" dev eth0 nud permanent || return 1
+			[ "$j" = "$i" ] || sb_host_arp "$ns" "$j" || return 1
 			j=$((j + 1))
 		done
 		i=$((i + 1))
@@ -183,7 +165,7 @@ switch_up() {
 	ports=""
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
-		ports="$ports --port sbs$i=$(mac_of $i)"
+		ports="$ports --port sbs$i=$(sb_host_mac $i)"
 		i=$((i + 1))
 	done
 	eval "exec \"$ROOT/build/sharebuf-switch\" \"$SCEN\" $ports --out \"$2/switch\" $SETS --set switch.scheme=$1" \

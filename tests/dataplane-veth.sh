@@ -28,25 +28,15 @@ trap 'st=$?; cleanup; exit $st' EXIT
 trap 'exit 1' INT TERM
 ip netns add "${p}h0" 2>/dev/null || { echo "dataplane-veth: cannot create network namespaces: skipped"; exit 77; }
 set -e
-mac() { printf "02:00:00:00:00:%02x" $(($1 + 1)); }
+. "$(dirname "$0")/../testbed/hosts.sh"
 ports=""
 for i in $(seq 0 $((N - 1))); do
-	[ "$i" = 0 ] || ip netns add "${p}h$i"
-	ip link add "${p}s$i" type veth peer name eth0 netns "${p}h$i"
-	ip -n "${p}h$i" link set eth0 address "$(mac "$i")"
-	ip -n "${p}h$i" addr add "10.0.0.$((i + 1))/24" dev eth0
-	ip -n "${p}h$i" link set lo up
-	ip -n "${p}h$i" link set eth0 up
-	ip link set "${p}s$i" up
-	# wire-size frames with complete checksums: no segmentation, aggregation or checksum
-	# offloads on either end (a packet socket forwards a frame as it is, checksum included)
-	ethtool -K "${p}s$i" tso off gso off gro off tx off rx off >/dev/null 2>&1
-	ip netns exec "${p}h$i" ethtool -K eth0 tso off gso off gro off tx off rx off >/dev/null 2>&1
-	ports="$ports --port ${p}s$i=$(mac "$i")"
+	sb_host_add "${p}h$i" "${p}s$i" "$i"
+	ports="$ports --port ${p}s$i=$(sb_host_mac "$i")"
 done
 # static ARP on two hosts; host 2 learns by ARP through the switch's flooding
 for i in 0 1; do for j in $(seq 0 $((N - 1))); do
-	[ "$i" = "$j" ] || ip -n "${p}h$i" neigh replace "10.0.0.$((j + 1))" lladdr "$(mac "$j")" dev eth0 nud permanent
+	[ "$i" = "$j" ] || sb_host_arp "${p}h$i" "$j"
 done; done
 mkdir -p "$DIR"
 cat > "$DIR/scenario.cfg" <<CFG

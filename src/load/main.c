@@ -151,15 +151,22 @@ static int cmd_server(const struct args *a)
 	return 1;
 }
 
+/* The scenario's flow plan, or its error on stderr (nonzero). */
+static int open_plan(const struct args *a, struct sb_load_plan *p)
+{
+	struct sb_error err = { 0 };
+	if (sb_load_plan_open(p, a->scenario, a->sets, a->nsets, &err) == 0)
+		return 0;
+	fprintf(stderr, "sharebuf-load: %s\n", err.msg);
+	sb_load_plan_free(p);
+	return -1;
+}
+
 static int cmd_plan(const struct args *a)
 {
 	struct sb_load_plan p;
-	struct sb_error err = { 0 };
-	if (sb_load_plan_open(&p, a->scenario, a->sets, a->nsets, &err)) {
-		fprintf(stderr, "sharebuf-load: %s\n", err.msg);
-		sb_load_plan_free(&p);
+	if (open_plan(a, &p))
 		return 2;
-	}
 	for (size_t i = 0; i < p.n; i++) {
 		const struct sb_load_flow *f = &p.flows[i];
 		if (a->host < 0 || f->dst == (uint32_t)a->host)
@@ -173,12 +180,8 @@ static int cmd_plan(const struct args *a)
 static int cmd_info(const struct args *a)
 {
 	struct sb_load_plan p;
-	struct sb_error err = { 0 };
-	if (sb_load_plan_open(&p, a->scenario, a->sets, a->nsets, &err)) {
-		fprintf(stderr, "sharebuf-load: %s\n", err.msg);
-		sb_load_plan_free(&p);
+	if (open_plan(a, &p))
 		return 2;
-	}
 	/* the hosts' default congestion control: the first TCP workload's; ECN when DCTCP plays */
 	const char *cc = NULL;
 	for (size_t i = 0; i < p.sc.nworkloads && !cc; i++)
