@@ -410,15 +410,19 @@ static void test_tlp_tail_loss(void **state)
 }
 
 /* PTO = 2 SRTT, plus the delayed-ACK timer for a lone segment when the receiver delays ACKs,
- * never beyond the RTO (RFC 8985 §7.2). */
+ * or tcp.tlp_extra_us (Linux's two jiffies) with more than one segment out, never beyond the
+ * RTO (RFC 8985 §7.2). */
 static void test_tlp_pto_rules(void **state)
 {
 	(void)state;
-	for (int delack = 0; delack < 2; delack++) {
+	for (int run = 0; run < 3; run++) {
+		int delack = run == 1;
+		sb_time extra = run == 2 ? 8 * SB_US : 0;
 		struct sb_scenario sc;
 		th_scenario(&sc, 2, 10, 10);
 		sc.tcp.delack_count = delack ? 2 : 1;
 		sc.tcp.delack_timeout_us = 500;
+		sc.tcp.tlp_extra_us = sb_time_to_us(extra);
 		struct sb_sim sim;
 		build(&sim, &sc);
 		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
@@ -431,7 +435,7 @@ static void test_tlp_pto_rules(void **state)
 		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
 		tcp->snd_max = tcp->snd_nxt = 2 * SEG;
 		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US);
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + extra);
 		tcp->rto_at = sb_now(&sim.engine) + 30 * SB_US;
 		tcp_tlp_arm(&sim, f, tcp);
 		assert_int_equal(tcp->tlp_at, tcp->rto_at);

@@ -342,6 +342,41 @@ static void test_handshake_adds_one_rtt(void **state)
 	assert_int_equal(two.timeouts, 2);
 }
 
+/* tcp.ack_path: with `control` only data is charged to the switch's buffer; with `data` every
+ * packet of the connection is, the SYN, SYN-ACK, handshake ACK and pure ACKs too, and a flow on
+ * an idle path takes exactly as long either way. */
+static void test_ack_path(void **state)
+{
+	(void)state;
+	sb_time fct[2];
+	for (int data = 0; data < 2; data++) {
+		struct sb_scenario sc;
+		th_scenario(&sc, 2, 25, 2);
+		sc.tcp.handshake = true;
+		sc.tcp.ack_path = data ? SB_RDMA_PATH_DATA : SB_RDMA_PATH_CONTROL;
+		struct sb_sim sim;
+		build(&sim, &sc);
+		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		sb_sim_run(&sim);
+		assert_true(f->completed);
+		fct[data] = sim.records[0].fct;
+		const struct sb_mmu *m = sim.switches[0]->only_mmu;
+		uint64_t sent = sim.stats.pkts_sent;
+		print_message("ack_path = %s: %llu packets sent, %llu charged to the switch's buffer, FCT %.3f us\n",
+			      data ? "data" : "control", (unsigned long long)sent, (unsigned long long)m->admitted,
+			      sb_time_to_us(fct[data]));
+		assert_int_equal(f->pkts_retx, 0);
+		if (data)
+			assert_int_equal(m->admitted, sent);
+		else
+			assert_int_equal(m->admitted, f->pkts_sent); /* the 100 data segments */
+		assert_int_equal(f->pkts_sent, 100);
+		assert_true(sent > f->pkts_sent + 3); /* 3 handshake packets and the ACKs */
+		tl_check_and_free(&sim, &sc);
+	}
+	assert_int_equal(fct[0], fct[1]);
+}
+
 /* --- the ns-3 profile --- */
 
 static void test_ns3_profile(void **state)
@@ -383,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_hystart_classic_rules),
 		cmocka_unit_test(test_hystart_pp_exits_on_rtt_rise),
 		cmocka_unit_test(test_handshake_adds_one_rtt),
+		cmocka_unit_test(test_ack_path),
 		cmocka_unit_test(test_ns3_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

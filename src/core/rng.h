@@ -51,6 +51,7 @@ enum {
 	SB_STREAM_SWITCH = 2u << 20,   /* + switch index: ECN marking */
 	SB_STREAM_WORKLOAD = 3u << 20, /* + (workload index << 32) + host index */
 	SB_STREAM_MMU = 4u << 20,      /* per MMU; the embedder's seed already tells MMUs apart */
+	SB_STREAM_NIC = 5u << 20,      /* + host index: the NIC's send-time jitter */
 	SB_STREAM_TEST = 15u << 20,
 };
 

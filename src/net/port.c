@@ -3,6 +3,7 @@
  */
 #include "net/port.h"
 
+#include "core/rng.h"
 #include "sim/sim.h"
 #include "net/switch.h"
 
@@ -152,6 +153,17 @@ static void tx_done(void *obj, uint64_t arg)
 	sb_port_kick(port->sim, port);
 }
 
+/* A host's packet arrives up to host.send_jitter_us late (sim.h), behind the one before it. */
+static sb_time jittered_arrival(struct sb_sim *sim, struct sb_port *port, sb_time arrive)
+{
+	uint32_t host = (uint32_t)(port - sim->host_nics);
+	arrive += (sb_time)sb_rng_below(&sim->send_jitter_rng[host], (uint64_t)sim->send_jitter + 1);
+	if (port->wire.tail && arrive < port->last_arrive)
+		arrive = port->last_arrive;
+	port->last_arrive = arrive;
+	return arrive;
+}
+
 /* Put p on the wire now; the port is idle. */
 static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_packet *p, sb_time now)
 {
@@ -174,6 +186,8 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 		sim->stats.packet_hops++;
 	struct sb_wire *w = &port->wire;
 	sb_time arrive = end + port->delay;
+	if (port->node_kind == SB_NODE_HOST && sim->send_jitter)
+		arrive = jittered_arrival(sim, port, arrive);
 	p->next = NULL;
 	if (w->tail) {
 		w->tail->next = p;

@@ -154,6 +154,8 @@ struct sb_port {
 
 	/* statistics */
 	uint64_t pause_rx, resume_rx;
+	sb_time last_arrive;      /* host NICs with send jitter: when the newest packet on the
+				   * wire arrives (the next may not overtake it) */
 };
 _Static_assert(offsetof(struct sb_port, ctrl) == 64, "port: line 0 is the scheduling state");
 _Static_assert(offsetof(struct sb_port, deficit) == 128, "port: line 1 is the transmission state");

@@ -132,9 +132,12 @@ const struct sb_param sb_host_param_table[] = {
 	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic)" },
 	{ "control_queue", SB_P_ENUM, HOST(control_queue), "priority", 0, 0, "", nic_control_choices,
 	  "where a NIC keeps the control packets its host sends (TCP's ACKs and SYNs, and RDMA feedback on the control path): priority = a queue served before every data queue, as switches do; fifo = the FIFO of the packet's priority, behind the data queued before it, as ns-3's QbbNetDevice does with everything the IP stack sends (the Reverie artifact)" },
+	{ "send_jitter_us", SB_P_DOUBLE, HOST(send_jitter_us), "0", 0, 1e6, "us", NULL,
+	  "every packet a host sends reaches the other end of its link up to this much later than the link's delay, uniformly at random and never ahead of the packet before it: the timing noise of a real host's software. Without it, hosts that start together send to the picosecond in step, and a full queue's tail drop hits the same senders every round (phase effects, Floyd & Jacobson 1992), which real hosts (testbed/REPORT.md) do not show; 0 = none" },
 	SB_PARAM_END
 };
 
+static const char *const tcp_path_choices[] = { "data", "control", NULL };         /* SB_RDMA_PATH_* */
 static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", NULL };
 static const char *const recovery_choices[] = { "prr", "rfc6675", NULL };
 
@@ -190,6 +193,10 @@ const struct sb_param sb_tcp_param_table[] = {
 	  "open each connection with SYN / SYN-ACK (tcp.ack_bytes each) and the handshake's ACK before data; FCT still starts at the SYN and the ideal FCT includes the handshake" },
 	{ "syn_timeout_us", SB_P_DOUBLE, TCP(syn_timeout_us), "0", 0, 1e9, "us", NULL,
 	  "first SYN retransmission timeout, doubling per retry (ns-3 ConnTimeout; the Reverie artifact 10 ms); 0 = init_rto_us" },
+	{ "ack_path", SB_P_ENUM, TCP(ack_path), "control", 0, 0, "", tcp_path_choices,
+	  "lane of pure ACKs and of the handshake's SYN, SYN-ACK and ACK: control = the control queue, never charged to a buffer and never dropped (the ns-3 artifacts' queue 0); data = the data queue of the flow's priority, charged to the switch's buffer and dropped like data, as on a switch that classifies by DSCP alone (the testbed: a lost SYN then waits for Linux's 1 s SYN timeout)" },
+	{ "tlp_extra_us", SB_P_DOUBLE, TCP(tlp_extra_us), "0", 0, 1e9, "us", NULL,
+	  "added to 2 SRTT in the tail-loss probe's timeout when more than one segment is in flight: Linux adds TCP_TIMEOUT_MIN, two jiffies (8000 at CONFIG_HZ = 250, 2000 at 1000), so that its probe rarely fires before a datacenter flow's ACKs; 0 = RFC 8985's 2 SRTT" },
 	SB_PARAM_END
 };
 

@@ -68,6 +68,7 @@ struct sb_host_params {
 	int64_t drr_quantum_bytes;
 	int64_t nic_buffer_bytes;   /* 0 = unlimited; else data packets beyond it are dropped at the NIC */
 	int control_queue;          /* SB_NIC_CONTROL_*: where the NIC keeps control-lane packets */
+	double send_jitter_us;      /* each sent packet reaches the first switch up to this much late */
 };
 enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 
@@ -100,6 +101,8 @@ struct sb_tcp_params {
 	double delack_timeout_us; /* delayed-ACK timer */
 	bool handshake;           /* SYN / SYN-ACK before data */
 	double syn_timeout_us;    /* first SYN retransmission timeout (0 = init_rto_us) */
+	int ack_path;             /* SB_RDMA_PATH_*: the lane of pure ACKs and handshake packets */
+	double tlp_extra_us;      /* added to 2 SRTT in the probe timeout, more than a segment out */
 };
 
 /* PFC transport and measurement (net/pfc.c, net/deadlock.c); when to pause is the scheme's. */

@@ -250,6 +250,12 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	sb_topo_plan_free(&plan);
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
 	sim->nic_control_fifo = sc->host.control_queue == SB_NIC_CONTROL_FIFO;
+	sim->send_jitter = sb_time_from_us(sc->host.send_jitter_us);
+	if (rc == 0 && sim->send_jitter) {
+		sim->send_jitter_rng = sb_xcalloc(sim->nhosts, sizeof *sim->send_jitter_rng);
+		for (uint32_t h = 0; h < sim->nhosts; h++)
+			sb_rng_init(&sim->send_jitter_rng[h], sim->seed, SB_STREAM_NIC + h);
+	}
 	for (uint32_t h = 0; rc == 0 && h < sim->nhosts; h++)
 		configure_nic(sim, sim->hosts[h], &sc->host);
 	/* Workloads first: they only create flows and schedule events, and they tell which
@@ -376,6 +382,7 @@ void sb_sim_free(struct sb_sim *sim)
 	}
 	free(sim->nodes);
 	free(sim->host_nics);
+	free(sim->send_jitter_rng);
 	sb_routes_free(&sim->routes);
 	for (size_t i = 0; i < sim->nport_profiles; i++)
 		free(sim->port_profiles[i]);

@@ -146,9 +146,8 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 /* A handshake packet from the sender to the receiver (the SYN, or the handshake's ACK). */
 static void send_syn(struct sb_sim *sim, struct sb_flow *f, uint64_t step, bool retx)
 {
-	/* like pure ACKs: the control lane, outside the buffer (the artifacts' queue 0) */
 	struct sb_packet *p = sb_flow_control_packet(sim, f, SB_PKT_SYN, step, (uint32_t)sim->sc->tcp.ack_bytes,
-						     SB_LANE_CONTROL, false);
+						     tcp_control_lane(sim), false);
 	p->t_sent = sb_now(&sim->engine);
 	if (retx)
 		p->flags |= SB_PF_RETX;

@@ -40,6 +40,13 @@ static inline uint32_t tcp_seg_len(const struct sb_flow *f, const struct sb_tcp 
 	return left < tcp->mss ? (uint32_t)left : tcp->mss;
 }
 
+/* The lane of pure ACKs and the handshake's packets (tcp.ack_path): the control queue, outside
+ * every buffer (the ns-3 artifacts' queue 0), or the flow's data queue, charged and dropped. */
+static inline uint8_t tcp_control_lane(const struct sb_sim *sim)
+{
+	return sim->sc->tcp.ack_path == SB_RDMA_PATH_DATA ? SB_LANE_DATA : SB_LANE_CONTROL;
+}
+
 /* --- small steps of every ACK, inline because they run on every ACK --- */
 
 /* cwnd within [1 MSS, tcp.max_cwnd_bytes]. */
@@ -248,8 +255,12 @@ static inline void tcp_tlp_arm(struct sb_sim *sim, struct sb_flow *f, struct sb_
 	if (tcp->srtt) {
 		pto = 2 * tcp->srtt;
 		/* WCDelAckT: a lone segment may wait for the receiver's delayed-ACK timer */
-		if (p->delack_count > 1 && tcp->snd_max - tcp->snd_una <= tcp->mss)
-			pto += sb_time_from_us(p->delack_timeout_us);
+		if (tcp->snd_max - tcp->snd_una <= tcp->mss) {
+			if (p->delack_count > 1)
+				pto += sb_time_from_us(p->delack_timeout_us);
+		} else {
+			pto += sb_time_from_us(p->tlp_extra_us);
+		}
 	} else {
 		pto = SB_SEC; /* no RTT sample yet: 1 s, then capped by the RTO below */
 	}

@@ -64,8 +64,7 @@ static void absorb(const struct sb_sim *sim, struct sb_flow *f)
 /* A pure control packet from the receiver to the sender. */
 static inline struct sb_packet *reply(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq)
 {
-	/* pure ACKs and SYN-ACKs bypass the buffer (the artifacts' queue 0) */
-	return sb_flow_control_packet(sim, f, type, seq, (uint32_t)sim->sc->tcp.ack_bytes, SB_LANE_CONTROL, true);
+	return sb_flow_control_packet(sim, f, type, seq, (uint32_t)sim->sc->tcp.ack_bytes, tcp_control_lane(sim), true);
 }
 
 /* Acknowledge `ack`, echoing `t_sent` (and whether that segment was a retransmission), with
