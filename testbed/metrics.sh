@@ -11,6 +11,8 @@
 #                        FIRST .. FIRST+N-1 (queues.csv; the testbed only)
 #   qct_ms DIR P         the P-th percentile (nearest rank) of the QCT in ms: per query of
 #                        flows.csv, the largest FCT of its responses (they start together)
+#   qct_mean_ms DIR      the mean QCT in ms (a timeout's wait counts in full)
+#   nqueries DIR         the number of queries in flows.csv
 #   slow_share DIR MS    the share (%) of queries whose QCT is at least MS ms: those that
 #                        waited for a retransmission timeout when MS is the minimum RTO
 #   fill_rate DIR P      the P-th percentile of the rate (Gb/s) at which the buffer grew between
@@ -42,6 +44,17 @@ qct_ms() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
 		END { for (q in m) print m[q] / 1e6 }' "$1/flows.csv" | percentile "$2"
+}
+
+qct_mean_ms() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
+		END { for (q in m) { n++; s += m[q] / 1e6 } if (n) printf "%.3f\n", s / n; else print "nan" }' "$1/flows.csv"
+}
+
+nqueries() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["query_id"] >= 0 { m[$col["query_id"]] = 1 } END { n = 0; for (q in m) n++; print n }' "$1/flows.csv"
 }
 
 slow_share() {

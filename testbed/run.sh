@@ -208,7 +208,11 @@ listening() { # NETNS PORT: wait (5 s at most) until a TCP socket listens on POR
 
 # The scenario's constant-bit-rate flows (sharebuf-load info's cbr list) as iperf3 UDP flows
 # at the same rate and frame size, DSCP from their priority, sending until they are stopped
-# after the switch (so that the switch stops with its queues in their steady state).
+# after the switch (so that the switch stops with its queues in their steady state). iperf3
+# paces by a timer, 1 ms by default: at 0.1 Gb/s a burst of 8 frames per flow each ms, and a
+# DT queue drains that far below its threshold between bursts, by how much depending on how
+# the flows' bursts fall (-3 % to -15 % of the fixed point from run to run). A 100 us timer
+# sends about a frame at a time, as the simulator's CBR does.
 cbr_up() { # DIR
 	IPERFPIDS=""
 	k=0
@@ -222,7 +226,7 @@ EOF2
 		listening "sbh$dst" "$port" || { echo "$ME: iperf3 server of cbr flow $k does not listen" >&2; return 1; }
 		# a frame of `bytes` on the wire: 14 (Ethernet) + 20 (IPv4) + 8 (UDP) bytes of headers
 		ip netns exec "sbh$src" iperf3 -c "10.0.0.$((dst + 1))" -p "$port" -u -b "$bps" -l $((bytes - 42)) \
-			-S $((prio << 5)) -t $((${duration_s%.*} + 30)) >"$1/hosts/iperf3-client$k.log" 2>&1 &
+			--pacing-timer 100 -S $((prio << 5)) -t $((${duration_s%.*} + 30)) >"$1/hosts/iperf3-client$k.log" 2>&1 &
 		IPERFPIDS="$IPERFPIDS $!"
 		k=$((k + 1))
 	done
