@@ -131,7 +131,6 @@ for f in $FANINS; do
 		echo "$line" >>"$RES/ablation.csv"
 	done
 done
-rm -f "$RES/handshake.csv"
 
 # ---- how fast a burst fills the buffer: DT, 50 µs samples, on both sides ----
 echo "fanin,side,fill_gbps_p50,fill_gbps_p90,fill_gbps_p99" >"$RES/fill_rate.csv"
