@@ -1,7 +1,8 @@
 /*
- * test_host_nic.c — where a host NIC keeps the control packets its host sends
+ * test_host_nic.c — a host NIC: where it keeps the control packets its host sends
  * (host.control_queue, docs/scenario-keys.md): ahead of the data queues (priority) or in the
- * FIFO of their priority behind the data queued before them (fifo, ns-3's QbbNetDevice).
+ * FIFO of their priority behind the data queued before them (fifo, ns-3's QbbNetDevice); and
+ * the rate it sends at (host.nic_rate_gbps), below.
  *
  * Host 0 sends a long TCP flow to host 1 with a window far beyond the path's BDP, so its NIC
  * always holds a backlog; host 1 sends a short flow back. Host 0's ACKs for the short flow
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include "sim/sim.h"
 #include "testlib.h"
+#include "transport/cbr.h"
 #include "transport/transport.h"
 
 static sb_time short_flow_fct(const char *control_queue)
@@ -54,10 +56,60 @@ static void test_nic_acks_wait_behind_data_with_fifo(void **state)
 	assert_true(fifo > prio + 80 * SB_US);
 }
 
+/* host.nic_rate_gbps: a host whose NIC is faster than the switch's port toward the receiver
+ * brings its burst into the switch's buffer. 40 frames of 1,500 bytes leave host 0 back to
+ * back at the NIC's rate; the port toward host 1 drains at 1 Gb/s. At 10 Gb/s the buffer
+ * holds the burst less what the port sent while it arrived: 40 frames less one tenth, 36 of
+ * them, within a frame; at the link's own rate it never holds more than the one frame in
+ * transit. */
+static uint64_t burst_peak(double nic_gbps, uint64_t *nic_bps, uint64_t *egress_bps)
+{
+	char set[64];
+	snprintf(set, sizeof(set), "host.nic_rate_gbps=%g", nic_gbps);
+	const char *sets[] = { set };
+	struct sb_scenario sc;
+	tl_scenario(&sc,
+		    "run: { duration_ms = 2.0; sample_interval_us = 0.0; };\n"
+		    "topology: { type = \"single\"; hosts = 2; host_rate_gbps = 1.0; host_delay_us = 1.0; };\n"
+		    "switch: { scheme = \"cs\"; buffer_bytes = 64000000; ecn_mode = \"off\"; };\n"
+		    "workloads = ();\n",
+		    sets, 1);
+	struct sb_sim sim;
+	tl_build(&sim, &sc);
+	*nic_bps = sim.host_nics[0].rate_bps;
+	const struct sb_port *down = sim.host_nics[1].peer; /* the switch's port toward host 1 */
+	*egress_bps = down->rate_bps;
+	uint64_t payload = 1500 - (uint64_t)sc.tcp.header_bytes;
+	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 40 * payload, 10 * SB_US, sb_transport_find("cbr"));
+	sb_cbr_configure(f, *nic_bps, 1500); /* back to back at the NIC's rate */
+	tl_run_and_check(&sim);
+	assert_true(f->completed);
+	uint64_t peak = sim.switches[0]->only_mmu->peak_used;
+	print_message("NIC at %g Gb/s (0 = the link's): the switch's buffer peaks at %llu bytes\n", nic_gbps,
+		      (unsigned long long)peak);
+	tl_check_and_free(&sim, &sc);
+	return peak;
+}
+
+static void test_nic_faster_than_the_port_fills_the_buffer(void **state)
+{
+	(void)state;
+	uint64_t nic, egress;
+	uint64_t same = burst_peak(0, &nic, &egress);
+	assert_int_equal(nic, 1000000000ull);
+	assert_int_equal(egress, 1000000000ull);
+	assert_true(same <= 1500);
+	uint64_t fast = burst_peak(10, &nic, &egress);
+	assert_int_equal(nic, 10000000000ull);
+	assert_int_equal(egress, 1000000000ull); /* only the host's direction changes */
+	assert_true(fast >= 35 * 1500 && fast <= 37 * 1500);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nic_acks_wait_behind_data_with_fifo),
+		cmocka_unit_test(test_nic_faster_than_the_port_fills_the_buffer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

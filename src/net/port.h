@@ -176,6 +176,14 @@ static inline sb_time sb_port_busy_time(const struct sb_port *port)
 	return port->ps_per_byte ? port->tx_bytes * port->ps_per_byte : port->busy_time;
 }
 
+/* Set the link rate this port sends at (bits/s, > 0), with its exact picoseconds per byte
+ * when the rate divides 8e12 (all the usual rates). */
+static inline void sb_port_set_rate(struct sb_port *port, uint64_t rate_bps)
+{
+	port->rate_bps = rate_bps;
+	port->ps_per_byte = (8 * SB_SEC) % rate_bps == 0 ? 8 * SB_SEC / rate_bps : 0;
+}
+
 /* Queue a packet for transmission: the data queue `pkt->prio` or the control queue, as its
  * lane says. */
 void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);

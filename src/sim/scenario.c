@@ -132,6 +132,8 @@ const struct sb_param sb_host_param_table[] = {
 	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic)" },
 	{ "control_queue", SB_P_ENUM, HOST(control_queue), "priority", 0, 0, "", nic_control_choices,
 	  "where a NIC keeps the control packets its host sends (TCP's ACKs and SYNs, and RDMA feedback on the control path): priority = a queue served before every data queue, as switches do; fifo = the FIFO of the packet's priority, behind the data queued before it, as ns-3's QbbNetDevice does with everything the IP stack sends (the Reverie artifact)" },
+	{ "nic_rate_gbps", SB_P_DOUBLE, HOST(nic_rate_gbps), "0", 0, 10000, "Gb/s", NULL,
+	  "rate at which every host's NIC sends, the host-to-switch direction of its link (the switch's port toward the host keeps topology.host_rate_gbps); 0 = topology.host_rate_gbps. A host that sends faster than the port that delivers to its receivers brings a burst into the switch's buffer at its own rate: the testbed's hosts, whose veth has no rate, behind the switch's 1 Gb/s shapers (docs/testbed.md)" },
 	{ "send_jitter_us", SB_P_DOUBLE, HOST(send_jitter_us), "0", 0, 1e6, "us", NULL,
 	  "every packet a host sends reaches the other end of its link up to this much later than the link's delay, uniformly at random and never ahead of the packet before it: the timing noise of a real host's software. Without it, hosts that start together send to the picosecond in step, and a full queue's tail drop hits the same senders every round (phase effects, Floyd & Jacobson 1992), which real hosts (testbed/REPORT.md) do not show; 0 = none" },
 	SB_PARAM_END

@@ -69,6 +69,7 @@ struct sb_host_params {
 	int64_t nic_buffer_bytes;   /* 0 = unlimited; else data packets beyond it are dropped at the NIC */
 	int control_queue;          /* SB_NIC_CONTROL_*: where the NIC keeps control-lane packets */
 	double send_jitter_us;      /* each sent packet reaches the first switch up to this much late */
+	double nic_rate_gbps;       /* the NIC's sending rate (0 = topology.host_rate_gbps) */
 };
 enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 

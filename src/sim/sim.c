@@ -205,6 +205,8 @@ static void configure_nic(struct sb_sim *sim, struct sb_host *h, const struct sb
 	memset(&profile, 0, sizeof(profile)); /* padding too: profiles are compared with memcmp */
 	set_quanta(&profile, p->drr_weight, (double)p->drr_quantum_bytes);
 	nic->profile = intern_profile(sim, &profile);
+	if (p->nic_rate_gbps > 0)
+		sb_port_set_rate(nic, (uint64_t)(p->nic_rate_gbps * 1e9 + 0.5));
 }
 
 static void configure_switch_ports(struct sb_sim *sim, struct sb_switch *sw, const struct sb_switch_params *p)

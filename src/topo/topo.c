@@ -17,9 +17,7 @@ static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, u
 	p->sim = node->sim;
 	p->node_kind = node->kind;
 	p->index = index;
-	p->rate_bps = rate;
-	/* Exact ps per byte for every rate that divides 8e12 (all the usual ones). */
-	p->ps_per_byte = (8 * SB_SEC) % rate == 0 ? 8 * SB_SEC / rate : 0;
+	sb_port_set_rate(p, rate);
 	p->delay = delay;
 	p->sched = SB_SCHED_DRR;
 	p->profile = &sb_port_profile_default;
