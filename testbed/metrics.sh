@@ -13,6 +13,7 @@
 #                        flows.csv, the largest FCT of its responses (they start together)
 #   qct_mean_ms DIR      the mean QCT in ms (a timeout's wait counts in full)
 #   nqueries DIR         the number of queries in flows.csv
+#   fct_share DIR LO HI  the share (%) of the flows of flows.csv whose FCT is in [LO, HI) ms
 #   slow_share DIR MS    the share (%) of queries whose QCT is at least MS ms: those that
 #                        waited for a retransmission timeout when MS is the minimum RTO
 #   fill_rate DIR P      the P-th percentile of the rate (Gb/s) at which the buffer grew between
@@ -55,6 +56,12 @@ qct_mean_ms() {
 nqueries() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$col["query_id"] >= 0 { m[$col["query_id"]] = 1 } END { n = 0; for (q in m) n++; print n }' "$1/flows.csv"
+}
+
+fct_share() {
+	awk -F, -v lo="$2" -v hi="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ n++; f = $col["fct_ns"] / 1e6; s += f >= lo && f < hi }
+		END { printf "%.1f\n", n ? 100 * s / n : 0 }' "$1/flows.csv"
 }
 
 slow_share() {

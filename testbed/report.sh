@@ -143,6 +143,40 @@ packets leave with tens of µs of software noise. host.send_jitter_us (src/net/p
 each packet a host sends U[0, J] of extra delay on its link, in order, from a random stream
 per host (tests/test_send_jitter.c).
 
+EOF
+band() { awk -F, -v side="$1" -v c="$2" 'NR > 1 && $3 == side { s += $c; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/fct_bands.csv"; }
+cat <<EOF
+### The testbed's extra milliseconds: its senders burst
+
+Where neither side's median query waited for a timeout, the testbed's median is still a few
+ms above the simulator's in most rows of the table. The flows' FCTs show where that comes
+from (flows.csv of the same runs; in % of the flows, and the median QCT in ms), beside the
+simulator with hosts whose NICs send at 10 Gb/s (\`host.nic_rate_gbps = 10\`) instead of 1:
+
+| fan-in | scheme | FCT < 8 ms: testbed / sim / sim, 10 Gb/s NICs | 8–20 ms | 20–200 ms | ≥ 200 ms | QCT p50 |
+|---|---|---|---|---|---|---|
+EOF
+awk -F, 'NR > 1 { k = $1 SUBSEP $2; if (!(k in seen)) { seen[k] = 1; keys[++n] = k; f[n] = $1; sc[n] = $2 }
+		for (c = 4; c <= 8; c++) v[k, $3, c] = $c }
+	END { for (i = 1; i <= n; i++) { k = keys[i]; printf "| %s | %s |", f[i], sc[i]
+		for (c = 4; c <= 8; c++) printf " %s / %s / %s |", v[k, "testbed", c], v[k, "sim", c], v[k, "sim_fast_nic", c]
+		printf "\n" } }' "$R/fct_bands.csv"
+cat <<EOF
+
+Over these rows, $(band testbed 5) % of the testbed's flows take 8 to 20 ms, $(band sim 5) % of the
+simulator's, and $(band sim_fast_nic 5) % with 10 Gb/s NICs. 8 ms is what Linux adds to its
+tail-loss probe and to RACK's reordering timer (TCP_TIMEOUT_MIN, two jiffies at HZ = 250),
+and such timers are needed when segments sent close together are lost together. On the
+testbed nothing spaces a sender's segments (veth has no rate; the buffer fills faster than
+the port drains, the fill rates below); in the simulator a 1 Gb/s NIC spaces them as far as
+the port toward the receiver does, and ACKs find the losses. With faster NICs the simulator
+shows the testbed's band, and overshoots it: on the testbed the switch's receive loop, which
+forwards about 3 Gb/s over all its ports (BENCHMARKS.md, data plane), is what limits a burst,
+and no NIC rate of the simulator models that loop; testbed/incast.cfg keeps the symmetric
+1 Gb/s links.
+
+EOF
+cat <<EOF
 Drops: over all rows of the table the simulator drops $sd packets and the testbed $td (the
 simulator $more× as many) for the same flows. A likely cause: on the testbed a response's
 packets reach the switch through the senders' kernels, veth and the switch's receive rings,

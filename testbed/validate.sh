@@ -12,7 +12,9 @@
 #     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
 #     the schemes' ranking by median and by mean QCT on each side.
 #     Then the simulator alone with one model each taken back (send jitter, ACKs and SYNs
-#     in the buffer, the handshake): which of them the agreement rests on.
+#     in the buffer, the handshake): which of them the agreement rests on; and with hosts
+#     that send at 10 Gb/s (host.nic_rate_gbps), as the testbed's veth senders burst: the
+#     flows' FCTs in bands on the three sides.
 # (c) how fast bursts fill the buffer on each side (DT, 50 µs occupancy samples), the data
 #     behind the drops' difference.
 # Needs root (testbed/run.sh). About 8 minutes with the defaults.
@@ -116,8 +118,10 @@ done
 # ---- which of the simulator's host and TCP models the agreement rests on: incast.cfg with one
 # of them taken back, in the simulator only ----
 echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct" >"$RES/ablation.csv"
+echo "fanin,scheme,side,fct_below_8ms_pct,fct_8_to_20ms_pct,fct_20_to_200ms_pct,fct_200ms_or_more_pct,qct_p50_ms" >"$RES/fct_bands.csv"
 for f in $FANINS; do
-	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false"; do
+	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false" \
+		"fast-nic --set host.nic_rate_gbps=10"; do
 		name=${v%% *}
 		# shellcheck disable=SC2086  # a list of --set arguments
 		build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-$name" \
@@ -129,6 +133,11 @@ for f in $FANINS; do
 			line="$line,$(slow_share "$OUT/incast-f$f-$d/$s" 200),$(slow_share "$OUT/incast-f$f-$d/$s" 1000)"
 		done
 		echo "$line" >>"$RES/ablation.csv"
+		# the flows' FCTs in bands: a few ms (no loss, or one repaired by ACKs), 8 to 20 ms
+		# (what Linux's probe and reorder timers take: 2 jiffies and more), 200 ms and more
+		for d in "$OUT/incast-f$f/$s:testbed" "$OUT/incast-f$f-sim/$s:sim" "$OUT/incast-f$f-sim-fast-nic/$s:sim_fast_nic"; do
+			echo "$f,$s,${d##*:},$(fct_share "${d%:*}" 0 8),$(fct_share "${d%:*}" 8 20),$(fct_share "${d%:*}" 20 200),$(fct_share "${d%:*}" 200 1e9),$(qct_ms "${d%:*}" 50)" >>"$RES/fct_bands.csv"
+		done
 	done
 done
 
