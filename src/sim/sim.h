@@ -106,7 +106,7 @@ struct sb_sim {
 	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
 	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
 	bool nic_control_fifo;     /* host.control_queue = fifo */
-	sb_time send_jitter;       /* host.send_jitter_us (0 = none; see sb_host_jitter) */
+	sb_time send_jitter;       /* host.send_jitter_us (0 = none; applied in net/port.c) */
 	struct sb_rng *send_jitter_rng; /* [nhosts] when send_jitter: a stream per host */
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
