@@ -1,13 +1,19 @@
 #!/bin/sh
-# dataplane-veth.sh BUILD DIR — the software switch end to end, on real Linux stacks: three
+# dataplane-veth.sh BUILD DIR [SCHEME] — the software switch end to end, on real Linux stacks: three
 # network namespaces, each with a veth to the switch (build/sharebuf-switch) in the root
 # namespace. A UDP ping and an iperf3 TCP transfer must get through; then two hosts blast UDP
 # at the third's 1 Gb/s port, which must make the MMU drop; then SIGTERM must end the switch
-# with status 0 and its outputs in DIR/switch. tests/test_dataplane_veth.c runs it and checks the
-# outputs. Exit 77: not root, or no network namespaces (the test is then skipped).
+# with status 0 and its outputs in DIR/switch. SCHEME: dt (default, α = 1) or occamy (its
+# defaults). tests/test_dataplane_veth.c runs it and checks the outputs. Exit 77: not root, or no network namespaces (the test is then skipped).
 # Everything it creates is removed on exit, whatever the exit.
 BUILD=${1:?usage: dataplane-veth.sh BUILD DIR}
 DIR=${2:?usage: dataplane-veth.sh BUILD DIR}
+SCHEME=${3:-dt}
+case "$SCHEME" in
+dt) SW='scheme = "dt"; buffer_bytes = 150000; sched = "drr"; dt: { alpha = 1.0; };' ;;
+occamy) SW='scheme = "occamy"; buffer_bytes = 150000; sched = "drr";' ;;
+*) echo "dataplane-veth: unknown scheme $SCHEME" >&2; exit 2 ;;
+esac
 p="sbv$$"   # namespace and interface prefix: unique per run, short enough for IFNAMSIZ
 N=3
 [ "$(id -u)" = 0 ] || { echo "dataplane-veth: not root: skipped"; exit 77; }
@@ -42,7 +48,7 @@ mkdir -p "$DIR"
 cat > "$DIR/scenario.cfg" <<CFG
 run: { seed = 1; duration_ms = 1.0; sample_interval_us = 10000.0; };
 topology: { type = "single"; hosts = $N; host_rate_gbps = 1.0; host_delay_us = 1.0; };
-switch: { scheme = "dt"; buffer_bytes = 150000; sched = "drr"; dt: { alpha = 1.0; }; };
+switch: { $SW };
 workloads = ();
 CFG
 # shellcheck disable=SC2086

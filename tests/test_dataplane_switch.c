@@ -185,6 +185,40 @@ static void test_dt_steady_state(void **state)
 	}
 }
 
+/* Occamy through the real MMU and the switch's timers: a queue filled to DT's threshold
+ * becomes over-allocated when a second queue grows (T = α(B − Q) falls below it), and
+ * Occamy's grants, fired by the switch's timer heap on the virtual clock, drop its head. */
+static void test_occamy_expels(void **state)
+{
+	(void)state;
+	struct sb_dp_switch sw;
+	struct sb_scenario sc;
+	make_switch(&sw, &sc,
+		    "topology: { type = \"single\"; hosts = 4; host_rate_gbps = 1.0; };\n"
+		    "switch: { scheme = \"occamy\"; buffer_bytes = 200000; };\n",
+		    4);
+	uint8_t f[1514];
+	for (int i = 0; i < 400; i++)
+		sb_dp_switch_receive(&sw, 0, f, frame(f, 0, 1, 0, 0, 1000));
+	uint64_t full = sw.port[1].q[0].bytes;
+	for (int i = 0; i < 400; i++) {
+		sb_dp_switch_receive(&sw, 3, f, frame(f, 3, 2, 0, 0, 1000));
+		vclock += 1 * SB_US;
+		sb_dp_switch_run_timers(&sw, vclock);
+	}
+	for (int i = 0; i < 1000; i++) {
+		vclock += 1 * SB_US;
+		sb_dp_switch_run_timers(&sw, vclock);
+	}
+	uint64_t expelled = sw.port[1].qs[0].drops[SB_DROP_EXPELLED];
+	print_message("occamy: port 1 held %llu bytes alone, %llu after port 2 took %llu; %llu expelled\n",
+		      (unsigned long long)full, (unsigned long long)sw.port[1].q[0].bytes,
+		      (unsigned long long)sw.port[2].q[0].bytes, (unsigned long long)expelled);
+	assert_true(expelled > 0);
+	sb_dp_switch_fini(&sw);
+	sb_scenario_free(&sc);
+}
+
 static void test_conservation(void **state)
 {
 	(void)state;
@@ -333,6 +367,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shaper_rate),
 		cmocka_unit_test(test_dt_steady_state),
+		cmocka_unit_test(test_occamy_expels),
 		cmocka_unit_test(test_conservation),
 		cmocka_unit_test(test_ecn_enqueue),
 		cmocka_unit_test(test_first_window),

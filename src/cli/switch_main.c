@@ -200,7 +200,10 @@ int main(int argc, char **argv)
 	rc = sb_cfg_load(&sc, a.scenario, sb_default_scenario, a.sets, a.nsets, &err);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, &err);
+	/* The clock runs from here: the MMU reads it when it is built (Occamy's token bucket starts
+	 * its refill then), and it must never run backwards after that. */
 	struct sb_dp_clock clock;
+	sb_dp_clock_start(&clock);
 	struct sb_dp_switch sw;
 	if (rc == 0)
 		rc = sb_dp_switch_init(&sw, &sc, a.nports, (const uint8_t(*)[6])a.macs, sb_dp_clock_now, &clock, &err);
@@ -250,7 +253,6 @@ int main(int argc, char **argv)
 	};
 	if (sc.run.sample_switches == SB_SAMPLE_NONE)
 		o.sample_interval = 0;
-	sb_dp_clock_start(&clock);
 	printf("sharebuf-switch: ready\n");
 	fflush(stdout);
 	sb_time ran = sb_dp_loop_run(&sw, ports, &o);

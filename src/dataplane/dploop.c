@@ -40,6 +40,7 @@ static void sink_send(void *ctx, uint16_t port, const uint8_t *frame, uint32_t l
  * the switch refuses lossless schemes), the read bandwidth used since the last sample and the
  * drops since then. */
 struct sampler {
+	sb_time start;      /* the loop's start: samples are timed from it */
 	sb_time next, last;
 	uint64_t last_tx, last_drops;
 };
@@ -57,7 +58,7 @@ static void take_sample(struct sb_dp_switch *sw, struct sampler *s, const struct
 	uint64_t drops = sb_dp_switch_dropped(sw);
 	double cap = (double)sw->rate_bps * (double)sw->nports * (double)(now - s->last) / (double)SB_SEC;
 	uint64_t unit = sw->mmu->cell_bytes ? sw->mmu->cell_bytes : 1;
-	fprintf(o->occupancy, "%.3f,%s,%llu,0,%.6f,%llu\n", (double)now / 1000.0, o->switch_name,
+	fprintf(o->occupancy, "%.3f,%s,%llu,0,%.6f,%llu\n", (double)(now - s->start) / 1000.0, o->switch_name,
 		(unsigned long long)(sw->mmu->used * unit), cap > 0 ? 8.0 * (double)(tx - s->last_tx) / cap : 0.0,
 		(unsigned long long)(drops - s->last_drops));
 	s->last = now;
@@ -80,9 +81,10 @@ sb_time sb_dp_loop_run(struct sb_dp_switch *sw, struct sb_afp *ports, const stru
 	for (uint16_t i = 0; i < sw->nports; i++)
 		pfd[i] = (struct pollfd){ .fd = ports[i].fd, .events = POLLIN };
 	struct sb_dp_sink sink = { ports, sink_room, sink_send };
-	struct sampler smp = { .next = o->sample_interval ? o->sample_interval : UINT64_MAX };
-	sb_time now = sb_dp_switch_now(sw);
-	sb_time end = o->duration ? o->duration : UINT64_MAX;
+	sb_time start = sb_dp_switch_now(sw), now = start;
+	struct sampler smp = { .start = start, .next = o->sample_interval ? start + o->sample_interval : UINT64_MAX,
+			       .last = start };
+	sb_time end = o->duration ? start + o->duration : UINT64_MAX;
 	while (!*o->stop && now < end) {
 		sb_time wake = min_t(min_t(sb_dp_switch_next_tx(sw), sb_dp_timers_next(&sw->timers)), min_t(smp.next, end));
 		struct timespec ts = { 0, 0 };
@@ -123,5 +125,5 @@ sb_time sb_dp_loop_run(struct sb_dp_switch *sw, struct sb_afp *ports, const stru
 		now = sb_dp_switch_now(sw);
 	}
 	free(pfd);
-	return now;
+	return now - start;
 }
