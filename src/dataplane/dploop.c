@@ -110,6 +110,11 @@ sb_time sb_dp_loop_run(struct sb_dp_switch *sw, struct sb_afp *ports, const stru
 			uint32_t len;
 			const uint8_t *f;
 			for (unsigned n = 0; n < RX_BATCH && (f = sb_afp_rx(&ports[i], &len)); n++) {
+				/* An MMU timer due (Occamy's grant) runs before the next admission, as in
+				 * the simulator and in hardware, not after a whole batch was admitted or
+				 * refused: the clock is read only while a timer is pending. */
+				if (sb_dp_timers_next(&sw->timers) != UINT64_MAX)
+					sb_dp_switch_run_timers(sw, sb_dp_switch_now(sw));
 				sb_dp_switch_receive(sw, i, f, len);
 				sb_afp_rx_done(&ports[i]);
 			}
