@@ -119,26 +119,30 @@ the sender's SYN) and is lost there with the data.
 
 The simulator alone, incast.cfg with one model taken back each time: without the hosts'
 send jitter; with ACKs and SYNs in the control queue, outside the buffer (the ns-3
-artifacts' choice and the simulator's default); and with flows that start established (no
-handshake). RTO share / share of ≥ 1 s, in %:
+artifacts' choice and the simulator's default); with flows that start established (no
+handshake); and with each response sent at once, its initial window covering it (the
+papers' incasts, the simulator's default: \`workloads.N.full_window = true\`) instead of
+Linux's 10 segments. RTO share / share of ≥ 1 s, in %:
 
-| fan-in | scheme | testbed | simulator | without send jitter | ACKs and SYNs outside the buffer | no handshake |
-|---|---|---|---|---|---|---|
+| fan-in | scheme | testbed | simulator | without send jitter | ACKs and SYNs outside the buffer | no handshake | responses at once |
+|---|---|---|---|---|---|---|---|
 EOF
-awk -F, 'NR > 1 { printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 }' "$R/ablation.csv"
+awk -F, 'NR > 1 { printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }' "$R/ablation.csv"
 cat <<EOF
 
 Mean distance to the testbed over these rows (percentage points), RTO share / ≥ 1 s share:
 the simulator as configured $(gap 5 3) / $(gap 6 4); without send jitter $(gap 7 3) / $(gap 8 4); with
-ACKs and SYNs outside the buffer $(gap 9 3) / $(gap 10 4); without the handshake $(gap 11 3) / $(gap 12 4).
+ACKs and SYNs outside the buffer $(gap 9 3) / $(gap 10 4); without the handshake $(gap 11 3) / $(gap 12 4);
+responses at once $(gap 13 3) / $(gap 14 4). Mean RTO share: testbed $(mean_col 3) %, simulator
+$(mean_col 5) %, with responses at once $(mean_col 13) %.
 The testbed's mean ≥ 1 s share is $(mean_col 4) %; the simulator's is $(mean_col 6) % as configured and
 $(mean_col 10) % with ACKs and SYNs outside the buffer, where no SYN can be lost.
 
 *Phase lock.* Without send jitter the mean RTO share is $(mean_col 7) % (as configured: $(mean_col 5) %,
-testbed: $(mean_col 3) %). Every responder of a query starts at the same instant, and after
-the handshake their windows reach the switch at the same picosecond, round after round; when
-the port's queue is full, tail drop then takes the tails of the same flows, and their tail-loss
-probes, every time, and those flows wait for the RTO. Real hosts do not keep such step: their
+testbed: $(mean_col 3) %). Without it every responder of a query starts at the same instant, and
+after the handshake their windows can reach the switch at the same picosecond, round after
+round; when the port's queue is full, tail drop then takes the tails of the same flows, and
+their tail-loss probes, every time, and those flows wait for the RTO. Real hosts do not keep such step: their
 packets leave with tens of µs of software noise. host.send_jitter_us (src/net/port.c) gives
 each packet a host sends U[0, J] of extra delay on its link, in order, from a random stream
 per host (tests/test_send_jitter.c).

@@ -12,7 +12,8 @@
 #     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
 #     the schemes' ranking by median and by mean QCT on each side.
 #     Then the simulator alone with one model each taken back (send jitter, ACKs and SYNs
-#     in the buffer, the handshake): which of them the agreement rests on; and with hosts
+#     in the buffer, the handshake, the initial window) or changed (responses sent at once,
+#     as in the papers' incasts): which of them the agreement rests on; and with hosts
 #     that send at 10 Gb/s (host.nic_rate_gbps), as the testbed's veth senders burst: the
 #     flows' FCTs in bands on the three sides.
 # (c) how fast bursts fill the buffer on each side (DT, 50 µs occupancy samples), the data
@@ -117,11 +118,11 @@ done
 
 # ---- which of the simulator's host and TCP models the agreement rests on: incast.cfg with one
 # of them taken back, in the simulator only ----
-echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct" >"$RES/ablation.csv"
+echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct" >"$RES/ablation.csv"
 echo "fanin,scheme,side,fct_below_8ms_pct,fct_8_to_20ms_pct,fct_20_to_200ms_pct,fct_200ms_or_more_pct,qct_p50_ms" >"$RES/fct_bands.csv"
 for f in $FANINS; do
 	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false" \
-		"fast-nic --set host.nic_rate_gbps=10"; do
+		"fast-nic --set host.nic_rate_gbps=10" "at-once --set workloads.0.full_window=true"; do
 		name=${v%% *}
 		# shellcheck disable=SC2086  # a list of --set arguments
 		build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-$name" \
@@ -129,7 +130,7 @@ for f in $FANINS; do
 	done
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
 		line="$f,$s,$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 1000)"
-		for d in sim sim-no-jitter sim-control-acks sim-no-handshake; do
+		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once; do
 			line="$line,$(slow_share "$OUT/incast-f$f-$d/$s" 200),$(slow_share "$OUT/incast-f$f-$d/$s" 1000)"
 		done
 		echo "$line" >>"$RES/ablation.csv"
