@@ -265,6 +265,13 @@ run_scheme() { # SCHEME
 		wait "$p" || { ok=1; echo "$ME: $1: the client of host $i failed:" >&2; cat "$d/hosts/client$i.err" >&2; }
 		i=$((i + 1))
 	done
+	# every host's kernel TCP counters (retransmissions, timeouts, probes, HyStart's exits...):
+	# what Linux did, beside what the simulator's TCP did
+	i=0
+	while [ "$i" -lt "$hosts" ]; do
+		ip netns exec "sbh$i" nstat -az >"$d/hosts/nstat$i.txt" 2>/dev/null || rm -f "$d/hosts/nstat$i.txt"
+		i=$((i + 1))
+	done
 	stop $SRVPIDS
 	[ -z "$SWPID" ] || stop "$SWPID"
 	stop $IPERFPIDS

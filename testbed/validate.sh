@@ -12,8 +12,8 @@
 #     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
 #     the schemes' ranking by median and by mean QCT on each side.
 #     Then the simulator alone with one model each taken back (send jitter, ACKs and SYNs
-#     in the buffer, the handshake, the initial window) or changed (responses sent at once,
-#     as in the papers' incasts): which of them the agreement rests on; and with hosts
+#     in the buffer, the handshake, the initial window, Linux's HyStart) or changed (responses
+#     sent at once, as in the papers' incasts): which of them the agreement rests on; and with hosts
 #     that send at 10 Gb/s (host.nic_rate_gbps), as the testbed's veth senders burst: the
 #     flows' FCTs in bands on the three sides.
 # (c) how fast bursts fill the buffer on each side (DT, 50 µs occupancy samples), the data
@@ -89,6 +89,7 @@ done
 LONG="--set run.arrivals_ms=10000 --set run.duration_ms=11000"
 echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct,testbed_1s_share_pct,sim_1s_share_pct,testbed_qct_mean_ms,sim_qct_mean_ms,testbed_queries,sim_queries" >"$RES/incast.csv"
 echo "fanin,side,ranking_by_median_qct,ranking_by_mean_qct" >"$RES/incast_ranking.csv"
+echo "fanin,scheme,connections,hystart_train_exits,mean_cwnd_at_exit_segments" >"$RES/linux_hystart.csv"
 drops() { awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == s { print $col["drops"] }' "$1/compare.csv"; }
 rank_by() { # $1 fan-in, $2 column of incast.csv -> "a < b < c"
 	awk -F, -v f="$1" -v c="$2" '$1 == f { print $c, $2 }' "$RES/incast.csv" | sort -g -k1,1 -k2,2 |
@@ -100,6 +101,11 @@ for f in $FANINS; do
 	# shellcheck disable=SC2086
 	build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim" --set workloads.0.fanin="$f" $LONG --quiet || exit 1
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
+		# the testbed's kernels: connections opened, HyStart's ACK-train exits and their cwnd
+		cat "$OUT/incast-f$f/$s"/hosts/nstat*.txt 2>/dev/null | awk -v f="$f" -v s="$s" '
+			{ v[$1] += $2 }
+			END { n = v["TcpExtTCPHystartTrainDetect"]; printf "%s,%s,%d,%d,%.1f\n", f, s, v["TcpActiveOpens"], n,
+				n ? v["TcpExtTCPHystartTrainCwnd"] / n : 0 }' >>"$RES/linux_hystart.csv"
 		t=$OUT/incast-f$f/$s
 		m=$OUT/incast-f$f-sim/$s
 		t50=$(qct_ms "$t" 50)
@@ -118,11 +124,12 @@ done
 
 # ---- which of the simulator's host and TCP models the agreement rests on: incast.cfg with one
 # of them taken back, in the simulator only ----
-echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct" >"$RES/ablation.csv"
+echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct,ns3_hystart_rto_share_pct,ns3_hystart_1s_share_pct" >"$RES/ablation.csv"
 echo "fanin,scheme,side,fct_below_8ms_pct,fct_8_to_20ms_pct,fct_20_to_200ms_pct,fct_200ms_or_more_pct,qct_p50_ms" >"$RES/fct_bands.csv"
 for f in $FANINS; do
 	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false" \
-		"fast-nic --set host.nic_rate_gbps=10" "at-once --set workloads.0.full_window=true"; do
+		"fast-nic --set host.nic_rate_gbps=10" "at-once --set workloads.0.full_window=true" \
+		"ns3-hystart --set tcp.hystart=classic"; do
 		name=${v%% *}
 		# shellcheck disable=SC2086  # a list of --set arguments
 		build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-$name" \
@@ -130,7 +137,7 @@ for f in $FANINS; do
 	done
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
 		line="$f,$s,$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 1000)"
-		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once; do
+		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once sim-ns3-hystart; do
 			line="$line,$(slow_share "$OUT/incast-f$f-$d/$s" 200),$(slow_share "$OUT/incast-f$f-$d/$s" 1000)"
 		done
 		echo "$line" >>"$RES/ablation.csv"

@@ -186,6 +186,60 @@ static void test_hystart_classic_rules(void **state)
 	bare_free(&b);
 }
 
+/* Linux's tcp_cubic HyStart: the ACK train must outlast (delay_min + ack_delay) / 2, with
+ * ack_delay = min(1 ms, 4 x 64 KB at the pacing rate 2 cwnd / SRTT) = 131072 B x SRTT / cwnd:
+ * at cwnd 20 segments of 1000 B and SRTT 100 us, 655.36 us, so (40 + 655.36) / 2 = 347.68 us.
+ * At cwnd 200 the allowance is 65.536 us and the threshold 52.768 us. */
+static sb_time linux_train_exit(uint64_t cwnd_segs, sb_time srtt)
+{
+	static struct bare b;
+	bare_init(&b, "linux");
+	assert_int_equal(b.tcp->hs.mode, SB_HYSTART_LINUX);
+	b.tcp->cwnd = cwnd_segs * SEG;
+	b.tcp->srtt = srtt;
+	b.tcp->snd_nxt = b.tcp->snd_max = 100000 * SEG; /* a round longer than the test */
+	bare_ack(&b, 40 * SB_US); /* the first ACK opens a round */
+	sb_time start = b.sim.engine.eq.now;
+	sb_time step = 100 * SB_NS;
+	for (sb_time t = step; t < 2 * SB_MS; t += step) {
+		b.sim.engine.eq.now = start + t;
+		bare_ack(&b, 40 * SB_US);
+		if (b.tcp->ssthresh != UINT64_MAX) {
+			assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
+			bare_free(&b);
+			return t;
+		}
+		b.tcp->cwnd = cwnd_segs * SEG; /* hold cwnd: the threshold depends on it */
+	}
+	bare_free(&b);
+	return 0;
+}
+
+static void test_hystart_linux_rules(void **state)
+{
+	(void)state;
+	/* the first ACK past the threshold ends slow start (ACKs every 100 ns) */
+	sb_time t = linux_train_exit(20, 100 * SB_US);
+	print_message("linux HyStart: cwnd 20, SRTT 100 us: slow start ends %.2f us into the round\n", sb_time_to_us(t));
+	assert_true(t > 347680 * SB_NS && t <= 347680 * SB_NS + 100 * SB_NS);
+	t = linux_train_exit(200, 100 * SB_US);
+	assert_true(t > 52768 * SB_NS && t <= 52768 * SB_NS + 100 * SB_NS);
+	/* the allowance is capped at 1 ms: (40 + 1000) / 2 = 520 us */
+	t = linux_train_exit(20, SB_MS);
+	assert_true(t > 520 * SB_US && t <= 520 * SB_US + 100 * SB_NS);
+	/* ns-3's rule for the same round: the train need only outlast delay_min (40 us) */
+	static struct bare b;
+	bare_init(&b, "classic");
+	b.tcp->cwnd = 20 * SEG;
+	b.tcp->srtt = 100 * SB_US;
+	b.tcp->snd_nxt = b.tcp->snd_max = 100000 * SEG;
+	bare_ack(&b, 40 * SB_US);
+	b.sim.engine.eq.now += 41 * SB_US;
+	bare_ack(&b, 40 * SB_US);
+	assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
+	bare_free(&b);
+}
+
 /* --- HyStart++ on a network: the queue at the sender's NIC raises the RTT --- */
 
 struct ss_probe {
@@ -416,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hystart_pp_rules),
 		cmocka_unit_test(test_hystart_classic_rules),
+		cmocka_unit_test(test_hystart_linux_rules),
 		cmocka_unit_test(test_hystart_pp_exits_on_rtt_rise),
 		cmocka_unit_test(test_handshake_adds_one_rtt),
 		cmocka_unit_test(test_ack_path),

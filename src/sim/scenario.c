@@ -140,7 +140,7 @@ const struct sb_param sb_host_param_table[] = {
 };
 
 static const char *const tcp_path_choices[] = { "data", "control", NULL };         /* SB_RDMA_PATH_* */
-static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", NULL };
+static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", "linux", NULL };
 static const char *const recovery_choices[] = { "prr", "rfc6675", NULL };
 
 /* TCP defaults are a modern Linux-like stack (SACK, RACK-TLP, PRR, HyStart++ for CUBIC) with
@@ -182,7 +182,7 @@ const struct sb_param sb_tcp_param_table[] = {
 	{ "recovery", SB_P_ENUM, TCP(recovery), "prr", 0, 0, "", recovery_choices,
 	  "sending rate in SACK fast recovery: prr = Proportional Rate Reduction (RFC 6937, slow-start reduction bound; Linux's and ns-3's default); rfc6675 = cwnd = ssthresh, send while pipe < cwnd" },
 	{ "hystart", SB_P_ENUM, TCP(hystart), "auto", 0, 0, "", hystart_choices,
-	  "slow-start exit before loss: hystartpp = HyStart++ (RFC 9406, with the thresholds below); classic = ns-3.39 TcpCubic's HyStart (ACK train and delay, its default attributes); off; auto = hystartpp for cubic, off for newreno and dctcp" },
+	  "slow-start exit before loss: hystartpp = HyStart++ (RFC 9406, with the thresholds below); classic = ns-3.39 TcpCubic's HyStart (ACK train and delay, its default attributes); linux = Linux's tcp_cubic HyStart, whose ACK train must outlast (min RTT + an allowance for GSO bursts at the pacing rate, up to 1 ms) / 2, so at datacenter RTTs it leaves slow start several times later than ns-3's; off; auto = hystartpp for cubic, off for newreno and dctcp" },
 	{ "hystart_min_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_min_rtt_thresh_us), "4", 0, 1e9, "us", NULL,
 	  "HyStart++ MIN_RTT_THRESH: smallest RTT increase that ends slow start (the RFC's 4 ms scaled to datacenter RTTs by 1/1000)" },
 	{ "hystart_max_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_max_rtt_thresh_us), "16", 0, 1e9, "us", NULL,

@@ -74,7 +74,7 @@ struct sb_host_params {
 enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 
 /* tcp.hystart and tcp.recovery choices, in table order (src/sim/scenario.c). */
-enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC };
+enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC, SB_TCP_HYSTART_LINUX };
 enum { SB_TCP_RECOVERY_PRR, SB_TCP_RECOVERY_RFC6675 };
 
 struct sb_tcp_params {

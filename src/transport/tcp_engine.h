@@ -29,7 +29,7 @@ enum tcp_run_state {
 	RUN_LOST,     /* marked lost, waiting for its retransmission */
 };
 
-enum sb_tcp_hystart_mode { SB_HYSTART_OFF, SB_HYSTART_PP, SB_HYSTART_CLASSIC };
+enum sb_tcp_hystart_mode { SB_HYSTART_OFF, SB_HYSTART_PP, SB_HYSTART_CLASSIC, SB_HYSTART_LINUX };
 
 static inline uint64_t tcp_limit(const struct sb_flow *f) { return f->size ? f->size : UINT64_MAX; }
 

@@ -32,6 +32,15 @@
  * longer than the base RTT, i.e. when cwnd reaches about one BDP beyond the round's start.
  * It runs once per connection (until a timeout).
  *
+ * Linux's tcp_cubic HyStart (mode linux) has the same two tests with other thresholds: the ACK
+ * train must outlast (delay_min + ack_delay) / 2 — halved because Cubic does not pace — where
+ * ack_delay = min(1 ms, 4 GSO-size bursts at the pacing rate) allows for the bursts a GSO
+ * sender emits: 4 × 64 KB at 2 cwnd / SRTT (Linux's slow-start pacing ratio of 200 %), i.e.
+ * 131072 B × SRTT / cwnd. At datacenter RTTs ack_delay is near 1 ms while cwnd is small, so
+ * the train must last about half a millisecond: slow start ends at several times the cwnd of
+ * ns-3's rule (the testbed's senders' counters: testbed/REPORT.md). The delay test
+ * needs delay_min / 8 clamped to [4, 16] ms more.
+ *
  * Without pacing, slow start sends two segments per ACK in trains one round apart; until
  * cwnd is about twice the BDP the queue they build drains between trains, so a round's
  * minimum RTT (HyStart++'s signal) stays near the base RTT and the exit comes at 2-3 BDP
@@ -54,6 +63,13 @@
 #define CLASSIC_DELAY_MIN (4 * SB_MS)
 #define CLASSIC_DELAY_MAX (1000 * SB_MS)
 
+/* Linux tcp_cubic.c: HYSTART_DELAY_MIN / MAX bound delay_min / 8; the ACK-train allowance is
+ * 4 GSO bursts of sk_gso_max_size (64 KB) at the pacing rate, at most 1 ms. */
+#define LINUX_DELAY_MIN (4 * SB_MS)
+#define LINUX_DELAY_MAX (16 * SB_MS)
+#define LINUX_GSO_BYTES 65536u
+#define LINUX_ACK_DELAY_MAX SB_MS
+
 enum { PHASE_SS, PHASE_CSS, PHASE_DONE };
 
 void tcp_hystart_init(struct sb_sim *sim, struct sb_tcp *tcp)
@@ -70,6 +86,7 @@ void tcp_hystart_init(struct sb_sim *sim, struct sb_tcp *tcp)
 	case SB_TCP_HYSTART_AUTO: h->mode = tcp->cc == &sb_cc_cubic ? SB_HYSTART_PP : SB_HYSTART_OFF; break;
 	case SB_TCP_HYSTART_PP: h->mode = SB_HYSTART_PP; break;
 	case SB_TCP_HYSTART_CLASSIC: h->mode = SB_HYSTART_CLASSIC; break;
+	case SB_TCP_HYSTART_LINUX: h->mode = SB_HYSTART_LINUX; break;
 	default: h->mode = SB_HYSTART_OFF; break;
 	}
 }
@@ -123,6 +140,32 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 	}
 }
 
+/* How long a round's ACK train must last to end slow start. */
+static sb_time train_threshold(const struct sb_tcp *tcp)
+{
+	const struct sb_tcp_hystart *h = &tcp->hs;
+	if (h->mode != SB_HYSTART_LINUX)
+		return h->delay_min;
+	/* 4 GSO bursts at the pacing rate 2 cwnd / SRTT (none before an RTT sample) */
+	sb_time ack_delay = 0;
+	if (tcp->srtt) {
+		unsigned __int128 d = (unsigned __int128)(4u * LINUX_GSO_BYTES) * tcp->srtt / (2 * tcp->cwnd);
+		ack_delay = d < LINUX_ACK_DELAY_MAX ? (sb_time)d : LINUX_ACK_DELAY_MAX;
+	}
+	return (h->delay_min + ack_delay) / 2;
+}
+
+/* How much a round's RTT must exceed the smallest for the delay test. */
+static sb_time delay_threshold(const struct sb_tcp_hystart *h)
+{
+	if (h->mode == SB_HYSTART_LINUX) {
+		sb_time t = h->delay_min / 8;
+		return t < LINUX_DELAY_MIN ? LINUX_DELAY_MIN : t > LINUX_DELAY_MAX ? LINUX_DELAY_MAX : t;
+	}
+	return h->delay_min < CLASSIC_DELAY_MIN ? CLASSIC_DELAY_MIN
+	       : h->delay_min > CLASSIC_DELAY_MAX ? CLASSIC_DELAY_MAX : h->delay_min;
+}
+
 static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_time now)
 {
 	struct sb_tcp_hystart *h = &tcp->hs;
@@ -132,7 +175,7 @@ static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_ti
 		/* (a) ACK train, from the first round on (ns-3 starts lastAck at -infinity) */
 		if (h->window_end && now - h->last_ack <= CLASSIC_ACK_DELTA) {
 			h->last_ack = now;
-			if (now - h->round_start > h->delay_min)
+			if (now - h->round_start > train_threshold(tcp))
 				h->found = true;
 		}
 		/* (b) delay increase over the round's first samples */
@@ -141,9 +184,7 @@ static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_ti
 				h->cur_round_min = rtt;
 			h->samples++;
 		} else {
-			sb_time thresh = h->delay_min < CLASSIC_DELAY_MIN ? CLASSIC_DELAY_MIN
-				       : h->delay_min > CLASSIC_DELAY_MAX ? CLASSIC_DELAY_MAX : h->delay_min;
-			if (h->cur_round_min > h->delay_min + thresh)
+			if (h->cur_round_min > h->delay_min + delay_threshold(h))
 				h->found = true;
 		}
 		if (h->found) {
@@ -168,7 +209,7 @@ void tcp_hystart_on_ack(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_time n
 		/* only the initial slow start (§4.3), until CSS hands over */
 		if (tcp->ssthresh == UINT64_MAX && h->phase != PHASE_DONE)
 			hystart_pp(tcp, ack, rtt);
-	} else if (h->mode == SB_HYSTART_CLASSIC) {
+	} else if (h->mode == SB_HYSTART_CLASSIC || h->mode == SB_HYSTART_LINUX) {
 		if (tcp->cwnd <= tcp->ssthresh)
 			hystart_classic(tcp, ack, rtt, now);
 	}
@@ -179,7 +220,7 @@ void tcp_hystart_on_timeout(struct sb_tcp *tcp)
 	struct sb_tcp_hystart *h = &tcp->hs;
 	/* HyStart++ is over (ssthresh is now finite); ns-3 resets classic HyStart on a timeout */
 	h->phase = PHASE_DONE;
-	if (h->mode == SB_HYSTART_CLASSIC) {
+	if (h->mode == SB_HYSTART_CLASSIC || h->mode == SB_HYSTART_LINUX) {
 		h->found = false;
 		h->delay_min = SB_TIME_NEVER;
 		h->window_end = 0;
