@@ -147,7 +147,9 @@ static void test_veth(void **state)
 	assert_true(tl_json_int(j, "dropped.by_cause.threshold") > 1000); /* the overload, refused by DT */
 	json_decref(j);
 	/* DT on real packets: during the overload one queue holds αB/(1+α) = 75,000 bytes of the
-	 * 150,000-byte buffer (α = 1, Choudhury & Hahne's steady state), within one frame */
+	 * 150,000-byte buffer (α = 1, Choudhury & Hahne's steady state), within one frame; the
+	 * sample is of the whole buffer, where a frame of another port (the end of the TCP test)
+	 * may be passing: one frame more above */
 	unsigned long long most = 0;
 	for (const char *line = strchr(occ, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
 		unsigned long long lossy = 0;
@@ -155,7 +157,7 @@ static void test_veth(void **state)
 			most = lossy;
 	}
 	print_message("largest sampled occupancy: %llu bytes (DT steady state 75000)\n", most);
-	assert_true(most + 1514 >= 75000 && most <= 75000 + 1514);
+	assert_true(most + 1514 >= 75000 && most <= 75000 + 2 * 1514);
 	free(occ);
 	tl_rmtree(tmp);
 	free(tmp);
