@@ -157,7 +157,10 @@ The testbed's mean ≥ 1 s share is $(mean_col 4) %; the simulator's is $(mean_c
 $(mean_col 10) % with ACKs and SYNs outside the buffer, where no SYN can be lost.
 
 *Phase lock.* Without send jitter the mean RTO share is $(mean_col 7) % (as configured: $(mean_col 5) %,
-testbed: $(mean_col 3) %). Without it every responder of a query starts at the same instant, and
+testbed: $(mean_col 3) %). It matters with the simulator's defaults for TCP and incasts
+(HyStart++, an ACK per segment, ACKs outside the buffer, responses sent at once) and the
+handshake: DT at fan-in 4, $(awk -F, '$1 == 20 { print $2 }' "$R/phase_lock.csv") % with 20 µs of jitter and $(awk -F, '$1 == 0 { print $2 }' "$R/phase_lock.csv") % without
+(testbed/results/phase_lock.csv). Without it every responder of a query starts at the same instant, and
 after the handshake their windows can reach the switch at the same picosecond, round after
 round; when the port's queue is full, tail drop then takes the tails of the same flows, and
 their tail-loss probes, every time, and those flows wait for the RTO. Real hosts do not keep such step: their

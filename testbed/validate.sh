@@ -149,6 +149,18 @@ for f in $FANINS; do
 	done
 done
 
+# ---- the phase lock: DT at fan-in 4 with the handshake but otherwise the simulator's defaults
+# for TCP and incasts (HyStart++, an ACK per segment, no probe floor, ACKs in the control
+# queue, responses sent at once), with and without send jitter ----
+echo "jitter_us,rto_share_pct" >"$RES/phase_lock.csv"
+for j in 20 0; do
+	# shellcheck disable=SC2086
+	build/sharebuf run testbed/incast.cfg --out "$OUT/phase-lock-j$j" --set workloads.0.fanin=4 $LONG \
+		--set workloads.0.full_window=true --set tcp.hystart=auto --set tcp.delack_count=1 --set tcp.tlp_extra_us=0 \
+		--set tcp.ack_path=control --set host.send_jitter_us="$j" --quiet || exit 1
+	echo "$j,$(slow_share "$OUT/phase-lock-j$j" 200)" >>"$RES/phase_lock.csv"
+done
+
 # ---- how fast a burst fills the buffer: DT, 50 µs samples, on both sides ----
 echo "fanin,side,fill_gbps_p50,fill_gbps_p90,fill_gbps_p99" >"$RES/fill_rate.csv"
 fine="--set run.sample_interval_us=50 --set run.duration_ms=1500 --set run.arrivals_ms=1000"
