@@ -9,8 +9,9 @@
 #                        first half include the start)
 #   exit_queue DIR FIRST N  the mean bytes queued at the switch's exit in priority 0 of ports
 #                        FIRST .. FIRST+N-1 (queues.csv; the testbed only)
-#   qct_ms DIR P         the P-th percentile (nearest rank) of the QCT in ms: per query of
-#                        flows.csv, the largest FCT of its responses (they start together)
+#   qcts DIR             every query's QCT in ms, one per line: per query of flows.csv, the
+#                        largest FCT of its responses (they start together)
+#   qct_ms DIR P         the P-th percentile (nearest rank) of the QCT in ms
 #   qct_mean_ms DIR      the mean QCT in ms (a timeout's wait counts in full)
 #   nqueries DIR         the number of queries in flows.csv
 #   fct_share DIR LO HI  the share (%) of the flows of flows.csv whose FCT is in [LO, HI) ms
@@ -41,21 +42,23 @@ exit_queue() {
 		END { printf "%.0f\n", k ? s / k : 0 }' "$1/queues.csv"
 }
 
-qct_ms() {
+# each query's QCT in ms, one per line: the largest FCT of its responses (exact digits)
+qcts() {
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
-		END { for (q in m) print m[q] / 1e6 }' "$1/flows.csv" | percentile "$2"
+		END { for (q in m) printf "%.17g\n", m[q] / 1e6 }' "$1/flows.csv"
+}
+
+qct_ms() {
+	qcts "$1" | awk '{ print $1 + 0 }' | percentile "$2"
 }
 
 qct_mean_ms() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
-		END { for (q in m) { n++; s += m[q] / 1e6 } if (n) printf "%.3f\n", s / n; else print "nan" }' "$1/flows.csv"
+	qcts "$1" | awk '{ n++; s += $1 } END { if (n) printf "%.3f\n", s / n; else print "nan" }'
 }
 
 nqueries() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["query_id"] >= 0 { m[$col["query_id"]] = 1 } END { n = 0; for (q in m) n++; print n }' "$1/flows.csv"
+	qcts "$1" | awk 'END { print NR }'
 }
 
 fct_share() {
@@ -65,9 +68,7 @@ fct_share() {
 }
 
 slow_share() {
-	awk -F, -v ms="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-		$col["query_id"] >= 0 { q = $col["query_id"]; f = $col["fct_ns"] + 0; if (f > m[q]) m[q] = f }
-		END { for (q in m) { n++; s += m[q] / 1e6 >= ms } printf "%.1f\n", n ? 100 * s / n : 0 }' "$1/flows.csv"
+	qcts "$1" | awk -v ms="$2" '{ n++; s += $1 >= ms } END { printf "%.1f\n", n ? 100 * s / n : 0 }'
 }
 
 fill_rate() {
