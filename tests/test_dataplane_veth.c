@@ -93,27 +93,28 @@ static void test_bad_input(void **state)
 	free(tmp);
 }
 
-/* Runs tests/dataplane-veth.sh with `scheme`; NULL when skipped (not root, no namespaces), else
- * the switch's summary.json, with its occupancy.csv in *occ and the run's directory in *tmp. */
-static json_t *veth_run(const char *scheme, char **occ, char **tmp)
+/* Runs tests/dataplane-veth.sh with `scheme` and checks what every scheme's run must hold; NULL
+ * when skipped (not root, no namespaces), else the switch's summary.json, with its
+ * occupancy.csv in *occ. The run's directory is gone on return. */
+static json_t *veth_run(const char *scheme, char **occ)
 {
-	*tmp = tl_tmpdir();
+	char *tmp = tl_tmpdir();
 	char cmd[8192];
 	snprintf(cmd, sizeof(cmd), "timeout -k 5 120 sh tests/dataplane-veth.sh '%s' '%s/run' %s >'%s/log' 2>&1",
-		 build_dir, *tmp, scheme, *tmp);
+		 build_dir, tmp, scheme, tmp);
 	int rc = system(cmd);
-	char *log = tl_slurp_in(*tmp, "log");
+	char *log = tl_slurp_in(tmp, "log");
 	print_message("%s", log);
 	free(log);
 	if (WIFEXITED(rc) && WEXITSTATUS(rc) == 77) {
-		tl_rmtree(*tmp);
-		free(*tmp);
+		tl_rmtree(tmp);
+		free(tmp);
 		return NULL;
 	}
 	assert_true(WIFEXITED(rc));
 	assert_int_equal(WEXITSTATUS(rc), 0);
 	char dir[4200];
-	snprintf(dir, sizeof(dir), "%s/run/switch", *tmp);
+	snprintf(dir, sizeof(dir), "%s/run/switch", tmp);
 	json_t *j = tl_json_load(dir, "summary.json");
 	assert_true(json_is_true(tl_json_get(j, "conservation.ok")));
 	long long rx = tl_json_int(j, "received.pkts"), fwd = tl_json_int(j, "forwarded.pkts");
@@ -134,14 +135,16 @@ static json_t *veth_run(const char *scheme, char **occ, char **tmp)
 	static const char header[] = "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n"; /* docs/outputs.md §4 */
 	assert_true(!strncmp(*occ, header, strlen(header)));
 	assert_non_null(strstr(*occ, ",leaf0,")); /* 10 ms samples over a few seconds */
+	tl_rmtree(tmp);
+	free(tmp);
 	return j;
 }
 
 static void test_veth(void **state)
 {
 	(void)state;
-	char *occ, *tmp;
-	json_t *j = veth_run("dt", &occ, &tmp);
+	char *occ;
+	json_t *j = veth_run("dt", &occ);
 	if (!j)
 		skip();
 	assert_true(tl_json_int(j, "dropped.by_cause.threshold") > 1000); /* the overload, refused by DT */
@@ -159,8 +162,6 @@ static void test_veth(void **state)
 	print_message("largest sampled occupancy: %llu bytes (DT steady state 75000)\n", most);
 	assert_true(most + 1514 >= 75000 && most <= 75000 + 2 * 1514);
 	free(occ);
-	tl_rmtree(tmp);
-	free(tmp);
 }
 
 /* Occamy on real packets: the overloaded queue sits at DT's threshold (α = 8), every admission
@@ -171,8 +172,8 @@ static void test_veth(void **state)
 static void test_veth_occamy(void **state)
 {
 	(void)state;
-	char *occ, *tmp;
-	json_t *j = veth_run("occamy", &occ, &tmp);
+	char *occ;
+	json_t *j = veth_run("occamy", &occ);
 	if (!j)
 		skip();
 	long long expelled = tl_json_int(j, "dropped.by_cause.expelled");
@@ -180,8 +181,6 @@ static void test_veth_occamy(void **state)
 	assert_true(expelled > 100);
 	json_decref(j);
 	free(occ);
-	tl_rmtree(tmp);
-	free(tmp);
 }
 
 int main(int argc, char **argv)
