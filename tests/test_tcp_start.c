@@ -407,7 +407,7 @@ static void test_ack_path(void **state)
 		struct sb_scenario sc;
 		th_scenario(&sc, 2, 25, 2);
 		sc.tcp.handshake = true;
-		sc.tcp.ack_path = data ? SB_RDMA_PATH_DATA : SB_RDMA_PATH_CONTROL;
+		sc.tcp.ack_path = data ? SB_ACK_PATH_DATA : SB_ACK_PATH_CONTROL;
 		struct sb_sim sim;
 		build(&sim, &sc);
 		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));

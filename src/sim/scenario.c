@@ -139,7 +139,8 @@ const struct sb_param sb_host_param_table[] = {
 	SB_PARAM_END
 };
 
-static const char *const tcp_path_choices[] = { "data", "control", NULL };         /* SB_RDMA_PATH_* */
+/* where ACKs travel (tcp.ack_path, rdma.ack_path) */
+static const char *const ack_path_choices[] = { "data", "control", NULL };         /* SB_ACK_PATH_* */
 static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", "linux", NULL };
 static const char *const recovery_choices[] = { "prr", "rfc6675", NULL };
 
@@ -195,7 +196,7 @@ const struct sb_param sb_tcp_param_table[] = {
 	  "open each connection with SYN / SYN-ACK (tcp.ack_bytes each) and the handshake's ACK before data; FCT still starts at the SYN and the ideal FCT includes the handshake" },
 	{ "syn_timeout_us", SB_P_DOUBLE, TCP(syn_timeout_us), "0", 0, 1e9, "us", NULL,
 	  "first SYN retransmission timeout, doubling per retry (ns-3 ConnTimeout; the Reverie artifact 10 ms); 0 = init_rto_us" },
-	{ "ack_path", SB_P_ENUM, TCP(ack_path), "control", 0, 0, "", tcp_path_choices,
+	{ "ack_path", SB_P_ENUM, TCP(ack_path), "control", 0, 0, "", ack_path_choices,
 	  "lane of pure ACKs and of the handshake's SYN, SYN-ACK and ACK: control = the control queue, never charged to a buffer and never dropped (the ns-3 artifacts' queue 0); data = the data queue of the flow's priority, charged to the switch's buffer and dropped like data, as on a switch that classifies by DSCP alone (the testbed: a lost SYN then waits for Linux's 1 s SYN timeout)" },
 	{ "tlp_extra_us", SB_P_DOUBLE, TCP(tlp_extra_us), "0", 0, 1e9, "us", NULL,
 	  "added to 2 SRTT in the tail-loss probe's timeout when more than one segment is in flight: Linux adds TCP_TIMEOUT_MIN, two jiffies (8000 at CONFIG_HZ = 250, 2000 at 1000), so that its probe rarely fires before a datacenter flow's ACKs; 0 = RFC 8985's 2 SRTT" },
@@ -203,7 +204,6 @@ const struct sb_param sb_tcp_param_table[] = {
 };
 
 static const char *const pfc_mode_choices[] = { "onoff", "quanta", NULL };
-static const char *const rdma_path_choices[] = { "data", "control", NULL };        /* SB_RDMA_PATH_* */
 static const char *const rdma_cnp_choices[] = { "packet", "ack", NULL };           /* SB_RDMA_CNP_* */
 static const char *const dcqcn_first_cut_choices[] = { "check", "cnp", NULL };     /* SB_DCQCN_FIRST_CUT_* */
 #define PFC(f) offsetof(struct sb_pfc_params, f)
@@ -241,7 +241,7 @@ const struct sb_param sb_rdma_param_table[] = {
 	  "wire size of an RDMA ACK or NACK (64 = a minimum Ethernet frame)" },
 	{ "cnp_bytes", SB_P_INT, RDMA(cnp_bytes), "64", 1, 65535, "bytes", NULL,
 	  "wire size of a DCQCN congestion notification packet (64 = a minimum Ethernet frame)" },
-	{ "ack_path", SB_P_ENUM, RDMA(ack_path), "data", 0, 0, "", rdma_path_choices,
+	{ "ack_path", SB_P_ENUM, RDMA(ack_path), "data", 0, 0, "", ack_path_choices,
 	  "lane of the receivers' ACKs and NACKs: data = the data queue of the flow's priority, as RoCE NICs and the Reverie artifact send them (ACK_HIGH_PRIO 0): switches charge them to the buffer and PFC stops them, at the NIC too (they go ahead of the queue pairs' data but pause with their priority); control = the control queue, never paused, never charged (HPCC's ACK_HIGH_PRIO 1)" },
 	{ "cnp", SB_P_ENUM, RDMA(cnp), "packet", 0, 0, "", rdma_cnp_choices,
 	  "DCQCN notification: packet = a separate CNP of cnp_bytes in the control queue, as RoCE NICs send them (on a high, strict priority); ack = a CNP flag in the ACK of the marked packet, no extra packet (the Reverie and HPCC artifacts)" },

@@ -73,6 +73,8 @@ struct sb_host_params {
 };
 enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 
+/* tcp.ack_path and rdma.ack_path: the lane ACKs travel in (the data queue or the control queue). */
+enum { SB_ACK_PATH_DATA = 0, SB_ACK_PATH_CONTROL };
 /* tcp.hystart and tcp.recovery choices, in table order (src/sim/scenario.c). */
 enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC, SB_TCP_HYSTART_LINUX };
 enum { SB_TCP_RECOVERY_PRR, SB_TCP_RECOVERY_RFC6675 };
@@ -102,7 +104,7 @@ struct sb_tcp_params {
 	double delack_timeout_us; /* delayed-ACK timer */
 	bool handshake;           /* SYN / SYN-ACK before data */
 	double syn_timeout_us;    /* first SYN retransmission timeout (0 = init_rto_us) */
-	int ack_path;             /* SB_RDMA_PATH_*: the lane of pure ACKs and handshake packets */
+	int ack_path;             /* SB_ACK_PATH_*: the lane of pure ACKs and handshake packets */
 	double tlp_extra_us;      /* added to 2 SRTT in the probe timeout, more than a segment out */
 };
 
@@ -117,7 +119,6 @@ struct sb_pfc_params {
 	double deadlock_persist_us; /* a cycle of paused queues must last this long to count */
 };
 
-enum { SB_RDMA_PATH_DATA = 0, SB_RDMA_PATH_CONTROL };
 enum { SB_RDMA_CNP_PACKET = 0, SB_RDMA_CNP_ACK };
 enum { SB_DCQCN_FIRST_CUT_CHECK = 0, SB_DCQCN_FIRST_CUT_CNP };
 
@@ -129,7 +130,7 @@ struct sb_rdma_params {
 	int64_t header_bytes;
 	int64_t ack_bytes;         /* ACK and NACK size on the wire */
 	int64_t cnp_bytes;
-	int ack_path;              /* SB_RDMA_PATH_*: which lane ACKs and NACKs travel in */
+	int ack_path;              /* SB_ACK_PATH_*: which lane ACKs and NACKs travel in */
 	int cnp;                   /* SB_RDMA_CNP_*: how a receiver tells the sender about CE */
 	double rto_us;             /* retransmission timeout (safety net; go-back-N on NACK first) */
 	double nack_interval_us;   /* the receiver repeats a NACK for the same byte after this */

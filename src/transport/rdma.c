@@ -235,7 +235,7 @@ void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 		sim->stats.rdma_cnps++;
 	}
 	if (answer) {
-		uint8_t lane = r->ack_path == SB_RDMA_PATH_CONTROL ? SB_LANE_CONTROL : SB_LANE_DATA;
+		uint8_t lane = r->ack_path == SB_ACK_PATH_CONTROL ? SB_LANE_CONTROL : SB_LANE_DATA;
 		struct sb_packet *a = feedback_packet(sim, f, type, (uint32_t)r->ack_bytes, lane);
 		a->t_sent = pkt->t_sent;
 		/* ECE echoes CE with separate CNPs (no control reads it then); with rdma.cnp = ack it

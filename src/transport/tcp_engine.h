@@ -44,7 +44,7 @@ static inline uint32_t tcp_seg_len(const struct sb_flow *f, const struct sb_tcp 
  * every buffer (the ns-3 artifacts' queue 0), or the flow's data queue, charged and dropped. */
 static inline uint8_t tcp_control_lane(const struct sb_sim *sim)
 {
-	return sim->sc->tcp.ack_path == SB_RDMA_PATH_DATA ? SB_LANE_DATA : SB_LANE_CONTROL;
+	return sim->sc->tcp.ack_path == SB_ACK_PATH_DATA ? SB_LANE_DATA : SB_LANE_CONTROL;
 }
 
 /* --- small steps of every ACK, inline because they run on every ACK --- */
