@@ -28,12 +28,13 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 
 /* A flow of `segs` segments, all in the first window, with ACKs every `count` segments;
  * `lose` >= 0 loses that segment's original. Returns the ACKs the receiver sent. */
-static uint32_t acks_for(uint32_t segs, int count, int lose, uint32_t *with_sack)
+static uint32_t acks_for_quick(uint32_t segs, int count, int lose, uint32_t *with_sack, int quick)
 {
 	static struct th_tap tap;
 	struct sb_scenario sc;
 	th_scenario(&sc, 2, 10, 2);
 	sc.tcp.delack_count = count;
+	sc.tcp.quickack_segs = quick;
 	struct sb_sim sim;
 	build(&sim, &sc);
 	struct sb_flow *f =
@@ -55,6 +56,11 @@ static uint32_t acks_for(uint32_t segs, int count, int lose, uint32_t *with_sack
 	return n;
 }
 
+static uint32_t acks_for(uint32_t segs, int count, int lose, uint32_t *with_sack)
+{
+	return acks_for_quick(segs, count, lose, with_sack, 0);
+}
+
 static void test_delack_count(void **state)
 {
 	(void)state;
@@ -70,6 +76,23 @@ static void test_delack_count(void **state)
 	 * hole, ACKed at once */
 	assert_int_equal(acks_for(21, 2, 5, &sacks), 2 + 15 + 1);
 	assert_int_equal(sacks, 15);
+}
+
+/* Linux's quick-ACK mode (tcp.quickack_segs): the first N data segments are acknowledged
+ * one by one, then every delack_count-th. */
+static void test_quickack(void **state)
+{
+	(void)state;
+	uint32_t sacks;
+	/* 21 segments, N = 5: 5 ACKs, then 16 segments in pairs (8; the last is a pair's end) */
+	assert_int_equal(acks_for_quick(21, 2, -1, &sacks, 5), 5 + 8);
+	/* N = 6: 6 ACKs, then 15 segments: 7 pairs + the last at once */
+	assert_int_equal(acks_for_quick(21, 2, -1, &sacks, 6), 6 + 8);
+	/* N beyond the flow: an ACK per segment, as delack_count = 1 */
+	assert_int_equal(acks_for_quick(21, 3, -1, &sacks, 100), 21);
+	/* delack_count = 1 is unchanged by it */
+	assert_int_equal(acks_for_quick(21, 1, -1, &sacks, 5), 21);
+	assert_int_equal(sacks, 0);
 }
 
 static void test_delack_timer(void **state)
@@ -141,6 +164,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_delack_count),
+		cmocka_unit_test(test_quickack),
 		cmocka_unit_test(test_delack_timer),
 		cmocka_unit_test(test_dctcp_alpha_with_delayed_acks),
 	};

@@ -33,6 +33,7 @@ struct run {
 	sb_time fct;
 	uint64_t retx, timeouts, sent;
 	struct sb_tcp_stats stats;
+	struct sb_tcp_counters counters; /* the run's summary.json "tcp" */
 	bool completed;
 };
 
@@ -64,7 +65,7 @@ static struct run one_flow(const char *transport, const char *const *sets, size_
 		th_lose(tap, (uint64_t)lose_retx[i] * SEG, 2);
 	sb_sim_run(&sim);
 	struct run r = { .completed = f->completed, .retx = f->pkts_retx, .timeouts = f->timeouts,
-			 .sent = f->pkts_sent, .stats = sb_tcp_of(f)->stats };
+			 .sent = f->pkts_sent, .stats = sb_tcp_of(f)->stats, .counters = sim.stats.tcp };
 	r.fct = f->completed ? f->finish - f->start : 0;
 	tl_check_and_free(&sim, &sc);
 	return r;
@@ -290,6 +291,14 @@ static void test_rto_resends_only_holes(void **state)
 				 th_transmissions(&tap, (uint64_t)i * SEG));
 	for (uint32_t i = 0; i < 10; i++)
 		assert_true(th_transmissions(&tap, (uint64_t)i * SEG) >= 3);
+	/* summary.json's counters: the timeout came in fast recovery (Linux's SackRecoveryFail),
+	 * one recovery, every retransmission counted */
+	assert_int_equal(r.counters.timeouts, 1);
+	assert_int_equal(r.counters.timeouts_in_recovery, 1);
+	assert_int_equal(r.counters.timeouts_sacked + r.counters.timeouts_repeated, 0);
+	assert_int_equal(r.counters.recoveries, 1);
+	assert_int_equal(r.counters.retransmitted_segments, r.retx);
+	assert_int_equal(r.counters.loss_probes + r.counters.lost_retransmits + r.counters.syn_retransmits, 0);
 	/* go-back-N (no SACK) resends data the receiver already holds */
 	const char *const nosack[] = { "sack", "false" };
 	struct run nr = one_flow("cubic", nosack, 2, 30, 30, lose, 20, lose, 10, &tap);
@@ -320,6 +329,10 @@ static void test_rack_lost_retransmission(void **state)
 	assert_int_equal(r.retx, 2);
 	/* found when data sent after the lost retransmission is SACKed: about an RTT later */
 	assert_true(third > second && third - second < 2 * rtt);
+	assert_int_equal(r.counters.lost_retransmits, 1);
+	assert_int_equal(r.counters.retransmitted_segments, 2);
+	assert_int_equal(r.counters.recoveries, 1);
+	assert_int_equal(r.counters.timeouts, 0);
 	/* RFC 6675 alone never retransmits below HighRxt again: a timeout */
 	const char *const dupthresh[] = { "rack", "false" };
 	struct run d = one_flow("newreno", dupthresh, 2, 100, 40, lose, 1, lose, 1, &tap);
@@ -365,6 +378,9 @@ static void test_rack_reo_wnd_timer(void **state)
 	const char *const dupthresh[] = { "rack", "false" };
 	struct run r = one_flow("cubic", dupthresh, 2, 20, 20, lose, 1, NULL, 0, &tap);
 	assert_int_equal(r.timeouts, 1);
+	/* a timeout outside recovery with data SACKed: Linux's TCPSackFailures */
+	assert_int_equal(r.counters.timeouts_sacked, 1);
+	assert_int_equal(r.counters.timeouts_in_recovery + r.counters.recoveries, 0);
 }
 
 /* --- TLP turns a tail loss into a fast recovery --- */
@@ -406,6 +422,23 @@ static void test_tlp_tail_loss(void **state)
 	const char *const notlp[] = { "tlp", "false" };
 	struct run r = one_flow("cubic", notlp, 2, 20, 20, lose, 1, NULL, 0, &tap);
 	assert_int_equal(r.timeouts, 1);
+	/* nothing SACKed, not in recovery: a plain timeout, in none of the three classes */
+	assert_int_equal(r.counters.timeouts, 1);
+	assert_int_equal(r.counters.timeouts_sacked + r.counters.timeouts_in_recovery + r.counters.timeouts_repeated, 0);
+	/* its retransmission lost too: a second timeout, during the first one's recovery, which
+	 * Linux does not classify (only the first of a series, icsk_retransmits = 0) */
+	struct run twice = one_flow("cubic", notlp, 2, 20, 20, lose, 1, lose, 1, &tap);
+	assert_int_equal(twice.counters.timeouts, 2);
+	assert_int_equal(twice.counters.timeouts_repeated + twice.counters.timeouts_sacked +
+				 twice.counters.timeouts_in_recovery, 0);
+	/* with the probe: one probe, and no repair counted: the ACK that answers it does not go
+	 * beyond the probe (it was the flow's last segment), which RFC 8985 §7.4.2 (and Linux's
+	 * TCPLossProbeRecovery) needs before taking the probe for a repaired loss */
+	const char *const tlp[] = { "tlp", "true" };
+	struct run p = one_flow("cubic", tlp, 2, 20, 20, lose, 1, NULL, 0, &tap);
+	assert_int_equal(p.counters.loss_probes, 1);
+	assert_int_equal(p.counters.loss_probe_repairs, 0);
+	assert_int_equal(p.counters.timeouts, 0);
 	assert_true(r.fct > 1 * SB_MS);
 }
 
@@ -452,6 +485,71 @@ static void test_tlp_pto_rules(void **state)
 	}
 }
 
+/* RFC 8985 §6.2 step 2, second test, as Linux's tcp_rack_advance applies it
+ * (tcp.rack_retx_min_rtt): the delivery of a retransmission sent less than min RTT ago may be
+ * the original's, so RACK does not move on it, and min RTT takes no sample from it. This is
+ * what leaves a Linux sender waiting for its RTO when a tail-loss probe returns through an
+ * emptied queue faster than any RTT the flow measured. */
+static void test_rack_retx_min_rtt(void **state)
+{
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct sb_scenario sc;
+		th_scenario(&sc, 2, 10, 10);
+		sc.tcp.rack_retx_min_rtt = on;
+		struct sb_sim sim;
+		build(&sim, &sc);
+		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
+		sb_tcp_init(&sim, f, &sb_cc_cubic);
+		struct sb_tcp *tcp = sb_tcp_of(f);
+		sb_time now = 10 * SB_MS, min_rtt = 100 * SB_US;
+		tcp->min_rtt = min_rtt;
+		/* an original is always RACK's news */
+		sb_time first = now - 50 * SB_US;
+		tcp_rack_delivered(tcp, first, 5 * SEG, false, now);
+		assert_int_equal(tcp->rack.xmit, first);
+		/* a retransmission delivered one picosecond sooner than min RTT: ignored when on */
+		now += SB_MS;
+		tcp_rack_delivered(tcp, now - (min_rtt - 1), 9 * SEG, true, now);
+		assert_int_equal(tcp->rack.xmit, on ? first : now - (min_rtt - 1));
+		assert_int_equal(tcp->rack.end, on ? 5 * SEG : 9 * SEG);
+		/* ... nor its RTT RACK's */
+		assert_int_equal(tcp->rack.rtt, on ? 50 * SB_US : min_rtt - 1);
+		/* exactly min RTT ago: used either way (the test is strict) */
+		now += SB_MS;
+		tcp_rack_delivered(tcp, now - min_rtt, 12 * SEG, true, now);
+		assert_int_equal(tcp->rack.xmit, now - min_rtt);
+		assert_int_equal(tcp->rack.rtt, min_rtt);
+		/* min RTT: a retransmission's sample counts only when off, an original's always */
+		tcp_min_rtt_sample(tcp, 30 * SB_US, true);
+		assert_int_equal(tcp->min_rtt, on ? min_rtt : 30 * SB_US);
+		tcp_min_rtt_sample(tcp, 80 * SB_US, false);
+		assert_int_equal(tcp->min_rtt, on ? 80 * SB_US : 30 * SB_US);
+		tl_check_and_free(&sim, &sc);
+	}
+	/* and with the handshake, min RTT starts from its RTT (SYN and SYN-ACK, smaller than any
+	 * data segment's), as Linux's min-RTT filter does; without the option it never sees it */
+	for (int on = 0; on < 2; on++) {
+		struct sb_scenario sc;
+		th_scenario(&sc, 2, 10, 10);
+		sc.tcp.rack_retx_min_rtt = on;
+		sc.tcp.handshake = true;
+		struct sb_sim sim;
+		build(&sim, &sc);
+		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		sb_sim_run(&sim);
+		assert_true(f->completed);
+		sb_time syn_rtt = sb_path_rtt(&sim, 0, 1, (uint32_t)sc.tcp.ack_bytes, (uint32_t)sc.tcp.ack_bytes);
+		print_message("handshake RTT %.3f us, min RTT %.3f us (rack_retx_min_rtt %d)\n", sb_time_to_us(syn_rtt),
+			      sb_time_to_us(sb_tcp_of(f)->min_rtt), on);
+		if (on)
+			assert_int_equal(sb_tcp_of(f)->min_rtt, syn_rtt);
+		else
+			assert_true(sb_tcp_of(f)->min_rtt > syn_rtt);
+		tl_check_and_free(&sim, &sc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_rack_reo_wnd_timer),
 		cmocka_unit_test(test_tlp_tail_loss),
 		cmocka_unit_test(test_tlp_pto_rules),
+		cmocka_unit_test(test_rack_retx_min_rtt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,12 +330,44 @@ static void test_hystart_pp_exits_on_rtt_rise(void **state)
 	assert_true(peak[1] < peak[0] / 2);
 }
 
+/* --- slow start's growth per ACK: RFC 3465's L (tcp.abc_limit_segs) --- */
+
+/* An ACK of 5 segments grows cwnd by min(5, L) segments, by all 5 with L = 0 (Linux's
+ * tcp_slow_start), never beyond ssthresh; the rest is left to congestion avoidance. */
+static void test_slow_start_abc_limit(void **state)
+{
+	(void)state;
+	static struct bare b;
+	const int limits[] = { 2, 3, 0 };
+	const uint64_t grown[] = { 2, 3, 5 };
+	for (int i = 0; i < 3; i++) {
+		bare_init(&b, "off");
+		b.sc.tcp.abc_limit_segs = limits[i];
+		sb_tcp_init(&b.sim, &b.f, &sb_cc_cubic);
+		struct sb_tcp *tcp = b.tcp;
+		assert_int_equal(tcp->ss_limit, (uint64_t)limits[i] * tcp->mss);
+		tcp->cwnd = 10u * tcp->mss;
+		assert_int_equal(sb_tcp_slow_start(tcp, 5u * tcp->mss), 0);
+		assert_int_equal(tcp->cwnd, (10u + grown[i]) * tcp->mss);
+		/* at most to ssthresh, returning what is left over */
+		tcp->ssthresh = tcp->cwnd + tcp->mss;
+		uint64_t left = sb_tcp_slow_start(tcp, 5u * tcp->mss);
+		assert_int_equal(tcp->cwnd, tcp->ssthresh);
+		assert_int_equal(left, 4u * tcp->mss);
+	}
+	/* the default is ns-3's L = 2 */
+	bare_init(&b, "off");
+	assert_int_equal(b.sc.tcp.abc_limit_segs, 2);
+	bare_free(&b);
+}
+
 /* --- the handshake --- */
 
 struct hs_run {
 	sb_time fct, ideal, setup;
 	uint64_t timeouts;
 	uint32_t syn_retries;
+	struct sb_tcp_counters counters;
 	double slowdown;
 };
 
@@ -356,7 +388,7 @@ static struct hs_run handshake_run(const char *transport, bool handshake, uint32
 	assert_int_equal(sim.nrecords, 1);
 	struct hs_run r = {
 		.fct = sim.records[0].fct, .ideal = sim.records[0].ideal, .setup = sb_tcp_setup_time(&sim, 0, 1),
-		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries,
+		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries, .counters = sim.stats.tcp,
 	};
 	r.slowdown = (double)r.fct / (double)r.ideal;
 	assert_int_equal(f->pkts_retx, 0);
@@ -394,6 +426,11 @@ static void test_handshake_adds_one_rtt(void **state)
 	assert_int_equal(one.syn_retries, 1);
 	assert_int_equal(two.syn_retries, 2);
 	assert_int_equal(two.timeouts, 2);
+	/* summary.json's counters: both SYN timeouts, counted as timeouts too (as Linux's
+	 * TCPTimeouts and TCPSynRetrans), and nothing else */
+	assert_int_equal(two.counters.syn_retransmits, 2);
+	assert_int_equal(two.counters.timeouts, 2);
+	assert_int_equal(two.counters.retransmitted_segments + two.counters.recoveries + two.counters.timeouts_sacked, 0);
 }
 
 /* tcp.ack_path: with `control` only data is charged to the switch's buffer; with `data` every
@@ -469,6 +506,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hystart_pp_rules),
+		cmocka_unit_test(test_slow_start_abc_limit),
 		cmocka_unit_test(test_hystart_classic_rules),
 		cmocka_unit_test(test_hystart_linux_rules),
 		cmocka_unit_test(test_hystart_pp_exits_on_rtt_rise),

@@ -409,6 +409,19 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->stats.rdma_cnps));
 	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
 	json_object_set_new(root, "rdma", rdma);
+	json_t *tcp = json_object();
+	json_object_set_new(tcp, "timeouts", json_integer((json_int_t)sim->stats.tcp.timeouts));
+	json_object_set_new(tcp, "timeouts_in_recovery", json_integer((json_int_t)sim->stats.tcp.timeouts_in_recovery));
+	json_object_set_new(tcp, "timeouts_sacked", json_integer((json_int_t)sim->stats.tcp.timeouts_sacked));
+	json_object_set_new(tcp, "timeouts_repeated", json_integer((json_int_t)sim->stats.tcp.timeouts_repeated));
+	json_object_set_new(tcp, "syn_retransmits", json_integer((json_int_t)sim->stats.tcp.syn_retransmits));
+	json_object_set_new(tcp, "recoveries", json_integer((json_int_t)sim->stats.tcp.recoveries));
+	json_object_set_new(tcp, "loss_probes", json_integer((json_int_t)sim->stats.tcp.loss_probes));
+	json_object_set_new(tcp, "loss_probe_repairs", json_integer((json_int_t)sim->stats.tcp.loss_probe_repairs));
+	json_object_set_new(tcp, "retransmitted_segments",
+			    json_integer((json_int_t)sim->stats.tcp.retransmitted_segments));
+	json_object_set_new(tcp, "lost_retransmits", json_integer((json_int_t)sim->stats.tcp.lost_retransmits));
+	json_object_set_new(root, "tcp", tcp);
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));
 	json_object_set_new(buf, "max_occupancy_bytes", json_integer((json_int_t)s->max_occupancy_bytes));
@@ -458,6 +471,12 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		fprintf(f, "; %llu DEADLOCKS, first at %.1f us", (unsigned long long)pfc.deadlocks,
 			pfc.first_deadlock_us);
 	fputc('\n', f);
+	const struct sb_tcp_counters *tc = &sim->stats.tcp;
+	fprintf(f, "TCP: %llu timeouts (%llu of SYNs), %llu fast recoveries, %llu loss probes, "
+		"%llu retransmitted segments (%llu lost again)\n",
+		(unsigned long long)tc->timeouts, (unsigned long long)tc->syn_retransmits,
+		(unsigned long long)tc->recoveries, (unsigned long long)tc->loss_probes,
+		(unsigned long long)tc->retransmitted_segments, (unsigned long long)tc->lost_retransmits);
 	fprintf(f, "buffer occupancy (sampled switches): p99 %llu B, max %llu B; peak of one MMU %llu B\n",
 		(unsigned long long)s->p99_occupancy_bytes, (unsigned long long)s->max_occupancy_bytes,
 		(unsigned long long)s->peak_mmu_occupancy_bytes);

@@ -97,11 +97,14 @@ struct sb_tcp_params {
 	bool sack;                /* SACK and RFC 6675 recovery (else NewReno) */
 	bool rack;                /* RACK loss detection (RFC 8985), SACK only */
 	bool tlp;                 /* Tail Loss Probe (RFC 8985), SACK only */
+	bool rack_retx_min_rtt;   /* RACK ignores a retransmission delivered sooner than min RTT */
 	int recovery;             /* SB_TCP_RECOVERY_*: PRR (RFC 6937) or RFC 6675's cwnd = ssthresh */
 	int hystart;              /* SB_TCP_HYSTART_* */
 	double hystart_min_rtt_thresh_us, hystart_max_rtt_thresh_us;
 	int64_t delack_count;     /* ACK every this many segments (1 = every segment) */
 	double delack_timeout_us; /* delayed-ACK timer */
+	int64_t quickack_segs;    /* the first this many data segments are acknowledged at once */
+	int64_t abc_limit_segs;   /* RFC 3465 L: slow-start growth per ACK at most (0 = none) */
 	bool handshake;           /* SYN / SYN-ACK before data */
 	double syn_timeout_us;    /* first SYN retransmission timeout (0 = init_rto_us) */
 	int ack_path;             /* SB_ACK_PATH_*: the lane of pure ACKs and handshake packets */

@@ -59,6 +59,20 @@ struct sb_stats {
 	uint64_t pfc_port_pause_frames, pfc_port_resume_frames; /* port-level (DSH) */
 	uint64_t rdma_nacks, rdma_cnps; /* sent by RDMA receivers */
 	uint64_t flows_started, flows_completed;
+	/* TCP senders' loss events, summed over flows; each beside the Linux counter (nstat)
+	 * it matches, so that a run compares with real hosts (summary.json "tcp") */
+	struct sb_tcp_counters {
+		uint64_t timeouts;            /* TcpExtTCPTimeouts: every RTO, SYN ones included */
+		uint64_t timeouts_in_recovery;/* TcpExtTCPSackRecoveryFail: RTO in fast recovery */
+		uint64_t timeouts_sacked;     /* TcpExtTCPSackFailures: RTO outside recovery, data SACKed */
+		uint64_t timeouts_repeated;   /* TcpExtTCPLossFailures: RTO after an RTO, no progress */
+		uint64_t syn_retransmits;     /* TcpExtTCPSynRetrans */
+		uint64_t recoveries;          /* TcpExtTCPSackRecovery (+ TCPRenoRecovery): fast recoveries */
+		uint64_t loss_probes;         /* TcpExtTCPLossProbes */
+		uint64_t loss_probe_repairs;  /* TcpExtTCPLossProbeRecovery: a probe repaired a loss */
+		uint64_t retransmitted_segments; /* TcpRetransSegs */
+		uint64_t lost_retransmits;    /* TcpExtTCPLostRetransmit: retransmissions RACK found lost */
+	} tcp;
 };
 
 struct sb_occupancy_sink;

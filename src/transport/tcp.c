@@ -38,7 +38,7 @@ uint64_t sb_tcp_slow_start(struct sb_tcp *tcp, uint64_t acked)
 {
 	if (tcp->cwnd >= tcp->ssthresh)
 		return acked;
-	uint64_t inc = acked < 2u * tcp->mss ? acked : 2u * tcp->mss;
+	uint64_t inc = tcp->ss_limit && acked > tcp->ss_limit ? tcp->ss_limit : acked;
 	inc /= tcp_hystart_divisor(tcp); /* RFC 9406 CSS: a quarter of the growth */
 	uint64_t room = tcp->ssthresh - tcp->cwnd;
 	if (inc >= room) {
@@ -75,6 +75,7 @@ uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *
 	if (seq < tcp->snd_max) {
 		p->flags |= SB_PF_RETX;
 		f->pkts_retx++;
+		sim->stats.tcp.retransmitted_segments++;
 	}
 	f->pkts_sent++;
 	if (seq + len > tcp->snd_max)
@@ -137,6 +138,9 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
 	tcp->rto_at = tcp->tlp_at = tcp->reo_at = SB_TIME_NEVER;
+	tcp->rack.retx_min_rtt = p->rack_retx_min_rtt;
+	tcp->rx.quick_left = (uint16_t)p->quickack_segs;
+	tcp->ss_limit = (uint32_t)p->abc_limit_segs * tcp->mss;
 	tcp_board_reset(tcp);
 	tcp_hystart_init(sim, tcp);
 	if (cc->init)
@@ -209,8 +213,12 @@ static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	tcp->rto = sb_time_from_us(p->init_rto_us);
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
-	if (!(pkt->flags & SB_PF_RETX))
-		tcp_rtt_sample(tcp, sb_now(&sim->engine) - pkt->t_sent);
+	if (!(pkt->flags & SB_PF_RETX)) {
+		sb_time sample = sb_now(&sim->engine) - pkt->t_sent;
+		tcp_rtt_sample(tcp, sample);
+		if (tcp->rack.retx_min_rtt)
+			tcp_min_rtt_sample(tcp, sample, false); /* as Linux's min RTT filter */
+	}
 	tcp->rto_at = SB_TIME_NEVER;
 	send_syn(sim, f, 2, false);
 	open_connection(sim, f, tcp);
@@ -221,6 +229,7 @@ static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 static void newreno_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	tcp->stats.recoveries++;
+	sim->stats.tcp.recoveries++;
 	tcp->recover = tcp->snd_max;
 	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, false);
 	tcp->cwnd = tcp->ssthresh + 3u * tcp->mss;
@@ -369,8 +378,7 @@ static bool ack_open(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 	if (!retx)
 		tcp_rtt_sample(tcp, sample); /* Karn */
 	if (sack) {
-		if (!tcp->min_rtt || sample < tcp->min_rtt)
-			tcp->min_rtt = sample;
+		tcp_min_rtt_sample(tcp, sample, retx);
 		tcp_rack_delivered(tcp, pkt->t_sent, ack, retx, now);
 		tcp->reo_at = SB_TIME_NEVER;
 	}
@@ -426,6 +434,8 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		/* the SYN (or its answer) was lost: again, backing off */
 		tcp->stats.syn_retries++;
 		f->timeouts++;
+		sim->stats.tcp.timeouts++;
+		sim->stats.tcp.syn_retransmits++;
 		tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
 		send_syn(sim, f, 0, true);
 		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
@@ -434,6 +444,16 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	if (tcp->snd_una >= tcp->snd_max)
 		return;
 	f->timeouts++;
+	sim->stats.tcp.timeouts++;
+	if (!tcp->backoff) {
+		/* the state the first timeout of a series found (Linux classifies only that one) */
+		if (tcp->in_loss)
+			sim->stats.tcp.timeouts_repeated++;
+		else if (tcp->in_recovery)
+			sim->stats.tcp.timeouts_in_recovery++;
+		else if (sim->sc->tcp.sack && tcp->board.sacked)
+			sim->stats.tcp.timeouts_sacked++;
+	}
 	if (sim->sc->tcp.sack)
 		tcp_sack_on_rto(sim, f, tcp);
 	else

@@ -93,6 +93,7 @@ struct sb_tcp_rack {
 	sb_time rtt;           /* RACK.rtt */
 	uint64_t fack;         /* RACK.fack: highest delivered byte + 1 */
 	bool reordering_seen;  /* RACK.reordering_seen */
+	bool retx_min_rtt;     /* tcp.rack_retx_min_rtt */
 };
 
 /* HyStart++ (RFC 9406) and classic HyStart (ns-3's TcpCubic) state, tcp_hystart.c. */
@@ -113,18 +114,20 @@ struct sb_tcp_rx {
 	sb_time delack_at;     /* when the pending ACK must go, valid while unacked > 0 */
 	sb_time echo_t_sent;   /* timestamp to echo: the first unacknowledged segment's (RFC 7323) */
 	uint16_t unacked;      /* segments received and not yet acknowledged */
+	uint16_t quick_left;   /* segments still acknowledged at once (tcp.quickack_segs) */
 	bool ce;               /* CE of the last segment (DCTCP.CE) */
 	bool echo_retx;        /* the echoed segment was a retransmission */
 	bool syn_seen;         /* a SYN arrived (handshake) */
 };
 
-/* Counters for tests and diagnostics (not in the outputs). */
+/* Per-flow counters for tests and diagnostics; the run's totals are sim->stats.tcp. */
 struct sb_tcp_stats {
 	uint32_t recoveries;   /* fast recovery episodes entered */
 	uint32_t tlp_probes;   /* loss probes sent */
 	uint32_t tlp_repaired; /* probes that repaired a loss (congestion response taken) */
 	uint32_t syn_retries;  /* SYN retransmissions */
 	uint32_t hystart_exits;/* slow start ended by HyStart (into CSS or congestion avoidance) */
+	uint32_t lost_retransmits; /* segments of retransmissions RACK marked lost */
 };
 
 struct sb_tcp {
@@ -146,6 +149,7 @@ struct sb_tcp {
 	sb_time tlp_at;        /* loss probe deadline (RFC 8985 PTO) */
 	sb_time reo_at;        /* RACK reordering-window deadline */
 	uint32_t mss, header;
+	uint32_t ss_limit;     /* slow start's growth per ACK at most (RFC 3465 L), 0 = none */
 	uint16_t dupacks;
 	uint8_t backoff;       /* timeouts in a row without progress (RFC 5681: ssthresh is held) */
 	bool in_recovery;      /* fast recovery, or (SACK mode) recovery after a timeout */

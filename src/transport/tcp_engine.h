@@ -82,6 +82,16 @@ static inline bool tcp_rack_sent_after(sb_time t1, uint64_t end1, sb_time t2, ui
 	return t1 > t2 || (t1 == t2 && end1 > end2);
 }
 
+/* RACK.min_RTT: every delivery's RTT sample; with tcp.rack_retx_min_rtt, as Linux's
+ * tcp_update_rtt_min, only those of segments never retransmitted (Karn). */
+static inline void tcp_min_rtt_sample(struct sb_tcp *tcp, sb_time sample, bool retx)
+{
+	if (retx && tcp->rack.retx_min_rtt)
+		return;
+	if (!tcp->min_rtt || sample < tcp->min_rtt)
+		tcp->min_rtt = sample;
+}
+
 /* RFC 8985 §6.2 steps 2-3: the ACK delivered data; the segment that triggered it was sent at
  * xmit (the echo), is a retransmission or not, and ends at end. */
 static inline void tcp_rack_delivered(struct sb_tcp *tcp, sb_time xmit, uint64_t end, bool retx, sb_time now)
@@ -92,6 +102,10 @@ static inline void tcp_rack_delivered(struct sb_tcp *tcp, sb_time xmit, uint64_t
 		r->reordering_seen = true;
 	if (end > r->fack)
 		r->fack = end;
+	/* RFC 8985 §6.2 step 2, second test: a retransmission delivered sooner than min RTT may
+	 * be the original arriving late, so it says nothing about what was sent before it */
+	if (retx && r->retx_min_rtt && now - xmit < tcp->min_rtt)
+		return;
 	if (tcp_rack_sent_after(xmit, end, r->xmit, r->end)) {
 		r->xmit = xmit;
 		r->end = end;

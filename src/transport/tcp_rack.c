@@ -60,7 +60,11 @@ uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now)
 			continue; /* sent after RACK's segment */
 		sb_time due = xmit + r->rtt + wnd;
 		if (due <= now) {
-			newly += tcp_board_set_lost(tcp, i); /* its SACKed segments stay delivered */
+			uint8_t state = tcp_board_state(tcp, i);
+			uint64_t marked = tcp_board_set_lost(tcp, i); /* its SACKed segments stay delivered */
+			if (state == RUN_RETX || state == RUN_OUT_RETX)
+				tcp->stats.lost_retransmits += (uint32_t)((marked + tcp->mss - 1) / tcp->mss);
+			newly += marked;
 		} else if (due - now > timeout) {
 			timeout = due - now;
 		}
@@ -90,6 +94,7 @@ void tcp_tlp_fire(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		tcp->tlp_retrans = true;
 	}
 	tcp->stats.tlp_probes++;
+	sim->stats.tcp.loss_probes++;
 	tcp->tlp_end = tcp->snd_nxt;
 	/* after a probe the RTO, not another probe, guards the flight */
 	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
@@ -107,6 +112,7 @@ void tcp_tlp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, u
 		 * copies arrived: the probe repaired a loss, so react as to any loss */
 		tcp->tlp_end = 0;
 		tcp->stats.tlp_repaired++;
+		sim->stats.tcp.loss_probe_repairs++;
 		tcp_congestion_event(sim, f, tcp);
 		tcp->cwnd = tcp->ssthresh;
 		tcp_cap(tcp);

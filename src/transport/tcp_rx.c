@@ -134,7 +134,10 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	}
 	rx->unacked++;
 	bool in_order = f->rcv_nxt > before && !had_holes;
-	if (in_order && !complete && rx->unacked < tp->delack_count) {
+	bool quick = rx->quick_left > 0;
+	if (quick)
+		rx->quick_left--;
+	if (in_order && !complete && !quick && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
 			rx->delack_at = sb_now(&sim->engine) + sb_time_from_us(tp->delack_timeout_us);

@@ -90,6 +90,7 @@ void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 static void enter_recovery(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	tcp->stats.recoveries++;
+	sim->stats.tcp.recoveries++;
 	tcp->recover = tcp->snd_max;
 	tcp_congestion_event(sim, f, tcp);
 	tcp->in_recovery = true;
@@ -134,8 +135,11 @@ static bool detect(struct sb_sim *sim, struct sb_tcp *tcp)
 		tcp->reo_at = SB_TIME_NEVER;
 		return false;
 	}
-	if (sim->sc->tcp.rack)
+	if (sim->sc->tcp.rack) {
+		uint32_t before = tcp->stats.lost_retransmits;
 		tcp_rack_detect(tcp, sb_now(&sim->engine));
+		sim->stats.tcp.lost_retransmits += tcp->stats.lost_retransmits - before;
+	}
 	else
 		tcp_board_mark_dupthresh(tcp);
 	return tcp->board.lost != 0;
@@ -186,8 +190,7 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 	if (advanced && !echo_retx)
 		tcp_rtt_sample(tcp, sample);
 	if (delivered) {
-		if (!tcp->min_rtt || sample < tcp->min_rtt)
-			tcp->min_rtt = sample;
+		tcp_min_rtt_sample(tcp, sample, echo_retx);
 		tcp_rack_delivered(tcp, pkt->t_sent, delivered_end, echo_retx, now);
 		if (tcp->cc->on_ecn)
 			tcp->cc->on_ecn(sim, f, tcp, delivered, ece);
