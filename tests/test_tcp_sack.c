@@ -383,6 +383,38 @@ static void test_rack_reo_wnd_timer(void **state)
 	assert_int_equal(r.counters.timeouts_in_recovery + r.counters.recoveries, 0);
 }
 
+/* --- a recovery that RACK's timer starts is paced by PRR from its first segment --- */
+
+/* Segments 5..18 of a 20-segment window are lost and 19 arrives: one SACK, so RACK waits
+ * reo_wnd and its timer, not an ACK, marks 5..18 lost and starts the recovery. PRR (RFC 6937)
+ * holds that first step to the fast retransmit plus one segment, Linux's
+ * tcp_rack_reo_timeout (tcp_cwnd_reduction with one segment delivered); the cwnd of before
+ * the loss would release all 14 retransmissions at once, into the queue that just dropped
+ * their originals. */
+static void test_rack_timer_recovery_prr(void **state)
+{
+	(void)state;
+	static struct th_tap tap;
+	uint32_t lose[14];
+	for (uint32_t i = 0; i < 14; i++)
+		lose[i] = 5 + i;
+	for (int prr = 1; prr >= 0; prr--) {
+		const char *const sets[] = { "recovery", prr ? "prr" : "rfc6675" };
+		struct run r = one_flow("cubic", sets, 2, 20, 20, lose, 14, NULL, 0, &tap);
+		assert_true(r.completed);
+		assert_int_equal(r.timeouts, 0);
+		assert_int_equal(r.counters.recoveries, 1);
+		sb_time first = th_sent_at(&tap, 5 * SEG, 2);
+		uint32_t burst = 0;
+		for (uint32_t i = 5; i < 19; i++)
+			burst += th_sent_at(&tap, (uint64_t)i * SEG, 2) == first;
+		print_message("recovery started by RACK's timer (%s): %u retransmissions at once\n",
+			      prr ? "prr" : "rfc6675", burst);
+		/* PRR: 2; RFC 6675's cwnd = ssthresh (0.7 × 25 segments) with nothing in flight: 14 */
+		assert_int_equal(burst, prr ? 2 : 14);
+	}
+}
+
 /* --- TLP turns a tail loss into a fast recovery --- */
 
 static void test_tlp_tail_loss(void **state)
@@ -559,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_rto_resends_only_holes),
 		cmocka_unit_test(test_rack_lost_retransmission),
 		cmocka_unit_test(test_rack_reo_wnd_timer),
+		cmocka_unit_test(test_rack_timer_recovery_prr),
 		cmocka_unit_test(test_tlp_tail_loss),
 		cmocka_unit_test(test_tlp_pto_rules),
 		cmocka_unit_test(test_rack_retx_min_rtt),

@@ -149,7 +149,14 @@ void tcp_sack_detect_and_send(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 {
 	bool lost = detect(sim, tcp);
 	if (lost && !tcp->in_recovery) {
+		/* RACK's timer started the recovery: PRR paces it from here as from an ACK (RFC 6937
+		 * from the first loss), with one segment counted as delivered as Linux's
+		 * tcp_rack_reo_timeout does (tcp_cwnd_reduction(sk, 1, ...)); the old cwnd, not yet
+		 * reduced, would send a burst of retransmissions into the queue that just dropped
+		 * their originals */
 		enter_recovery(sim, f, tcp);
+		if (sim->sc->tcp.recovery == SB_TCP_RECOVERY_PRR)
+			prr_cwnd(tcp, tcp->mss);
 		uint64_t seq = tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX);
 		if (seq != UINT64_MAX)
 			retransmit(sim, f, tcp, seq); /* the fast retransmit, whatever cwnd says */
