@@ -10,8 +10,8 @@
 # its ready line, start a sharebuf-load server on every host, then every host's client, wait
 # for the clients, stop servers and switch, and merge everything into DIR/<scheme>/
 # (flows.csv, summary.json, occupancy.csv, drops.csv from the load's report with the
-# switch's counts; queues.csv and switch.json from the switch; hosts/ the raw per-host
-# outputs). Then DIR/compare.csv and compare.json by `sharebuf compare --collect`.
+# switch's counts and the hosts' kernel TCP counters (nstat); queues.csv and switch.json
+# from the switch; hosts/ the raw per-host outputs). Then DIR/compare.csv and compare.json by `sharebuf compare --collect`.
 # Everything it created is removed on exit, failure, Ctrl-C or kill; leftovers of a killed
 # earlier run are removed first. --switch bridge: the kernel's own bridge with a tbf shaper
 # per port instead of the software switch (a baseline; the scheme is then "bridge").
@@ -282,7 +282,12 @@ run_scheme() { # SCHEME
 		[ -f "$d/switch/summary.json" ] || { cat "$d/switch.err" >&2; echo "$ME: $1: the switch wrote no summary" >&2; return 1; }
 		swarg="--switch $(q "$d/switch")"
 	fi
-	eval "\"$LOAD\" report \"$SCEN\" --out \"$d\" $SETS $sset $swarg \"$d\"/hosts/h*/measured.csv" || return 1
+	# the kernels' counters become summary.json's "tcp" block, as the simulator's own
+	nsarg=""
+	for n in "$d"/hosts/nstat*.txt; do
+		[ -f "$n" ] && nsarg="$nsarg --nstat $(q "$n")"
+	done
+	eval "\"$LOAD\" report \"$SCEN\" --out \"$d\" $SETS $sset $swarg $nsarg \"$d\"/hosts/h*/measured.csv" || return 1
 	if [ -n "$SWPID" ]; then
 		mv "$d/switch/queues.csv" "$d/queues.csv" && mv "$d/switch/summary.json" "$d/switch.json" &&
 			rm -rf "$d/switch" || return 1

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "load/plan.h"
 #include "load/proto.h"
+#include "load/nstat.h"
 #include "load/switch_counts.h"
 #include "sim/report.h"
 #include "testlib.h"
@@ -341,6 +342,64 @@ static void test_switch_counts_in_the_summary(void **state)
 	free(dir);
 }
 
+/* The hosts' kernel counters (nstat -az) are summed into summary.json's "tcp" keys, each from
+ * its own counter (docs/outputs.md), the SACK and Reno recoveries both into recoveries. */
+static void test_nstat_in_the_summary(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *path = write_file(dir, "s.cfg", small);
+	char *h0 = write_file(dir, "nstat0.txt",
+			      "#kernel\n"
+			      "TcpRetransSegs                  100                0.0\n"
+			      "TcpExtTCPTimeouts               7                  0.0\n"
+			      "TcpExtTCPSackFailures           5                  0.0\n"
+			      "TcpExtTCPSackRecoveryFail       1                  0.0\n"
+			      "TcpExtTCPLossFailures           0                  0.0\n"
+			      "TcpExtTCPSynRetrans             2                  0.0\n"
+			      "TcpExtTCPSackRecovery           30                 0.0\n"
+			      "TcpExtTCPRenoRecovery           3                  0.0\n"
+			      "TcpExtTCPLossProbes             11                 0.0\n"
+			      "TcpExtTCPLossProbeRecovery      4                  0.0\n"
+			      "TcpExtTCPLostRetransmit         9                  0.0\n"
+			      "TcpExtTCPHystartTrainDetect     8                  0.0\n");
+	char *h1 = write_file(dir, "nstat1.txt", "#kernel\nTcpExtTCPTimeouts 3 0.0\nTcpRetransSegs 20 0.0\n");
+	struct sb_load_plan p;
+	open_plan(&p, path, NULL, 0);
+	struct sb_error err = { "" };
+	if (sb_load_nstat(&p, h0, &err) || sb_load_nstat(&p, h1, &err))
+		fail_msg("%s", err.msg);
+	char *out = tl_path_in(dir, "out");
+	assert_int_equal(sb_load_plan_report(&p, NULL, 0, out, &err), 0);
+	json_t *s = load_json(out, "summary.json"), *t = json_object_get(s, "tcp");
+	static const struct { const char *key; long long v; } want[] = {
+		{ "timeouts", 10 }, { "timeouts_sacked", 5 }, { "timeouts_in_recovery", 1 }, { "timeouts_repeated", 0 },
+		{ "syn_retransmits", 2 }, { "recoveries", 33 }, { "loss_probes", 11 }, { "loss_probe_repairs", 4 },
+		{ "retransmitted_segments", 120 }, { "lost_retransmits", 9 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (json_integer_value(json_object_get(t, want[i].key)) != want[i].v)
+			fail_msg("tcp.%s = %lld, expected %lld", want[i].key,
+				 (long long)json_integer_value(json_object_get(t, want[i].key)), want[i].v);
+	json_decref(s);
+	sb_load_plan_free(&p);
+	/* a line without a number: FILE:LINE and the counter */
+	char *bad = write_file(dir, "bad.txt", "#kernel\nTcpRetransSegs 1 0.0\nTcpExtTCPTimeouts many 0.0\n");
+	open_plan(&p, path, NULL, 0);
+	assert_int_equal(sb_load_nstat(&p, bad, &err), -1);
+	assert_non_null(strstr(err.msg, "bad.txt:3: TcpExtTCPTimeouts"));
+	sb_load_plan_free(&p);
+	open_plan(&p, path, NULL, 0);
+	assert_int_equal(sb_load_nstat(&p, out, &err), -1); /* a directory */
+	sb_load_plan_free(&p);
+	free(bad);
+	free(out);
+	free(h0);
+	free(h1);
+	tl_rmtree(dir);
+	free(path);
+	free(dir);
+}
+
 static int sh(const char *fmt, ...) SB_PRINTF(1, 2);
 static int sh(const char *fmt, ...)
 {
@@ -496,6 +555,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_plan_refuses_what_the_testbed_cannot_play),
 		cmocka_unit_test(test_request_format),
 		cmocka_unit_test(test_switch_counts_in_the_summary),
+		cmocka_unit_test(test_nstat_in_the_summary),
 		cmocka_unit_test(test_loopback_run),
 		cmocka_unit_test(test_info_and_cbr),
 		cmocka_unit_test(test_run_sh_refusals),

@@ -4,14 +4,16 @@
  *   sharebuf-load server --listen PORT [--cc NAME]
  *   sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P]
  *                        [--preopen N] [--grace-ms MS] [--reuse]
- *   sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...
+ *   sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] [--nstat FILE]...
+ *                        MEASURED.csv...
  *   sharebuf-load plan SCENARIO [--set K=V]... [--host I]
  *   sharebuf-load info SCENARIO [--set K=V]...
  *
  * client plays host I's flows (net.h) and writes DIR/measured.csv, then DIR/flows.csv and
  * DIR/summary.json of its own flows; report merges several hosts' measured.csv into one
  * flows.csv and summary.json (plan.h), with --switch the drops and buffer samples that
- * build/sharebuf-switch wrote into SWDIR (switch_counts.h); plan prints the flows a client would play, one line
+ * build/sharebuf-switch wrote into SWDIR (switch_counts.h) and with --nstat the hosts' kernel
+ * TCP counters (`nstat -az` outputs, summed: nstat.h); plan prints the flows a client would play, one line
  * each (flow_id src dst size_bytes start_ps query prio cc), to check what will run;
  * info prints what testbed/run.sh sets up the hosts with, as shell assignments (hosts=8,
  * rate_gbps=1, min_rto_ms=200, cc=cubic, ecn=0, duration_s=3, tcp_flows=N, and
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load/net.h"
+#include "load/nstat.h"
 #include "load/plan.h"
 #include "load/proto.h"
 #include "load/switch_counts.h"
@@ -41,6 +44,8 @@ struct args {
 	size_t nsets;
 	const char *files[MAX_SETS];
 	size_t nfiles;
+	const char *nstat[MAX_SETS];
+	size_t nnstat;
 	long long host, port, listen, preopen, grace_ms;
 	bool reuse;
 };
@@ -51,7 +56,7 @@ static int usage(const char *fmt, const char *what)
 	fprintf(stderr, fmt, what);
 	fputs("\nusage: sharebuf-load server --listen PORT\n"
 	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS] [--reuse]\n"
-	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] MEASURED.csv...\n"
+	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] [--nstat FILE]... MEASURED.csv...\n"
 	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n"
 	      "       sharebuf-load info SCENARIO [--set K=V]...\n",
 	      stderr);
@@ -79,7 +84,7 @@ static int parse(int argc, char **argv, struct args *a)
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--cc") || !strcmp(s, "--host") ||
+		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--nstat") || !strcmp(s, "--cc") || !strcmp(s, "--host") ||
 			     !strcmp(s, "--port") || !strcmp(s, "--listen") || !strcmp(s, "--preopen") ||
 			     !strcmp(s, "--grace-ms");
 		if (takes && !v)
@@ -97,6 +102,11 @@ static int parse(int argc, char **argv, struct args *a)
 			a->peers = v;
 		else if (!strcmp(s, "--switch"))
 			a->switch_dir = v;
+		else if (!strcmp(s, "--nstat")) {
+			if (a->nnstat == MAX_SETS)
+				return usage("more than %s --nstat options", "256");
+			a->nstat[a->nnstat++] = v;
+		}
 		else if (!strcmp(s, "--cc"))
 			a->cc = v;
 		else if (!strcmp(s, "--host"))
@@ -221,6 +231,8 @@ static int cmd_client_or_report(const struct args *a, bool client)
 		return usage("report: %s", "expected at least one MEASURED.csv");
 	if (client && a->nfiles)
 		return usage("client: unexpected argument %s", a->files[0]);
+	if (client && a->nnstat)
+		return usage("client: %s is an option of report", "--nstat");
 	struct sb_load_plan p;
 	struct sb_error err = { 0 };
 	int rc = sb_load_plan_open(&p, a->scenario, a->sets, a->nsets, &err) ? 2 : 0;
@@ -229,6 +241,9 @@ static int cmd_client_or_report(const struct args *a, bool client)
 	}
 	if (rc == 0 && a->switch_dir && sb_load_switch_counts(&p, a->switch_dir, &err))
 		rc = 2;
+	for (size_t i = 0; rc == 0 && i < a->nnstat; i++)
+		if (sb_load_nstat(&p, a->nstat[i], &err))
+			rc = 2;
 	if (rc == 0 && sb_outdir_claim(a->out, sb_report_file_names, &err))
 		rc = 2;
 	char tmp[4096] = "", final[4096];
