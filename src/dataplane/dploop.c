@@ -106,10 +106,18 @@ sb_time sb_dp_loop_run(struct sb_dp_switch *sw, struct sb_afp *ports, const stru
 		}
 		if (!any_rx && (ts.tv_sec || ts.tv_nsec))
 			ppoll(pfd, sw->nports, &ts, NULL);
-		for (uint16_t i = 0; i < sw->nports; i++) {
-			uint32_t len;
-			const uint8_t *f;
-			for (unsigned n = 0; n < RX_BATCH && (f = sb_afp_rx(&ports[i], &len)); n++) {
+		/* One frame per port in turn, not one port's ring after the other: frames that
+		 * reached different ports at about the same time are admitted interleaved, as a
+		 * hardware switch admits them in arrival order, and a port whose ring holds a burst
+		 * cannot take the buffer's room before the others' frames are even looked at. */
+		for (unsigned n = 0; n < RX_BATCH; n++) {
+			bool got = false;
+			for (uint16_t i = 0; i < sw->nports; i++) {
+				uint32_t len;
+				const uint8_t *f = sb_afp_rx(&ports[i], &len);
+				if (!f)
+					continue;
+				got = true;
 				/* An MMU timer due (Occamy's grant) runs before the next admission, as in
 				 * the simulator and in hardware, not after a whole batch was admitted or
 				 * refused: the clock is read only while a timer is pending. */
@@ -118,6 +126,8 @@ sb_time sb_dp_loop_run(struct sb_dp_switch *sw, struct sb_afp *ports, const stru
 				sb_dp_switch_receive(sw, i, f, len);
 				sb_afp_rx_done(&ports[i]);
 			}
+			if (!got)
+				break;
 		}
 		now = sb_dp_switch_now(sw);
 		sb_dp_switch_run_timers(sw, now);

@@ -6,8 +6,8 @@
  *      port's shaper release, the next MMU timer, the next occupancy sample, the end of the
  *      run (no wait at all with busy polling; the timer slack is set to 1 ns so the kernel
  *      wakes the loop when asked, not up to 50 µs later);
- *   2. drain every receive ring, in batches of up to RX_BATCH frames per port, into the core
- *      (admission, queueing);
+ *   2. drain the receive rings into the core (admission, queueing), one frame of each port
+ *      in turn, up to RX_BATCH rounds;
  *   3. fire the MMU timers that are due;
  *   4. for each port, start every frame its shaper allows, into its transmit ring;
  *   5. kick every transmit ring that got frames (one sendto per port and iteration);
