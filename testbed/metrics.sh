@@ -22,6 +22,8 @@
 #                        grew from a non-empty buffer: arrivals minus departures (the port's
 #                        drain) minus drops, so how fast bursts arrive at the switch
 #   dt_fixed_point B ALPHA N   αB / (1 + Nα)
+#   tcp_counter DIR KEY  summary.json's tcp.KEY: the simulator's TCP counter, or on the testbed
+#                        the sum of the hosts' kernel counter it stands for (docs/outputs.md)
 
 # nearest-rank percentile P of the numbers on stdin
 percentile() {
@@ -79,4 +81,11 @@ fill_rate() {
 
 dt_fixed_point() {
 	awk -v b="$1" -v a="$2" -v n="$3" 'BEGIN { printf "%.0f\n", a * b / (1 + n * a) }'
+}
+
+tcp_counter() {
+	awk -v key="\"$2\":" '/^ *"tcp": \{/ { in_tcp = 1; next }
+		in_tcp && /\}/ { in_tcp = 0 }
+		in_tcp && $1 == key { v = $2; sub(/,$/, "", v); print v; found = 1 }
+		END { if (!found) print "nan" }' "$1/summary.json"
 }

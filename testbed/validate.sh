@@ -9,10 +9,12 @@
 #     the simulator's run of the same scenario beside it.
 # (b) incast (testbed/incast.cfg: 8 hosts at 1 Gb/s, Linux's TCP defaults on both sides): a
 #     fan-in sweep, each scheme on the testbed (testbed/run.sh) and in the simulator (sharebuf
-#     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, and
-#     the schemes' ranking by median and by mean QCT on each side.
+#     compare, the same scenario and overrides); median and p99 QCT side by side, ±30 %, the
+#     schemes' ranking by median and by mean QCT on each side, and what each side's TCP did
+#     about its losses (summary.json's "tcp" counters; the testbed's from its kernels).
 #     Then the simulator alone with one model each taken back (send jitter, ACKs and SYNs
-#     in the buffer, the handshake, the initial window, Linux's HyStart) or changed (responses
+#     in the buffer, the handshake, the initial window, Linux's HyStart, RACK's min-RTT test,
+#     Linux's slow-start growth) or changed (responses
 #     sent at once, as in the papers' incasts): which of them the agreement rests on; and with hosts
 #     that send at 10 Gb/s (host.nic_rate_gbps), as the testbed's veth senders burst: the
 #     flows' FCTs in bands on the three sides.
@@ -90,6 +92,17 @@ LONG="--set run.arrivals_ms=10000 --set run.duration_ms=11000"
 echo "fanin,scheme,testbed_qct_p50_ms,sim_qct_p50_ms,p50_diff_pct,testbed_qct_p99_ms,sim_qct_p99_ms,p99_diff_pct,testbed_drops,sim_drops,testbed_rto_share_pct,sim_rto_share_pct,within_30pct,testbed_1s_share_pct,sim_1s_share_pct,testbed_qct_mean_ms,sim_qct_mean_ms,testbed_queries,sim_queries" >"$RES/incast.csv"
 echo "fanin,side,ranking_by_median_qct,ranking_by_mean_qct" >"$RES/incast_ranking.csv"
 echo "fanin,scheme,connections,hystart_train_exits,mean_cwnd_at_exit_segments" >"$RES/linux_hystart.csv"
+# what each side's TCP did about its losses: summary.json's "tcp" counters (on the testbed the
+# hosts' kernel counters, summed by sharebuf-load report; docs/outputs.md names the pairs)
+COUNTERS="timeouts timeouts_sacked timeouts_in_recovery timeouts_repeated syn_retransmits recoveries loss_probes lost_retransmits retransmitted_segments"
+echo "fanin,scheme,side,$(echo $COUNTERS | tr ' ' ',')" >"$RES/tcp_counters.csv"
+counters() { # $1 fan-in, $2 scheme, $3 side, $4 run directory
+	line="$1,$2,$3"
+	for k in $COUNTERS; do
+		line="$line,$(tcp_counter "$4" "$k")"
+	done
+	echo "$line" >>"$RES/tcp_counters.csv"
+}
 drops() { awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } $1 == s { print $col["drops"] }' "$1/compare.csv"; }
 rank_by() { # $1 fan-in, $2 column of incast.csv -> "a < b < c"
 	awk -F, -v f="$1" -v c="$2" '$1 == f { print $c, $2 }' "$RES/incast.csv" | sort -g -k1,1 -k2,2 |
@@ -116,6 +129,8 @@ for f in $FANINS; do
 		d99=$(pct "$t99" "$s99")
 		ok=no
 		[ "$(within "$d50" 30)" = yes ] && [ "$(within "$d99" 30)" = yes ] && ok=yes
+		counters "$f" "$s" testbed "$t"
+		counters "$f" "$s" sim "$m"
 		echo "$f,$s,$t50,$s50,$d50,$t99,$s99,$d99,$(drops "$OUT/incast-f$f" "$s"),$(drops "$OUT/incast-f$f-sim" "$s"),$(slow_share "$t" 200),$(slow_share "$m" 200),$ok,$(slow_share "$t" 1000),$(slow_share "$m" 1000),$(qct_mean_ms "$t"),$(qct_mean_ms "$m"),$(nqueries "$t"),$(nqueries "$m")" >>"$RES/incast.csv"
 	done
 	echo "$f,testbed,$(rank_by "$f" 3),$(rank_by "$f" 16)" >>"$RES/incast_ranking.csv"
@@ -124,12 +139,13 @@ done
 
 # ---- which of the simulator's host and TCP models the agreement rests on: incast.cfg with one
 # of them taken back, in the simulator only ----
-echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct,ns3_hystart_rto_share_pct,ns3_hystart_1s_share_pct" >"$RES/ablation.csv"
+echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct,ns3_hystart_rto_share_pct,ns3_hystart_1s_share_pct,rfc_rack_rto_share_pct,rfc_rack_1s_share_pct,ns3_growth_rto_share_pct,ns3_growth_1s_share_pct" >"$RES/ablation.csv"
 echo "fanin,scheme,side,fct_below_8ms_pct,fct_8_to_20ms_pct,fct_20_to_200ms_pct,fct_200ms_or_more_pct,qct_p50_ms" >"$RES/fct_bands.csv"
 for f in $FANINS; do
 	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false" \
 		"fast-nic --set host.nic_rate_gbps=10" "at-once --set workloads.0.full_window=true" \
-		"ns3-hystart --set tcp.hystart=classic"; do
+		"ns3-hystart --set tcp.hystart=classic" "rfc-rack --set tcp.rack_retx_min_rtt=false" \
+		"ns3-growth --set tcp.abc_limit_segs=2 --set tcp.quickack_segs=0"; do
 		name=${v%% *}
 		# shellcheck disable=SC2086  # a list of --set arguments
 		build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-$name" \
@@ -137,10 +153,11 @@ for f in $FANINS; do
 	done
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
 		line="$f,$s,$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 1000)"
-		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once sim-ns3-hystart; do
+		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once sim-ns3-hystart sim-rfc-rack sim-ns3-growth; do
 			line="$line,$(slow_share "$OUT/incast-f$f-$d/$s" 200),$(slow_share "$OUT/incast-f$f-$d/$s" 1000)"
 		done
 		echo "$line" >>"$RES/ablation.csv"
+		counters "$f" "$s" sim_rfc_rack "$OUT/incast-f$f-sim-rfc-rack/$s"
 		# the flows' FCTs in bands: a few ms (no loss, or one repaired by ACKs), 8 to 20 ms
 		# (what Linux's probe and reorder timers take: 2 jiffies and more), 200 ms and more
 		for d in "$OUT/incast-f$f/$s:testbed" "$OUT/incast-f$f-sim/$s:sim" "$OUT/incast-f$f-sim-fast-nic/$s:sim_fast_nic"; do
@@ -157,7 +174,8 @@ for j in 20 0; do
 	# shellcheck disable=SC2086
 	build/sharebuf run testbed/incast.cfg --out "$OUT/phase-lock-j$j" --set workloads.0.fanin=4 $LONG \
 		--set workloads.0.full_window=true --set tcp.hystart=auto --set tcp.delack_count=1 --set tcp.tlp_extra_us=0 \
-		--set tcp.ack_path=control --set host.send_jitter_us="$j" --quiet || exit 1
+		--set tcp.ack_path=control --set tcp.quickack_segs=0 --set tcp.abc_limit_segs=2 \
+		--set tcp.rack_retx_min_rtt=false --set host.send_jitter_us="$j" --quiet || exit 1
 	echo "$j,$(slow_share "$OUT/phase-lock-j$j" 200)" >>"$RES/phase_lock.csv"
 done
 
