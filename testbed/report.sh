@@ -203,8 +203,12 @@ size() { awk -v a="$1" -v b="$2" 'BEGIN { r = b ? a / b : 0; print (r >= 2 / 3 &
 more() { awk -v a="$1" -v b="$2" 'BEGIN { print (a > b ? "more" : "less") }'; }
 cat <<EOF
 Retransmitted segments $(size "$rx_tb" "$rx_sim"): $rx_tb on the testbed, $rx_sim in the simulator; SYN
-retransmissions $(size "$syn_tb" "$syn_sim"): $syn_tb and $syn_sim; the simulator's retransmissions are lost
-$(more "$lr_sim" "$lr_tb") often ($lr_sim lost retransmissions against $lr_tb).
+retransmissions $(size "$syn_tb" "$syn_sim"): $syn_tb and $syn_sim. The simulator's retransmissions are lost
+$(more "$lr_sim" "$lr_tb") often: $lr_sim lost retransmissions against $lr_tb, $(pct_of "$lr_sim" "$rx_sim") % of its
+retransmissions against $(pct_of "$lr_tb" "$rx_tb") % of the testbed's. A retransmission is lost when it meets a
+queue still full, in the middle of an incast; the testbed's repairs come mostly after its
+queue drained (after a probe or a timeout), which fits losses that hit whole bursts at the
+end of a flight rather than a segment here and there while the queue is full.
 EOF
 cat <<EOF
 
