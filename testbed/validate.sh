@@ -95,7 +95,7 @@ echo "fanin,scheme,connections,hystart_train_exits,mean_cwnd_at_exit_segments" >
 # what each side's TCP did about its losses: summary.json's "tcp" counters (on the testbed the
 # hosts' kernel counters, summed by sharebuf-load report; docs/outputs.md names the pairs)
 COUNTERS="timeouts timeouts_sacked timeouts_in_recovery timeouts_repeated syn_retransmits recoveries loss_probes lost_retransmits retransmitted_segments"
-echo "fanin,scheme,side,$(echo $COUNTERS | tr ' ' ',')" >"$RES/tcp_counters.csv"
+echo "fanin,scheme,side,$(echo "$COUNTERS" | tr ' ' ',')" >"$RES/tcp_counters.csv"
 counters() { # $1 fan-in, $2 scheme, $3 side, $4 run directory
 	line="$1,$2,$3"
 	for k in $COUNTERS; do
