@@ -18,6 +18,7 @@
 #include "cli/cfgfile.h"
 #include "cli/compare.h"
 #include "cli/sweep.h"
+#include "core/hugepages.h"
 #include "mmu/mmu.h"
 #include "sim/outdir.h"
 #include "sim/provenance.h"
@@ -362,6 +363,7 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	sb_heap_use_huge_pages(); /* large networks: fewer TLB misses (hugepages.h) */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
