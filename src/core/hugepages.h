@@ -20,8 +20,9 @@
 #define SB_HEAP_RESERVE (1024u << 20)
 
 /* Call first in main, before any large allocation. True when the heap was advised; false
- * when the allocator is not glibc's heap (AddressSanitizer, valgrind: nothing to advise) or
- * the kernel refused the advice. Outputs never depend on it. */
+ * when the allocator is not glibc's heap (AddressSanitizer, valgrind: nothing to advise), the
+ * process's address space is capped (RLIMIT_AS: the reservation would eat into it), the
+ * kernel refused the reservation or the advice. Outputs never depend on it. */
 bool sb_heap_use_huge_pages(void);
 
 #endif
