@@ -4,29 +4,10 @@
 #include "load/nstat.h"
 
 #include <errno.h>
-#include <inttypes.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/lines.h"
-
-/* Linux's counter -> the simulator's (docs/outputs.md lists the same pairs). */
-static const struct {
-	const char *name;
-	size_t field;
-} counters[] = {
-	{ "TcpExtTCPTimeouts", offsetof(struct sb_tcp_counters, timeouts) },
-	{ "TcpExtTCPSackRecoveryFail", offsetof(struct sb_tcp_counters, timeouts_in_recovery) },
-	{ "TcpExtTCPSackFailures", offsetof(struct sb_tcp_counters, timeouts_sacked) },
-	{ "TcpExtTCPLossFailures", offsetof(struct sb_tcp_counters, timeouts_repeated) },
-	{ "TcpExtTCPSynRetrans", offsetof(struct sb_tcp_counters, syn_retransmits) },
-	{ "TcpExtTCPSackRecovery", offsetof(struct sb_tcp_counters, recoveries) },
-	{ "TcpExtTCPRenoRecovery", offsetof(struct sb_tcp_counters, recoveries) },
-	{ "TcpExtTCPLossProbes", offsetof(struct sb_tcp_counters, loss_probes) },
-	{ "TcpExtTCPLossProbeRecovery", offsetof(struct sb_tcp_counters, loss_probe_repairs) },
-	{ "TcpRetransSegs", offsetof(struct sb_tcp_counters, retransmitted_segments) },
-	{ "TcpExtTCPLostRetransmit", offsetof(struct sb_tcp_counters, lost_retransmits) },
-};
+#include "sim/report.h"
 
 int sb_load_nstat(struct sb_load_plan *p, const char *path, struct sb_error *err)
 {
@@ -49,9 +30,11 @@ int sb_load_nstat(struct sb_load_plan *p, const char *path, struct sb_error *err
 				path, r.line, name);
 			break;
 		}
-		for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
-			if (!strcmp(name, counters[i].name))
-				*(uint64_t *)(void *)((char *)&p->sim.stats.tcp + counters[i].field) += v;
+		for (size_t i = 0; i < sb_tcp_ncounter_keys; i++) {
+			const struct sb_tcp_counter_key *k = &sb_tcp_counter_keys[i];
+			if (!strcmp(name, k->linux_name) || (k->linux_also && !strcmp(name, k->linux_also)))
+				*(uint64_t *)(void *)((char *)&p->sim.stats.tcp + k->offset) += v;
+		}
 	}
 	sb_lines_close(&r);
 	return rc < 0 ? -1 : 0;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -366,6 +367,22 @@ static json_t *group_json(const struct sb_summary_group *g, bool full)
 	return o;
 }
 
+#define TCP_KEY(field, linux_name, linux_also) \
+	{ #field, linux_name, linux_also, offsetof(struct sb_tcp_counters, field) }
+const struct sb_tcp_counter_key sb_tcp_counter_keys[] = {
+	TCP_KEY(timeouts, "TcpExtTCPTimeouts", NULL),
+	TCP_KEY(timeouts_in_recovery, "TcpExtTCPSackRecoveryFail", NULL),
+	TCP_KEY(timeouts_sacked, "TcpExtTCPSackFailures", NULL),
+	TCP_KEY(timeouts_repeated, "TcpExtTCPLossFailures", NULL),
+	TCP_KEY(syn_retransmits, "TcpExtTCPSynRetrans", NULL),
+	TCP_KEY(recoveries, "TcpExtTCPSackRecovery", "TcpExtTCPRenoRecovery"),
+	TCP_KEY(loss_probes, "TcpExtTCPLossProbes", NULL),
+	TCP_KEY(loss_probe_repairs, "TcpExtTCPLossProbeRecovery", NULL),
+	TCP_KEY(retransmitted_segments, "TcpRetransSegs", NULL),
+	TCP_KEY(lost_retransmits, "TcpExtTCPLostRetransmit", NULL),
+};
+const size_t sb_tcp_ncounter_keys = SB_ARRAY_LEN(sb_tcp_counter_keys);
+
 static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s, double wall_s,
 			    const struct sb_provenance *prov)
 {
@@ -410,17 +427,11 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
 	json_object_set_new(root, "rdma", rdma);
 	json_t *tcp = json_object();
-	json_object_set_new(tcp, "timeouts", json_integer((json_int_t)sim->stats.tcp.timeouts));
-	json_object_set_new(tcp, "timeouts_in_recovery", json_integer((json_int_t)sim->stats.tcp.timeouts_in_recovery));
-	json_object_set_new(tcp, "timeouts_sacked", json_integer((json_int_t)sim->stats.tcp.timeouts_sacked));
-	json_object_set_new(tcp, "timeouts_repeated", json_integer((json_int_t)sim->stats.tcp.timeouts_repeated));
-	json_object_set_new(tcp, "syn_retransmits", json_integer((json_int_t)sim->stats.tcp.syn_retransmits));
-	json_object_set_new(tcp, "recoveries", json_integer((json_int_t)sim->stats.tcp.recoveries));
-	json_object_set_new(tcp, "loss_probes", json_integer((json_int_t)sim->stats.tcp.loss_probes));
-	json_object_set_new(tcp, "loss_probe_repairs", json_integer((json_int_t)sim->stats.tcp.loss_probe_repairs));
-	json_object_set_new(tcp, "retransmitted_segments",
-			    json_integer((json_int_t)sim->stats.tcp.retransmitted_segments));
-	json_object_set_new(tcp, "lost_retransmits", json_integer((json_int_t)sim->stats.tcp.lost_retransmits));
+	for (size_t i = 0; i < sb_tcp_ncounter_keys; i++) {
+		const struct sb_tcp_counter_key *k = &sb_tcp_counter_keys[i];
+		uint64_t v = *(const uint64_t *)(const void *)((const char *)&sim->stats.tcp + k->offset);
+		json_object_set_new(tcp, k->key, json_integer((json_int_t)v));
+	}
 	json_object_set_new(root, "tcp", tcp);
 	json_t *buf = json_object();
 	json_object_set_new(buf, "p99_occupancy_bytes", json_integer((json_int_t)s->p99_occupancy_bytes));

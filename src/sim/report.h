@@ -78,6 +78,17 @@ struct sb_report_streams {
  * occupancy.csv from the samples kept in memory. */
 int sb_report_stream(struct sb_sim *sim, const char *dir, struct sb_error *err);
 
+/* summary.json's "tcp" keys (struct sb_tcp_counters, sim.h) in their output order, each with
+ * the Linux nstat counter it stands for (and a second one summed into it, or NULL): the
+ * simulator writes them, and sharebuf-load reads a testbed's hosts into them (load/nstat.h). */
+struct sb_tcp_counter_key {
+	const char *key;
+	const char *linux_name, *linux_also;
+	size_t offset; /* in struct sb_tcp_counters */
+};
+extern const struct sb_tcp_counter_key sb_tcp_counter_keys[];
+extern const size_t sb_tcp_ncounter_keys;
+
 /* Every file name sb_report_write may write, NULL-terminated. */
 extern const char *const *const sb_report_file_names;
 
