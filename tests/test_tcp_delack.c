@@ -52,6 +52,13 @@ static uint32_t acks_for_quick(uint32_t segs, int count, int lose, uint32_t *wit
 	*with_sack = 0;
 	for (uint32_t i = 0; i < tap.nev; i++)
 		*with_sack += tap.ev[i].type == SB_PKT_ACK && tap.ev[i].sack;
+	/* summary.json's counters: every ACK reached the sender (Linux's TCPPureAcks +
+	 * TCPHPAcks), and each segment was delivered once, the lost one's retransmission too
+	 * (TCPDelivered) */
+	assert_int_equal(sim.stats.tcp.pure_acks, n);
+	assert_int_equal(sim.stats.tcp.delivered, segs);
+	/* each segment held above the hole was acknowledged at once with its SACK (TCPOFOQueue) */
+	assert_int_equal(sim.stats.tcp.ofo_segments, *with_sack);
 	tl_check_and_free(&sim, &sc);
 	return n;
 }

@@ -380,6 +380,9 @@ const struct sb_tcp_counter_key sb_tcp_counter_keys[] = {
 	TCP_KEY(loss_probe_repairs, "TcpExtTCPLossProbeRecovery", NULL),
 	TCP_KEY(retransmitted_segments, "TcpRetransSegs", NULL),
 	TCP_KEY(lost_retransmits, "TcpExtTCPLostRetransmit", NULL),
+	TCP_KEY(pure_acks, "TcpExtTCPPureAcks", "TcpExtTCPHPAcks"),
+	TCP_KEY(delivered, "TcpExtTCPDelivered", NULL),
+	TCP_KEY(ofo_segments, "TcpExtTCPOFOQueue", NULL),
 };
 const size_t sb_tcp_ncounter_keys = SB_ARRAY_LEN(sb_tcp_counter_keys);
 

@@ -72,6 +72,9 @@ struct sb_stats {
 		uint64_t loss_probe_repairs;  /* TcpExtTCPLossProbeRecovery: a probe repaired a loss */
 		uint64_t retransmitted_segments; /* TcpRetransSegs */
 		uint64_t lost_retransmits;    /* TcpExtTCPLostRetransmit: retransmissions RACK found lost */
+		uint64_t pure_acks;           /* TcpExtTCPPureAcks + TCPHPAcks: ACKs without data the senders took in */
+		uint64_t delivered;           /* TcpExtTCPDelivered: data segments delivered, each once */
+		uint64_t ofo_segments;        /* TcpExtTCPOFOQueue: segments a receiver held out of order */
 	} tcp;
 };
 

@@ -415,6 +415,7 @@ void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 			tcp_rx_on_syn(sim, f, pkt);   /* the SYN or the handshake's ACK, at the receiver */
 		return;
 	}
+	sim->stats.tcp.pure_acks++;
 	if (f->completed || tcp->syn_sent)
 		return;
 	bool sack = sim->sc->tcp.sack;

@@ -83,13 +83,16 @@ static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack,
 	sb_host_send(sim, a);
 }
 
-/* Take the segment into rcv_nxt or the held segments; returns its SACK report. */
-static inline uint16_t take(const struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
+/* Take the segment into rcv_nxt or the held segments; returns its SACK report. Counts each
+ * segment's first arrival in the run's `delivered` (Linux's TCPDelivered, which its senders
+ * count from their ACKs: the same number when no ACK is lost, as here). */
+static inline uint16_t take(struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
 {
 	if (end <= f->rcv_nxt)
 		return 0; /* a duplicate */
 	struct sb_ooo *o = &f->ooo;
 	if (seq <= f->rcv_nxt) {
+		sim->stats.tcp.delivered++;
 		f->rcv_nxt = end;
 		if (o->n)
 			absorb(sim, f);
@@ -100,12 +103,14 @@ static inline uint16_t take(const struct sb_sim *sim, struct sb_flow *f, uint64_
 	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)sim->sc->tcp.mss;
 	if (k >= SB_OOO_SEGS)
 		return 0; /* beyond the receive window: discarded, the sender will send it again */
+	sim->stats.tcp.ofo_segments++;
 	if (!o->n)
 		o->base = 0; /* nothing held: any origin will do */
 	uint64_t bit, *w = slot(o, k, &bit);
 	if (!(*w & bit)) {
 		*w |= bit;
 		o->n++;
+		sim->stats.tcp.delivered++; /* once, however often it comes again */
 	}
 	return k <= UINT16_MAX ? (uint16_t)k : 0;
 }
