@@ -22,6 +22,7 @@
 #                        grew from a non-empty buffer: arrivals minus departures (the port's
 #                        drain) minus drops, so how fast bursts arrive at the switch
 #   dt_fixed_point B ALPHA N   αB / (1 + Nα)
+#   switch_pkts DIR WHAT packets the testbed's switch received, forwarded or dropped (switch.json)
 #   tcp_counter DIR KEY  summary.json's tcp.KEY: the simulator's TCP counter, or on the testbed
 #                        the sum of the hosts' kernel counter it stands for (docs/outputs.md)
 
@@ -81,6 +82,12 @@ fill_rate() {
 
 dt_fixed_point() {
 	awk -v b="$1" -v a="$2" -v n="$3" 'BEGIN { printf "%.0f\n", a * b / (1 + n * a) }'
+}
+
+switch_pkts() { # $1 a testbed run directory, $2 received|forwarded|dropped: switch.json's packets
+	awk -v key="\"$2\": {" 'index($0, key) { want = 1; next }
+		want && /"pkts":/ { v = $2; sub(/,$/, "", v); print v; found = 1; exit }
+		END { if (!found) print "nan" }' "$1/switch.json"
 }
 
 tcp_counter() {

@@ -210,6 +210,51 @@ queue still full, in the middle of an incast; the testbed's repairs come mostly 
 queue drained (after a probe or a timeout), which fits losses that hit whole bursts at the
 end of a flight rather than a segment here and there while the queue is full.
 EOF
+# testbed_segments.csv: per fan-in and scheme, the testbed's segments at the hosts and the switch
+stot() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { s += $col[c] } END { printf "%d", s }' "$R/testbed_segments.csv"; }
+hs=$(stot hosts_sent); sr=$(stot switch_received); sf=$(stot switch_forwarded); sd=$(stot switch_dropped)
+hr=$(stot hosts_received); conns=$(stot connections); comp=$(stot acks_compressed)
+pa_tb=$(ctot testbed pure_acks); dl_tb=$(ctot testbed delivered); ofo_tb=$(ctot testbed ofo_segments)
+pa_sim=$(ctot sim pure_acks); dl_sim=$(ctot sim delivered); ofo_sim=$(ctot sim ofo_segments)
+spa_tb=$(ratio "$dl_tb" "$pa_tb"); spa_sim=$(ratio "$dl_sim" "$pa_sim")
+if [ "$hs" = "$sr" ] && [ "$sf" = "$hr" ]; then
+	where="No segment was lost outside the MMU's decisions (no ring or veth overflow): the losses the two sides compare are the buffer's."
+else
+	where="The counts differ: segments were lost outside the MMU (a ring or veth overflow), and the drops above do not count them all."
+fi
+stretch=$(awk -v a="$spa_tb" -v b="$spa_sim" 'BEGIN {
+	if (a > 1.5 * b) print "The testbed'"'"'s ACKs cover more segments each: its receivers stretch their ACKs."
+	else print "Linux'"'"'s receivers ACK about as often as the simulator'"'"'s or less, so stretch ACKs are not what makes the testbed'"'"'s senders lose whole tails (packet traces show a few ACKs of many segments, too few to matter)."
+}')
+behind=$(awk -v a="$ofo_tb" -v ra="$rx_tb" -v b="$ofo_sim" -v rb="$rx_sim" 'BEGIN {
+	x = ra ? a / ra : 0; y = rb ? b / rb : 0
+	if (y > 1.25 * x) print "The simulator'"'"'s losses leave more of the flight behind them, to be SACKed and repaired in fast recovery; the testbed'"'"'s more often take the flight'"'"'s end, where only a probe or the RTO finds them (the loss probes above)."
+	else print "Both sides'"'"' losses leave about as much of the flight behind them."
+}')
+cat <<EOF
+
+### Where the segments went, and how the receivers acknowledged them
+
+Every segment the testbed's hosts sent reached the switch: their kernels sent $hs segments
+(TcpOutSegs, plus TcpRetransSegs for the retransmissions), the switch received $sr; it
+forwarded $sf and dropped $sd, and the hosts took in $hr (TcpInSegs). $where
+
+Do the testbed's receivers acknowledge in stretches, so that one ACK releases a long burst?
+Both sides count the ACKs without data their senders took in (\`pure_acks\`: TCPPureAcks +
+TCPHPAcks on Linux) and the data segments delivered (\`delivered\`: TCPDelivered, which on
+Linux also counts the handshake, the request and the close, about 4 per connection of
+$conns): the testbed's senders got one ACK per $spa_tb delivered segments, the simulator's
+one per $spa_sim. $stretch Linux acknowledges a connection's first 16 segments one by one and
+then every second, as the simulator does (incast.cfg's \`tcp.quickack_segs\` and
+\`delack_count\`); it also compresses duplicate ACKs: after 3 at once, the SACKs of further
+out-of-order segments go as one ACK after 5 % of the RTT (at most 1 ms; TCPAckCompressed:
+$comp ACKs saved on the testbed), where the simulator ACKs each out-of-order segment at once.
+
+Where a loss leaves the rest of the flight: a segment that arrives above a hole is held out
+of order (\`ofo_segments\`, TCPOFOQueue). The testbed's receivers held $ofo_tb, $(ratio "$ofo_tb" "$rx_tb") per
+retransmitted segment; the simulator's $ofo_sim, $(ratio "$ofo_sim" "$rx_sim") per retransmitted segment.
+$behind
+EOF
 cat <<EOF
 
 ### Which models the agreement rests on
