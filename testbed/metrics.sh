@@ -23,6 +23,7 @@
 #                        drain) minus drops, so how fast bursts arrive at the switch
 #   dt_fixed_point B ALPHA N   αB / (1 + Nα)
 #   switch_pkts DIR WHAT packets the testbed's switch received, forwarded or dropped (switch.json)
+#   ring_drops DIR      frames the kernel dropped because a receive ring of the switch was full
 #   tcp_counter DIR KEY  summary.json's tcp.KEY: the simulator's TCP counter, or on the testbed
 #                        the sum of the hosts' kernel counter it stands for (docs/outputs.md)
 
@@ -88,6 +89,10 @@ switch_pkts() { # $1 a testbed run directory, $2 received|forwarded|dropped: swi
 	awk -v key="\"$2\": {" 'index($0, key) { want = 1; next }
 		want && /"pkts":/ { v = $2; sub(/,$/, "", v); print v; found = 1; exit }
 		END { if (!found) print "nan" }' "$1/switch.json"
+}
+
+ring_drops() { # $1 a testbed run directory: frames the kernel dropped before the switch read them
+	awk '/^  "rx_ring_dropped":/ { v = $2; sub(/,$/, "", v); print v; found = 1 } END { if (!found) print "nan" }' "$1/switch.json"
 }
 
 tcp_counter() {

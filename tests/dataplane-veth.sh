@@ -2,7 +2,8 @@
 # dataplane-veth.sh BUILD DIR [SCHEME] — the software switch end to end, on real Linux stacks: three
 # network namespaces, each with a veth to the switch (build/sharebuf-switch) in the root
 # namespace. A UDP ping and an iperf3 TCP transfer must get through; then two hosts blast UDP
-# at the third's 1 Gb/s port, which must make the MMU drop; then SIGTERM must end the switch
+# at the third's 1 Gb/s port, which must make the MMU drop; then host 0 blasts into the stopped
+# switch, whose full receive ring must make the kernel drop; then SIGTERM must end the switch
 # with status 0 and its outputs in DIR/switch. SCHEME: dt (default, α = 1) or occamy (its
 # defaults). tests/test_dataplane_veth.c runs it and checks the outputs. Exit 77: not root, or no network namespaces (the test is then skipped).
 # Everything it creates is removed on exit, whatever the exit.
@@ -87,6 +88,13 @@ ip netns exec "${p}h1" "$BUILD/dp-udp" blast 10.0.0.3 7002 1 > /dev/null &
 b1=$!
 wait $k $b0 $b1
 echo "sink h2: $(cat "$DIR/sink.txt")"
+# a stalled switch: stopped while host 0 blasts host 1, it leaves port 0's receive ring (512
+# frames) full and the kernel drops the rest, which summary.json must report (rx_ring_dropped)
+kill -STOP "$swpid"
+ip netns exec "${p}h0" "$BUILD/dp-udp" blast 10.0.0.2 7003 0.2 > "$DIR/stalled.txt"
+kill -CONT "$swpid"
+sleep 0.3
+echo "blast h0 -> h1 into the stopped switch: $(cat "$DIR/stalled.txt")"
 kill -TERM "$swpid"
 rc=0
 wait "$swpid" || rc=$?

@@ -162,6 +162,14 @@ void sb_afp_tx(struct sb_afp *a, const uint8_t *frame, uint32_t len)
 	a->tx_pending++;
 }
 
+void sb_afp_read_drops(struct sb_afp *a)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+	if (a->fd >= 0 && getsockopt(a->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) == 0)
+		a->rx_ring_drops += st.tp_drops;
+}
+
 void sb_afp_flush(struct sb_afp *a)
 {
 	if (!a->tx_pending)

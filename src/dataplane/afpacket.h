@@ -25,6 +25,7 @@ struct sb_afp {
 	uint32_t rx_next, tx_next;
 	uint32_t tx_pending;   /* frames written since the last flush */
 	uint64_t tx_errors;    /* frames the kernel reported as not sent */
+	uint64_t rx_ring_drops;/* frames the kernel found no free receive slot for (sb_afp_read_drops) */
 	uint64_t rx_csum_partial; /* frames received with their L4 checksum left to an offload
 				   * (TP_STATUS_CSUMNOTREADY): forwarded as they are, they arrive with a
 				   * bad checksum; the testbed turns tx checksumming off on the hosts */
@@ -45,5 +46,10 @@ bool sb_afp_tx_room(struct sb_afp *a);
 void sb_afp_tx(struct sb_afp *a, const uint8_t *frame, uint32_t len);
 /* Ask the kernel to send what was written. */
 void sb_afp_flush(struct sb_afp *a);
+
+/* Add to rx_ring_drops the frames the kernel dropped since the last call because the receive
+ * ring was full (PACKET_STATISTICS, whose reading resets the kernel's count): frames that never
+ * reached the switch's MMU, lost before any scheme decided on them. */
+void sb_afp_read_drops(struct sb_afp *a);
 
 #endif

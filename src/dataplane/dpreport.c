@@ -30,17 +30,20 @@ void sb_dp_write_queues(FILE *f, const struct sb_dp_switch *sw)
 static json_t *summary(const struct sb_dp_switch *sw, const struct sb_dp_report_info *info)
 {
 	json_t *ports = json_array();
+	uint64_t ring_drops = 0;
 	for (uint16_t i = 0; i < sw->nports; i++) {
 		char mac[18];
 		const uint8_t *m = sw->mac[i];
 		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
-		json_array_append_new(ports, json_pack("{s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "port", i, "interface",
-						       info->ifnames[i], "mac", mac, "tx_pkts",
+		json_array_append_new(ports, json_pack("{s:i, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "port", i,
+						       "interface", info->ifnames[i], "mac", mac, "tx_pkts",
 						       (json_int_t)sw->port[i].tx_pkts, "tx_bytes",
 						       (json_int_t)sw->port[i].tx_bytes, "control_tx",
 						       (json_int_t)sw->port[i].ctrl_tx, "control_enqueued",
 						       (json_int_t)sw->port[i].ctrl_enq, "control_dropped",
-						       (json_int_t)sw->port[i].ctrl_drops));
+						       (json_int_t)sw->port[i].ctrl_drops, "rx_ring_dropped",
+						       (json_int_t)info->rx_ring_drops[i]));
+		ring_drops += info->rx_ring_drops[i];
 	}
 	json_t *causes = json_object();
 	uint64_t ecn = 0;
@@ -91,6 +94,8 @@ static json_t *summary(const struct sb_dp_switch *sw, const struct sb_dp_report_
 	/* frames whose checksum an offload was to fill in: the hosts' tx checksumming is on */
 	json_object_set_new(j, "rx_checksum_partial", json_integer((json_int_t)info->rx_csum_partial));
 	json_object_set_new(j, "tx_errors", json_integer((json_int_t)info->tx_errors));
+	/* lost before "received": the kernel had no free slot in a port's receive ring */
+	json_object_set_new(j, "rx_ring_dropped", json_integer((json_int_t)ring_drops));
 	return j;
 }
 

@@ -21,6 +21,8 @@ struct sb_dp_report_info {
 	bool busy_poll;
 	uint64_t rx_csum_partial; /* over all ports (afpacket.h) */
 	uint64_t tx_errors;
+	const uint64_t *rx_ring_drops; /* per port: frames lost in the kernel before the switch read
+					* them, its receive ring full (afpacket.h) */
 };
 
 /* The header line of occupancy.csv. */
