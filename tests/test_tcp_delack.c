@@ -131,6 +131,100 @@ static void test_delack_timer(void **state)
 	tl_check_and_free(&sim, &sc);
 }
 
+/* Linux's SACK compression (tcp.sack_compress_nr): 21 segments in the first window, segment 5
+ * lost, a 200 us one-way delay so that the retransmission comes long after the compression
+ * timer. ACKs: 0-1 and 2-3; 4 waits; 6, 7 and 8 out of order, each acknowledged at once (the
+ * duplicate ACKs that start fast retransmit); the ACKs of 9..20 are withheld, up to `nr` of
+ * them, then replaced by ACKs whose SACK blocks report runs of up to 8 segments; the
+ * retransmitted 5 fills the hole and completes the flow. */
+struct comp_run {
+	uint32_t acks, sack_acks;
+	uint64_t withheld, pure_acks, retx;
+	sb_time after_arrival; /* first compressed ACK, after the first withheld segment arrived */
+	sb_time min_rtt;
+};
+
+static struct comp_run compress_run(int nr, double delay_us, double slack_us, int lose_too)
+{
+	static struct th_tap tap;
+	struct sb_scenario sc;
+	th_scenario(&sc, 2, 10, 200);
+	sc.tcp.delack_count = 2;
+	sc.tcp.sack_compress_nr = nr;
+	sc.tcp.sack_compress_delay_us = delay_us;
+	sc.tcp.sack_compress_slack_us = slack_us;
+	sc.tcp.handshake = true;          /* the handshake's RTT is the connection's min RTT ... */
+	sc.tcp.rack_retx_min_rtt = true;  /* ... which counts it, as Linux */
+	struct sb_sim sim;
+	build(&sim, &sc);
+	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 21 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+	f->init_window = 21 * SEG;
+	th_tap_attach(&tap, &sim, f->id);
+	th_lose(&tap, 5 * SEG, 1);
+	if (lose_too)
+		th_lose(&tap, (uint64_t)lose_too * SEG, 1);
+	sb_sim_run(&sim);
+	assert_true(f->completed);
+	assert_int_equal(f->timeouts, 0);
+	struct comp_run r = { .acks = th_count(&tap, SB_PKT_ACK), .withheld = sim.stats.tcp.acks_compressed,
+			      .pure_acks = sim.stats.tcp.pure_acks, .retx = f->pkts_retx,
+			      .min_rtt = sb_tcp_of(f)->min_rtt };
+	sb_time second = 0, third = 0, fourth = 0;
+	for (uint32_t i = 0; i < tap.nev; i++) {
+		if (tap.ev[i].type != SB_PKT_ACK || !tap.ev[i].sack)
+			continue;
+		if (++r.sack_acks == 2)
+			second = tap.ev[i].t; /* when segment 7 arrived */
+		else if (r.sack_acks == 3)
+			third = tap.ev[i].t;  /* 8 */
+		else if (r.sack_acks == 4)
+			fourth = tap.ev[i].t;
+	}
+	/* segments arrive a serialisation apart: 9 as long after 8 as 8 after 7 */
+	r.after_arrival = fourth - (third + (third - second));
+	tl_check_and_free(&sim, &sc);
+	return r;
+}
+
+static void test_sack_compression(void **state)
+{
+	(void)state;
+	/* off: each out-of-order segment has its ACK (15) */
+	struct comp_run off = compress_run(0, 1000, 100, 0);
+	assert_int_equal(off.acks, 2 + 15 + 1);
+	assert_int_equal(off.withheld, 0);
+	/* Linux's 44: 12 withheld, reported by 2 ACKs (runs 9-16 and 17-20) when the timer fires
+	 * min(1 ms, RTT / 20) + 100 us after the first of them arrived */
+	struct comp_run on = compress_run(44, 1000, 100, 0);
+	print_message("SACK compression: %u ACKs (%u with SACK), %llu withheld; first compressed ACK %.3f us "
+		      "after its first segment, min RTT %.3f us\n", on.acks, on.sack_acks,
+		      (unsigned long long)on.withheld, sb_time_to_us(on.after_arrival), sb_time_to_us(on.min_rtt));
+	assert_int_equal(on.acks, 2 + 3 + 2 + 1);
+	assert_int_equal(on.sack_acks, 3 + 2);
+	assert_int_equal(on.withheld, 12 - 2);
+	assert_int_equal(on.pure_acks, on.acks); /* every ACK the sender took in, one per packet */
+	assert_int_equal(on.retx, 1);             /* the runs were SACKed whole: nothing else resent */
+	assert_true(on.min_rtt > 800 * SB_US);
+	assert_int_equal(on.after_arrival, on.min_rtt / 20 + 100 * SB_US);
+	/* the 1 ms bound: a 1 us one caps RTT / 20 */
+	struct comp_run capped = compress_run(44, 1, 100, 0);
+	assert_int_equal(capped.after_arrival, 101 * SB_US);
+	/* at most nr withheld: with 4, the 5th is due and goes with them (9-13, 14-18), then the
+	 * timer reports 19-20 */
+	struct comp_run few = compress_run(4, 1000, 100, 0);
+	assert_int_equal(few.acks, 2 + 3 + 3 + 1);
+	assert_int_equal(few.withheld, 4 + 4 + 1);
+	assert_int_equal(few.retx, 1);
+	/* segment 10 lost too, and a timer (2 ms) longer than the RTT: the retransmitted 5 fills
+	 * the first hole while 9 and 11..20 are withheld; the ACKs that report 11-18 and 19-20
+	 * carry the new cumulative ACK, and 5 needs no other (11 withheld, 2 sent, 5's own
+	 * saved); then 10 is resent and fills the second hole */
+	struct comp_run two = compress_run(44, 1000, 2000, 10);
+	assert_int_equal(two.acks, 2 + 3 + 2 + 1);
+	assert_int_equal(two.withheld, 11 - 2 + 1);
+	assert_int_equal(two.retx, 2);
+}
+
 /* DCTCP with every 4th segment CE-marked: α converges to the marked fraction 1/4, with an
  * ACK per segment and with delayed ACKs alike. An ACK of two segments echoing the CE of the
  * second only would count the unmarked one as marked and settle at 1/2. */
@@ -173,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_delack_count),
 		cmocka_unit_test(test_quickack),
 		cmocka_unit_test(test_delack_timer),
+		cmocka_unit_test(test_sack_compression),
 		cmocka_unit_test(test_dctcp_alpha_with_delayed_acks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,8 +56,8 @@ struct sb_packet {
 	uint32_t hash;          /* per-flow hash for ECMP */
 	union {
 		uint16_t payload; /* data: transport payload bytes (0 for ACK and PFC) */
-		/* TCP ACK: the out-of-order segment that triggered it, in MSS above the cumulative
-		 * ACK (its SACK block, transport/tcp_rx.c), 0 = none */
+		/* TCP ACK: its SACK block, a run of segments held above the cumulative ACK
+		 * (transport/tcp_rx.c), coded by sb_sack_code; 0 = none */
 		uint16_t sack;
 	};
 	uint16_t in_port;       /* ingress port at the switch currently holding it */
@@ -70,5 +70,19 @@ struct sb_packet {
 };
 
 _Static_assert(sizeof(struct sb_packet) <= 64, "a packet must fit one cache line");
+
+/* A TCP ACK's SACK block in 16 bits: the first segment's offset in MSS above the cumulative ACK
+ * (1 .. 8191, the low 13 bits) and the run's length less one (the high 3 bits: 1 .. 8
+ * segments). An ACK for one out-of-order segment codes its offset alone, so the block is the
+ * plain offset unless a compressed ACK (tcp.sack_compress_nr) reports a longer run. */
+#define SB_SACK_OFFSET_BITS 13
+#define SB_SACK_OFFSET_MAX ((1u << SB_SACK_OFFSET_BITS) - 1)
+#define SB_SACK_RUN_MAX 8u
+static inline uint16_t sb_sack_code(uint32_t offset, uint32_t segs)
+{
+	return (uint16_t)(offset | (segs - 1) << SB_SACK_OFFSET_BITS);
+}
+static inline uint32_t sb_sack_offset(uint16_t sack) { return sack & SB_SACK_OFFSET_MAX; }
+static inline uint32_t sb_sack_segs(uint16_t sack) { return (uint32_t)(sack >> SB_SACK_OFFSET_BITS) + 1; }
 
 #endif

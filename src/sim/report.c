@@ -383,6 +383,7 @@ const struct sb_tcp_counter_key sb_tcp_counter_keys[] = {
 	TCP_KEY(pure_acks, "TcpExtTCPPureAcks", "TcpExtTCPHPAcks"),
 	TCP_KEY(delivered, "TcpExtTCPDelivered", NULL),
 	TCP_KEY(ofo_segments, "TcpExtTCPOFOQueue", NULL),
+	TCP_KEY(acks_compressed, "TcpExtTCPAckCompressed", NULL),
 };
 const size_t sb_tcp_ncounter_keys = SB_ARRAY_LEN(sb_tcp_counter_keys);
 

@@ -104,6 +104,8 @@ struct sb_tcp_params {
 	int64_t delack_count;     /* ACK every this many segments (1 = every segment) */
 	double delack_timeout_us; /* delayed-ACK timer */
 	int64_t quickack_segs;    /* the first this many data segments are acknowledged at once */
+	int64_t sack_compress_nr; /* Linux's SACK compression: ACKs withheld at most (0 = off) */
+	double sack_compress_delay_us, sack_compress_slack_us; /* its timer: min(delay, RTT/20) + slack */
 	int64_t abc_limit_segs;   /* RFC 3465 L: slow-start growth per ACK at most (0 = none) */
 	bool handshake;           /* SYN / SYN-ACK before data */
 	double syn_timeout_us;    /* first SYN retransmission timeout (0 = init_rto_us) */

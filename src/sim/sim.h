@@ -75,6 +75,7 @@ struct sb_stats {
 		uint64_t pure_acks;           /* TcpExtTCPPureAcks + TCPHPAcks: ACKs without data the senders took in */
 		uint64_t delivered;           /* TcpExtTCPDelivered: data segments delivered, each once */
 		uint64_t ofo_segments;        /* TcpExtTCPOFOQueue: segments a receiver held out of order */
+		uint64_t acks_compressed;     /* TcpExtTCPAckCompressed: ACKs SACK compression withheld */
 	} tcp;
 };
 

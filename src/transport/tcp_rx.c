@@ -10,8 +10,8 @@
  * SACK (RFC 2018). The ACK of an out-of-order segment reports that segment, as the first SACK
  * block must (§4: "the first SACK block MUST specify the contiguous block of data containing
  * the segment which triggered this ACK"); it is coded in the packet as the segment's offset
- * above the cumulative ACK in MSS (struct sb_packet's `sack`, 16 bits: flights beyond 65535
- * segments are not reported). A real ACK repeats up to three more, older blocks (3 with
+ * above the cumulative ACK in MSS (struct sb_packet's `sack`, sb_sack_code: a run of 1 to 8
+ * segments from an offset below SB_OOO_SEGS). A real ACK repeats up to three more, older blocks (3 with
  * timestamps); they only matter when ACKs are lost, and here they cannot be: pure ACKs travel
  * in the control queues, never dropped and FIFO per flow, and every segment stored out of
  * order is reported by its own ACK (out-of-order data is acknowledged at once, below). The
@@ -21,6 +21,11 @@
  * Out-of-order segments are held in a bitmap (struct sb_ooo), one bit per segment up to
  * SB_OOO_SEGS segments above rcv_nxt: any number of holes, O(1) per segment. A segment beyond
  * is discarded and not reported, as a receive window would refuse it.
+ *
+ * SACK compression (tcp.sack_compress_nr > 0, Linux's, docs/transports.md): above one hole,
+ * after 3 ACKs at once, the ACKs of out-of-order segments are withheld until a timer, a cap
+ * or any other ACK; then one ACK per run of withheld segments still held reports them
+ * (flush_compressed), so the union at the sender stays exact.
  *
  * Delayed ACKs (tcp.delack_count > 1; RFC 5681 §4.2, RFC 1122 4.2.3.2): an ACK for every
  * delack_count segments, or delack_timeout_us after the first unacknowledged one, and at once
@@ -112,7 +117,92 @@ static inline uint16_t take(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 		o->n++;
 		sim->stats.tcp.delivered++; /* once, however often it comes again */
 	}
-	return k <= UINT16_MAX ? (uint16_t)k : 0;
+	return sb_sack_code((uint32_t)k, 1);
+}
+_Static_assert(SB_OOO_SEGS - 1 <= SB_SACK_OFFSET_MAX, "every held segment's offset fits a SACK block");
+
+static inline bool held(const struct sb_ooo *o, uint32_t k)
+{
+	uint64_t bit, *w = slot((struct sb_ooo *)o, k, &bit);
+	return *w & bit;
+}
+
+/* SACK compression: send the withheld ACKs' report, one ACK per run of up to SB_SACK_RUN_MAX
+ * withheld segments still held (a real ACK carries up to 3 blocks of any length; here one
+ * block each, so a compressed report of several runs takes several ACKs). Returns the ACKs
+ * sent; the withheld segments left without an ACK of their own are counted in
+ * acks_compressed (Linux's TCPAckCompressed). */
+static uint32_t flush_compressed(struct sb_sim *sim, struct sb_flow *f)
+{
+	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
+	if (!rx->comp_n)
+		return 0;
+	uint32_t next = (uint32_t)(f->rcv_nxt / (uint64_t)sim->sc->tcp.mss);
+	uint32_t span = rx->comp_hi - rx->comp_lo, sent = 0;
+	for (uint32_t i = 0; i <= span;) {
+		uint32_t k = rx->comp_lo + i - next; /* offset above rcv_nxt, modulo 2^32 */
+		if (k == 0 || k >= SB_OOO_SEGS || !held(&f->ooo, k)) {
+			i++; /* acknowledged cumulatively since, or never held */
+			continue;
+		}
+		uint32_t run = 1;
+		while (run < SB_SACK_RUN_MAX && i + run <= span && k + run < SB_OOO_SEGS && held(&f->ooo, k + run))
+			run++;
+		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sb_sack_code(k, run));
+		sent++;
+		i += run;
+	}
+	sim->stats.tcp.acks_compressed += rx->comp_n > sent ? rx->comp_n - sent : 0;
+	rx->comp_n = 0;
+	return sent;
+}
+
+enum compress { COMPRESS_NO, COMPRESS_WITHHELD, COMPRESS_SENT };
+
+/* Linux's __tcp_ack_snd_check for a segment held above a hole: the first SB_TCP_DUPTHRESH ACKs
+ * for one hole go at once (the sender's duplicate ACKs); then each ACK is withheld, up to
+ * tcp.sack_compress_nr of them, until the compression timer fires or one more is due. */
+static enum compress compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
+			      const struct sb_packet *pkt)
+{
+	const struct sb_tcp_params *tp = &sim->sc->tcp;
+	struct sb_tcp_rx *rx = &tcp->rx;
+	const uint64_t mss = (uint64_t)tp->mss;
+	uint32_t hole = (uint32_t)(f->rcv_nxt / mss), seg = (uint32_t)(pkt->seq / mss);
+	if (hole != rx->comp_at) {
+		rx->comp_at = hole;
+		rx->dupacks = 0;
+	}
+	if (rx->dupacks < SB_TCP_DUPTHRESH) {
+		rx->dupacks++;
+		return COMPRESS_NO;
+	}
+	bool retx = pkt->flags & SB_PF_RETX;
+	if (!rx->comp_n) {
+		/* the withheld ACK echoes the latest segment's send time, as RACK wants */
+		rx->comp_lo = rx->comp_hi = seg;
+		rx->echo_t_sent = pkt->t_sent;
+		rx->echo_retx = retx;
+		/* Linux: min(tcp_comp_sack_delay_ns, RTT / 20) with tcp_comp_sack_slack_ns */
+		sb_time delay = tcp->min_rtt / 20, most = sb_time_from_us(tp->sack_compress_delay_us);
+		rx->delack_at = sb_now(&sim->engine) + (delay < most ? delay : most) +
+				sb_time_from_us(tp->sack_compress_slack_us);
+		tcp_timers(sim, f, tcp);
+	} else {
+		if ((int32_t)(seg - rx->comp_lo) < 0)
+			rx->comp_lo = seg;
+		if ((int32_t)(seg - rx->comp_hi) > 0)
+			rx->comp_hi = seg;
+		if (pkt->t_sent > rx->echo_t_sent)
+			rx->echo_t_sent = pkt->t_sent;
+		rx->echo_retx |= retx;
+	}
+	bool due = rx->comp_n >= tp->sack_compress_nr; /* Linux: compressed_ack >= tcp_comp_sack_nr */
+	rx->comp_n++;
+	if (!due)
+		return COMPRESS_WITHHELD;
+	flush_compressed(sim, f);
+	return COMPRESS_SENT;
 }
 
 /* With delayed ACKs: RFC 5681 §4.2's immediate cases and RFC 8257 §3.2's CE state. */
@@ -127,7 +217,7 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 
 	/* A change of CE state first acknowledges what is pending, with the old state, so that
 	 * no ACK mixes marked and unmarked segments. */
-	if (ce != rx->ce && rx->unacked)
+	if (ce != rx->ce && rx->unacked && !flush_compressed(sim, f))
 		send_ack(sim, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
 	rx->ce = ce;
 
@@ -142,12 +232,20 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	bool quick = rx->quick_left > 0;
 	if (quick)
 		rx->quick_left--;
+	enum compress c = COMPRESS_NO;
 	if (in_order && !complete && !quick && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
 			rx->delack_at = sb_now(&sim->engine) + sb_time_from_us(tp->delack_timeout_us);
 			tcp_timers(sim, f, tcp);
 		}
+	} else if (sack && f->rcv_nxt == before && !quick && tp->sack_compress_nr && tp->sack &&
+		   (c = compress(sim, f, tcp, pkt)) != COMPRESS_NO) {
+		/* withheld, or sent with the compressed ones */
+	} else if (flush_compressed(sim, f) && !sack) {
+		/* the compressed ACKs just sent carry the cumulative ACK: this segment's is one of
+		 * them, as in Linux, whose one ACK carries every block */
+		sim->stats.tcp.acks_compressed++;
 	} else {
 		/* a delayed-ACK deadline still armed just finds nothing pending */
 		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
@@ -172,7 +270,7 @@ void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt
 void tcp_rx_on_timer(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
-	if (rx->unacked)
+	if (rx->unacked && !flush_compressed(sim, f))
 		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
 }
 

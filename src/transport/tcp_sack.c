@@ -184,10 +184,14 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 	}
 	uint64_t newly_sacked = 0, delivered_end = ack;
 	if (pkt->sack) {
-		uint64_t seq = ack + (uint64_t)pkt->sack * tcp->mss;
-		if (seq < tcp->snd_max) {
-			delivered_end = seq + tcp_seg_len(f, tcp, seq);
-			newly_sacked = tcp_board_sack(tcp, seq, delivered_end, pkt->t_sent, echo_retx, now);
+		/* the block: a run of segments from the coded offset (one, unless the receiver
+		 * compressed its ACKs) */
+		uint64_t seq = ack + (uint64_t)sb_sack_offset(pkt->sack) * tcp->mss;
+		for (uint32_t i = sb_sack_segs(pkt->sack); i && seq < tcp->snd_max; i--) {
+			uint64_t end = seq + tcp_seg_len(f, tcp, seq);
+			newly_sacked += tcp_board_sack(tcp, seq, end, pkt->t_sent, echo_retx, now);
+			delivered_end = end;
+			seq = end;
 		}
 	}
 	/* RFC 6937 DeliveredData: the change in snd_una plus the change in SACKed bytes */
