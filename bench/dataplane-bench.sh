@@ -31,7 +31,7 @@ swpid=""
 cleanup() {
 	set +e
 	[ -n "$swpid" ] && kill "$swpid" 2>/dev/null && wait "$swpid" 2>/dev/null
-	for i in $(seq 0 $((N - 1))) d0 d1; do
+	for i in $(seq 0 $((N - 1))); do
 		ip netns pids "${p}h$i" 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del "${p}h$i" 2>/dev/null
 		ip link del "${p}s$i" 2>/dev/null
@@ -74,15 +74,7 @@ ping_rtt() { # $1 namespace, $2 address -> "p50 p99"
 }
 
 # --- latency: direct veth pair, then through the switch (poll, busy poll) ---
-ip netns add "${p}hd0"
-ip netns add "${p}hd1"
-ip link add eth0 netns "${p}hd0" type veth peer name eth0 netns "${p}hd1"
-for d in 0 1; do
-	ip -n "${p}hd$d" addr add "10.0.1.$((d + 1))/24" dev eth0
-	ip -n "${p}hd$d" link set eth0 up
-	ip -n "${p}hd$d" link set lo up
-done
-direct=$(ping_rtt "${p}hd0" 10.0.1.2 "${p}hd1")
+direct=$(sh "$(dirname "$0")/veth-rtt.sh" "$BUILD")
 start_switch "" lat
 via=$(ping_rtt "${p}h0" 10.0.0.2 "${p}h1")
 stop_switch

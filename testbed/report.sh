@@ -6,6 +6,7 @@
 R=${1:-testbed/results}
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 nq=$(awk -F, 'NR == 2 { print $19 }' "$R/incast.csv")
+machine=$(awk -F, 'NR == 2 { printf "Linux %s on %s (%s cores); the idle RTT of a plain veth pair between two namespaces there (bench/veth-rtt.sh): %s µs median, %s µs p99", $1, $2, $3, $4, $5 }' "$R/machine.csv")
 
 cat <<EOF
 # Testbed validation: real Linux TCP and the MMU library on real packets, against theory and the simulator
@@ -13,7 +14,9 @@ cat <<EOF
 Written by \`sh testbed/validate.sh\` (testbed/report.sh) from the CSVs in testbed/results/, at
 commit $commit on a 2-core machine: hosts are network namespaces joined by veth pairs to
 \`build/sharebuf-switch\` (docs/testbed.md). Software timing (the switch shares 2 cores with
-every host's stack) is the testbed's main limit; see docs/testbed.md §Limits.
+every host's stack) is the testbed's main limit; see docs/testbed.md §Limits. The machine:
+$machine. The kernel's speed moves every testbed number (docs/testbed.md, §Limits, on
+machines).
 
 ## (a) DT steady state
 
@@ -138,7 +141,7 @@ ablation below shows what that changes).
 |---|---|---|---|---|
 EOF
 awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$R/linux_hystart.csv"
-# tcp_counters.csv: per fan-in, scheme and side (testbed, sim, sim_rfc_rack) the summary.json
+# tcp_counters.csv: per fan-in, scheme and side (testbed, sim, sim_rfc_rack, sim_no_compress) the summary.json
 # "tcp" counters; ctot SIDE COLUMN sums a column over the rows of one side
 ctot() { awk -F, -v side="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	$3 == side { s += $col[c] } END { printf "%d", s }' "$R/tcp_counters.csv"; }
@@ -213,7 +216,10 @@ EOF
 # testbed_segments.csv: per fan-in and scheme, the testbed's segments at the hosts and the switch
 stot() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { s += $col[c] } END { printf "%d", s }' "$R/testbed_segments.csv"; }
 hs=$(stot hosts_sent); sr=$(stot switch_received); sf=$(stot switch_forwarded); sd=$(stot switch_dropped)
-hr=$(stot hosts_received); conns=$(stot connections); comp=$(stot acks_compressed); ring=$(stot ring_dropped)
+hr=$(stot hosts_received); conns=$(stot connections); ring=$(stot ring_dropped)
+comp_tb=$(ctot testbed acks_compressed); comp_sim=$(ctot sim acks_compressed)
+lp_nc=$(ctot sim_no_compress loss_probes); lr_nc=$(ctot sim_no_compress lost_retransmits)
+rx_nc=$(ctot sim_no_compress retransmitted_segments); to_nc=$(ctot sim_no_compress timeouts)
 pa_tb=$(ctot testbed pure_acks); dl_tb=$(ctot testbed delivered); ofo_tb=$(ctot testbed ofo_segments)
 pa_sim=$(ctot sim pure_acks); dl_sim=$(ctot sim delivered); ofo_sim=$(ctot sim ofo_segments)
 spa_tb=$(ratio "$dl_tb" "$pa_tb"); spa_sim=$(ratio "$dl_sim" "$pa_sim")
@@ -250,9 +256,15 @@ Linux also counts the handshake, the request and the close, about 4 per connecti
 $conns): the testbed's senders got one ACK per $spa_tb delivered segments, the simulator's
 one per $spa_sim. $stretch Linux acknowledges a connection's first 16 segments one by one and
 then every second, as the simulator does (incast.cfg's \`tcp.quickack_segs\` and
-\`delack_count\`); it also compresses duplicate ACKs: after 3 at once, the SACKs of further
-out-of-order segments go as one ACK after 5 % of the RTT (at most 1 ms; TCPAckCompressed:
-$comp ACKs saved on the testbed), where the simulator ACKs each out-of-order segment at once.
+\`delack_count\`). It also compresses its SACKs: above a hole, after 3 ACKs at once, the
+ACKs of further out-of-order segments are withheld and replaced by one after 5 % of the RTT
+plus up to 100 µs (TCPAckCompressed: the testbed's receivers withheld $comp_tb ACKs). The
+simulator models it (incast.cfg's \`tcp.sack_compress_nr = 44\`, docs/transports.md) and
+withheld $comp_sim. Without it (every out-of-order segment acknowledged at once, as in ns-3)
+its senders sent $lp_nc loss probes instead of $lp_sim, took $to_nc timeouts instead of $to_sim, and lost
+$(pct_of "$lr_nc" "$rx_nc") % of their retransmissions instead of $(pct_of "$lr_sim" "$rx_sim") %$(awk -v a="$lr_nc" -v ra="$rx_nc" -v b="$lr_sim" -v rb="$rx_sim" 'BEGIN {
+	if (ra && rb && a / ra > 1.2 * b / rb) print ": SACKs that come later repair later, into a queue that had time to drain"
+}') (the RTO shares with and without it are in the table below).
 
 Where a loss leaves the rest of the flight: a segment that arrives above a hole is held out
 of order (\`ofo_segments\`, TCPOFOQueue). The testbed's receivers held $ofo_tb, $(ratio "$ofo_tb" "$rx_tb") per
@@ -271,19 +283,22 @@ papers' incasts, the simulator's default: \`workloads.N.full_window = true\`) in
 Linux's 10 segments; with ns-3's HyStart instead of Linux's; with RACK using every
 delivery (RFC 8985 without its §6.2 step 2 minimum-RTT test, \`tcp.rack_retx_min_rtt = false\`);
 and with ns-3's slow-start growth (RFC 3465's limit of 2 segments per ACK, delayed ACKs from
-the first segment) instead of Linux's. RTO share / share of ≥ 1 s, in %:
+the first segment) instead of Linux's; and with every out-of-order segment acknowledged at
+once (\`tcp.sack_compress_nr = 0\`, RFC 5681 and ns-3) instead of Linux's SACK compression.
+RTO share / share of ≥ 1 s, in %:
 
-| fan-in | scheme | testbed | simulator | without send jitter | ACKs and SYNs outside the buffer | no handshake | responses at once | ns-3's HyStart | RACK without the min-RTT test | ns-3's slow-start growth |
-|---|---|---|---|---|---|---|---|---|---|---|
+| fan-in | scheme | testbed | simulator | without send jitter | ACKs and SYNs outside the buffer | no handshake | responses at once | ns-3's HyStart | RACK without the min-RTT test | ns-3's slow-start growth | no SACK compression |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 EOF
-awk -F, 'NR > 1 { printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20 }' "$R/ablation.csv"
+awk -F, 'NR > 1 { printf "| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 }' "$R/ablation.csv"
 cat <<EOF
 
 Mean distance to the testbed over these rows (percentage points), RTO share / ≥ 1 s share:
 the simulator as configured $(gap 5 3) / $(gap 6 4); without send jitter $(gap 7 3) / $(gap 8 4); with
 ACKs and SYNs outside the buffer $(gap 9 3) / $(gap 10 4); without the handshake $(gap 11 3) / $(gap 12 4);
 responses at once $(gap 13 3) / $(gap 14 4); ns-3's HyStart $(gap 15 3) / $(gap 16 4); RACK without the min-RTT
-test $(gap 17 3) / $(gap 18 4); ns-3's slow-start growth $(gap 19 3) / $(gap 20 4). Mean RTO share:
+test $(gap 17 3) / $(gap 18 4); ns-3's slow-start growth $(gap 19 3) / $(gap 20 4); without SACK compression
+$(gap 21 3) / $(gap 22 4). Mean RTO share:
 testbed $(mean_col 3) %, simulator $(mean_col 5) %, with responses at once $(mean_col 13) %, with ns-3's
 HyStart $(mean_col 15) %.
 The testbed's mean ≥ 1 s share is $(mean_col 4) %; the simulator's is $(mean_col 6) % as configured and

@@ -37,9 +37,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 . testbed/metrics.sh
-make -s build/sharebuf build/sharebuf-load build/sharebuf-switch || exit 1
+make -s build/sharebuf build/sharebuf-load build/sharebuf-switch build/dp-udp || exit 1
 RES=testbed/results
 mkdir -p "$OUT" "$RES"
+
+# the machine the testbed ran on: its kernel, and the idle RTT of a plain veth pair, the speed
+# of the kernel networking every testbed number rides on (machines differ by 2x and more)
+rtt=$(sh bench/veth-rtt.sh build) || exit 1
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo | tr -d ',')
+echo "kernel,cpu,cores,veth_rtt_p50_us,veth_rtt_p99_us" >"$RES/machine.csv"
+echo "$(uname -r),$cpu,$(nproc),$(echo "$rtt" | tr ' ' ',')" >>"$RES/machine.csv"
 
 # --set arguments of the DT steady state with N overloaded ports: port i gets hosts 2i and
 # 2i+1 to host 8+i (testbed/dt-steady.cfg has port 0)
@@ -148,13 +155,13 @@ done
 
 # ---- which of the simulator's host and TCP models the agreement rests on: incast.cfg with one
 # of them taken back, in the simulator only ----
-echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct,ns3_hystart_rto_share_pct,ns3_hystart_1s_share_pct,rfc_rack_rto_share_pct,rfc_rack_1s_share_pct,ns3_growth_rto_share_pct,ns3_growth_1s_share_pct" >"$RES/ablation.csv"
+echo "fanin,scheme,testbed_rto_share_pct,testbed_1s_share_pct,sim_rto_share_pct,sim_1s_share_pct,no_jitter_rto_share_pct,no_jitter_1s_share_pct,control_acks_rto_share_pct,control_acks_1s_share_pct,no_handshake_rto_share_pct,no_handshake_1s_share_pct,at_once_rto_share_pct,at_once_1s_share_pct,ns3_hystart_rto_share_pct,ns3_hystart_1s_share_pct,rfc_rack_rto_share_pct,rfc_rack_1s_share_pct,ns3_growth_rto_share_pct,ns3_growth_1s_share_pct,no_compress_rto_share_pct,no_compress_1s_share_pct" >"$RES/ablation.csv"
 echo "fanin,scheme,side,fct_below_8ms_pct,fct_8_to_20ms_pct,fct_20_to_200ms_pct,fct_200ms_or_more_pct,qct_p50_ms" >"$RES/fct_bands.csv"
 for f in $FANINS; do
 	for v in "no-jitter --set host.send_jitter_us=0" "control-acks --set tcp.ack_path=control" "no-handshake --set tcp.handshake=false" \
 		"fast-nic --set host.nic_rate_gbps=10" "at-once --set workloads.0.full_window=true" \
 		"ns3-hystart --set tcp.hystart=classic" "rfc-rack --set tcp.rack_retx_min_rtt=false" \
-		"ns3-growth --set tcp.abc_limit_segs=2 --set tcp.quickack_segs=0"; do
+		"ns3-growth --set tcp.abc_limit_segs=2 --set tcp.quickack_segs=0" "no-compress --set tcp.sack_compress_nr=0"; do
 		name=${v%% *}
 		# shellcheck disable=SC2086  # a list of --set arguments
 		build/sharebuf compare testbed/incast.cfg --schemes "$SCHEMES" --out "$OUT/incast-f$f-sim-$name" \
@@ -162,11 +169,12 @@ for f in $FANINS; do
 	done
 	for s in $(echo "$SCHEMES" | tr ',' ' '); do
 		line="$f,$s,$(slow_share "$OUT/incast-f$f/$s" 200),$(slow_share "$OUT/incast-f$f/$s" 1000)"
-		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once sim-ns3-hystart sim-rfc-rack sim-ns3-growth; do
+		for d in sim sim-no-jitter sim-control-acks sim-no-handshake sim-at-once sim-ns3-hystart sim-rfc-rack sim-ns3-growth sim-no-compress; do
 			line="$line,$(slow_share "$OUT/incast-f$f-$d/$s" 200),$(slow_share "$OUT/incast-f$f-$d/$s" 1000)"
 		done
 		echo "$line" >>"$RES/ablation.csv"
 		counters "$f" "$s" sim_rfc_rack "$OUT/incast-f$f-sim-rfc-rack/$s"
+		counters "$f" "$s" sim_no_compress "$OUT/incast-f$f-sim-no-compress/$s"
 		# the flows' FCTs in bands: a few ms (no loss, or one repaired by ACKs), 8 to 20 ms
 		# (what Linux's probe and reorder timers take: 2 jiffies and more), 200 ms and more
 		for d in "$OUT/incast-f$f/$s:testbed" "$OUT/incast-f$f-sim/$s:sim" "$OUT/incast-f$f-sim-fast-nic/$s:sim_fast_nic"; do
