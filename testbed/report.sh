@@ -216,21 +216,18 @@ EOF
 # testbed_segments.csv: per fan-in and scheme, the testbed's segments at the hosts and the switch
 stot() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { s += $col[c] } END { printf "%d", s }' "$R/testbed_segments.csv"; }
 hs=$(stot hosts_sent); sr=$(stot switch_received); sf=$(stot switch_forwarded); sd=$(stot switch_dropped)
-hr=$(stot hosts_received); conns=$(stot connections); ring=$(stot ring_dropped)
+hr=$(stot hosts_received); conns=$(stot connections); ring=$(stot ring_dropped); vtx=$(stot hosts_veth_tx)
 comp_tb=$(ctot testbed acks_compressed); comp_sim=$(ctot sim acks_compressed)
 lp_nc=$(ctot sim_no_compress loss_probes); lr_nc=$(ctot sim_no_compress lost_retransmits)
 rx_nc=$(ctot sim_no_compress retransmitted_segments); to_nc=$(ctot sim_no_compress timeouts)
 pa_tb=$(ctot testbed pure_acks); dl_tb=$(ctot testbed delivered); ofo_tb=$(ctot testbed ofo_segments)
 pa_sim=$(ctot sim pure_acks); dl_sim=$(ctot sim delivered); ofo_sim=$(ctot sim ofo_segments)
 spa_tb=$(ratio "$dl_tb" "$pa_tb"); spa_sim=$(ratio "$dl_sim" "$pa_sim")
-if [ "$hs" = "$((sr + ring))" ] && [ "$sf" = "$hr" ]; then
-	if [ "$ring" = 0 ]; then
-		where="No segment was lost outside the MMU's decisions: the losses the two sides compare are the buffer's."
-	else
-		where="The kernel dropped $ring of them before the switch read them, its receive rings full (switch.json's rx_ring_dropped), $(awk -v a="$ring" -v b="$sd" 'BEGIN { printf "%.2f", b ? 100 * a / b : 0 }') % as many as the MMU dropped: every segment is accounted for, and the losses the two sides compare are the buffer's."
-	fi
+if [ "$vtx" = "$((sr + ring))" ] && [ "$sf" = "$hr" ]; then
+	where="Their veths sent $vtx packets (the kernel's interface counters, saved by testbed/run.sh), every one of which the switch received or, its receive ring full, the kernel dropped before it read them ($ring; switch.json's rx_ring_dropped): no segment was lost outside the MMU's decisions, and the losses the two sides compare are the buffer's."
+	[ "$hs" = "$vtx" ] || where="$where TCP counted $((hs - vtx)) segments more than the veths sent: they never left the hosts' kernels."
 else
-	where="The counts do not add up (sent $hs, received $sr + $ring dropped in the rings): segments were lost where nothing counts them."
+	where="The counts do not add up (the hosts' veths sent $vtx packets, the switch received $sr, its rings dropped $ring): packets were lost where nothing counts them."
 fi
 stretch=$(awk -v a="$spa_tb" -v b="$spa_sim" 'BEGIN {
 	if (a > 1.5 * b) print "The testbed'"'"'s ACKs cover more segments each: its receivers stretch their ACKs."

@@ -270,6 +270,8 @@ run_scheme() { # SCHEME
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
 		ip netns exec "sbh$i" nstat -az >"$d/hosts/nstat$i.txt" 2>/dev/null || rm -f "$d/hosts/nstat$i.txt"
+		# both ends of its veth: packets and drops as the kernel counts them
+		{ ip -n "sbh$i" -s link show eth0; ip -s link show "sbs$i"; } >"$d/hosts/link$i.txt" 2>/dev/null
 		i=$((i + 1))
 	done
 	stop $SRVPIDS

@@ -101,12 +101,12 @@ echo "fanin,side,ranking_by_median_qct,ranking_by_mean_qct" >"$RES/incast_rankin
 echo "fanin,scheme,connections,hystart_train_exits,mean_cwnd_at_exit_segments" >"$RES/linux_hystart.csv"
 # what each side's TCP did about its losses: summary.json's "tcp" counters (on the testbed the
 # hosts' kernel counters, summed by sharebuf-load report; docs/outputs.md names the pairs)
-COUNTERS="timeouts timeouts_sacked timeouts_in_recovery timeouts_repeated syn_retransmits recoveries loss_probes lost_retransmits retransmitted_segments pure_acks delivered ofo_segments"
+COUNTERS="timeouts timeouts_sacked timeouts_in_recovery timeouts_repeated syn_retransmits recoveries loss_probes lost_retransmits retransmitted_segments pure_acks delivered ofo_segments acks_compressed"
 echo "fanin,scheme,side,$(echo "$COUNTERS" | tr ' ' ',')" >"$RES/tcp_counters.csv"
 # where the testbed's segments went: sent by the hosts' kernels (TcpOutSegs counts each segment
 # once, TcpRetransSegs its retransmissions), received and forwarded by the switch
 # (switch.json), taken in by the hosts (TcpInSegs); and the ACKs Linux's receivers compressed
-echo "fanin,scheme,hosts_sent,switch_received,switch_forwarded,switch_dropped,hosts_received,connections,acks_compressed,ring_dropped" >"$RES/testbed_segments.csv"
+echo "fanin,scheme,hosts_sent,switch_received,switch_forwarded,switch_dropped,hosts_received,connections,acks_compressed,ring_dropped,hosts_veth_tx" >"$RES/testbed_segments.csv"
 counters() { # $1 fan-in, $2 scheme, $3 side, $4 run directory
 	line="$1,$2,$3"
 	for k in $COUNTERS; do
@@ -135,8 +135,8 @@ for f in $FANINS; do
 		echo "$f,$s,$(switch_pkts "$t" received),$(switch_pkts "$t" forwarded),$(switch_pkts "$t" dropped)" | awk -v f="$f" -v s="$s" '
 			FILENAME == "-" { split($0, a, ","); sw = a[3] "," a[4] "," a[5]; next }
 			{ v[$1] += $2 }
-			END { printf "%s,%s,%d,%s,%d,%d,%d,%s\n", f, s, v["TcpOutSegs"] + v["TcpRetransSegs"], sw, v["TcpInSegs"],
-				v["TcpActiveOpens"], v["TcpExtTCPAckCompressed"], ring }' ring="$(ring_drops "$t")" - "$t"/hosts/nstat*.txt >>"$RES/testbed_segments.csv"
+			END { printf "%s,%s,%d,%s,%d,%d,%d,%s,%s\n", f, s, v["TcpOutSegs"] + v["TcpRetransSegs"], sw, v["TcpInSegs"],
+				v["TcpActiveOpens"], v["TcpExtTCPAckCompressed"], ring, veth }' ring="$(ring_drops "$t")" veth="$(veth_tx "$t")" - "$t"/hosts/nstat*.txt >>"$RES/testbed_segments.csv"
 		t50=$(qct_ms "$t" 50)
 		s50=$(qct_ms "$m" 50)
 		t99=$(qct_ms "$t" 99)
