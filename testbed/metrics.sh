@@ -24,7 +24,7 @@
 #   dt_fixed_point B ALPHA N   αB / (1 + Nα)
 #   switch_pkts DIR WHAT packets the testbed's switch received, forwarded or dropped (switch.json)
 #   ring_drops DIR      frames the kernel dropped because a receive ring of the switch was full
-#   veth_tx DIR         packets the hosts sent on their veths (the kernel's interface counters)
+#   veth_tx DIR         packets the hosts sent on their veths while the switch ran (interface counters)
 #   tcp_counter DIR KEY  summary.json's tcp.KEY: the simulator's TCP counter, or on the testbed
 #                        the sum of the hosts' kernel counter it stands for (docs/outputs.md)
 
@@ -96,9 +96,11 @@ ring_drops() { # $1 a testbed run directory: frames the kernel dropped before th
 	awk '/^  "rx_ring_dropped":/ { v = $2; sub(/,$/, "", v); print v; found = 1 } END { if (!found) print "nan" }' "$1/switch.json"
 }
 
-veth_tx() { # $1 a testbed run directory: packets the hosts' veths sent (testbed/run.sh's hosts/link*.txt)
-	cat "$1"/hosts/link*.txt 2>/dev/null | awk '/^[0-9]+: eth0/ { host = 1 } /^[0-9]+: sbs/ { host = 0 }
-		/TX:/ { getline; if (host) s += $2 } END { print s + 0 }'
+veth_tx() { # $1 a testbed run directory: packets the hosts' veths sent while the switch ran
+	# (testbed/run.sh's hosts/link-end*.txt less hosts/link-start*.txt)
+	awk '/^[0-9]+: eth0/ { host = 1 } /^[0-9]+: sbs/ { host = 0 }
+		/TX:/ { getline; if (host) s += (FILENAME ~ /link-end/ ? $2 : -$2) } END { print s + 0 }' \
+		"$1"/hosts/link-end*.txt "$1"/hosts/link-start*.txt
 }
 
 tcp_counter() {

@@ -224,7 +224,7 @@ pa_tb=$(ctot testbed pure_acks); dl_tb=$(ctot testbed delivered); ofo_tb=$(ctot 
 pa_sim=$(ctot sim pure_acks); dl_sim=$(ctot sim delivered); ofo_sim=$(ctot sim ofo_segments)
 spa_tb=$(ratio "$dl_tb" "$pa_tb"); spa_sim=$(ratio "$dl_sim" "$pa_sim")
 if [ "$vtx" = "$((sr + ring))" ] && [ "$sf" = "$hr" ]; then
-	where="Their veths sent $vtx packets (the kernel's interface counters, saved by testbed/run.sh), every one of which the switch received or, its receive ring full, the kernel dropped before it read them ($ring; switch.json's rx_ring_dropped): no segment was lost outside the MMU's decisions, and the losses the two sides compare are the buffer's."
+	where="While the switch ran their veths sent $vtx packets (the kernel's interface counters, saved by testbed/run.sh), every one of which the switch received or, its receive ring full, the kernel dropped before it read them ($ring; switch.json's rx_ring_dropped): no segment was lost outside the MMU's decisions, and the losses the two sides compare are the buffer's."
 	[ "$hs" = "$vtx" ] || where="$where TCP counted $((hs - vtx)) segments more than the veths sent: they never left the hosts' kernels."
 else
 	where="The counts do not add up (the hosts' veths sent $vtx packets, the switch received $sr, its rings dropped $ring): packets were lost where nothing counts them."

@@ -239,12 +239,22 @@ stop() { # PIDS...: SIGTERM, then wait for each
 	return 0
 }
 
+links() { # DIR start|end: both ends of every host's veth, packets and drops as the kernel counts
+	# them, into DIR/hosts/link-<start|end><i>.txt (the run's are the difference)
+	i=0
+	while [ "$i" -lt "$hosts" ]; do
+		{ ip -n "sbh$i" -s link show eth0; ip -s link show "sbs$i"; } >"$1/hosts/link-$2$i.txt" 2>/dev/null
+		i=$((i + 1))
+	done
+}
+
 run_scheme() { # SCHEME
 	d=$OUT/$1
 	rm -rf "$d"
 	mkdir -p "$d/hosts" || return 1
 	hosts_up || { echo "$ME: setting up the hosts failed" >&2; return 1; }
 	switch_up "$1" "$d" || return 1
+	links "$d" start
 	servers_up "$d" || return 1
 	cbr_up "$d" || return 1
 	# the bridge has no scheme: its outputs name the scenario's own
@@ -270,10 +280,9 @@ run_scheme() { # SCHEME
 	i=0
 	while [ "$i" -lt "$hosts" ]; do
 		ip netns exec "sbh$i" nstat -az >"$d/hosts/nstat$i.txt" 2>/dev/null || rm -f "$d/hosts/nstat$i.txt"
-		# both ends of its veth: packets and drops as the kernel counts them
-		{ ip -n "sbh$i" -s link show eth0; ip -s link show "sbs$i"; } >"$d/hosts/link$i.txt" 2>/dev/null
 		i=$((i + 1))
 	done
+	links "$d" end
 	stop $SRVPIDS
 	[ -z "$SWPID" ] || stop "$SWPID"
 	stop $IPERFPIDS
