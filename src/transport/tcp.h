@@ -121,7 +121,7 @@ struct sb_tcp_rx {
 	/* SACK compression (tcp.sack_compress_nr): the withheld ACKs' segments, as segment numbers
 	 * (seq / mss, modulo 2^32) */
 	uint8_t dupacks;       /* ACKs sent at once for out-of-order data above the hole at comp_at */
-	uint8_t comp_n;        /* out-of-order segments whose ACK is withheld */
+	uint16_t comp_n;       /* out-of-order segments whose ACK is withheld (up to 255 + 1) */
 	uint32_t comp_at;      /* the hole (rcv_nxt's segment number) dupacks counts for */
 	uint32_t comp_lo, comp_hi; /* lowest and highest withheld segment */
 };

@@ -121,9 +121,9 @@ static inline uint16_t take(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 }
 _Static_assert(SB_OOO_SEGS - 1 <= SB_SACK_OFFSET_MAX, "every held segment's offset fits a SACK block");
 
-static inline bool held(const struct sb_ooo *o, uint32_t k)
+static inline bool held(struct sb_ooo *o, uint32_t k)
 {
-	uint64_t bit, *w = slot((struct sb_ooo *)o, k, &bit);
+	uint64_t bit, *w = slot(o, k, &bit);
 	return *w & bit;
 }
 
