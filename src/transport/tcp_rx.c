@@ -157,13 +157,13 @@ static uint32_t flush_compressed(struct sb_sim *sim, struct sb_flow *f)
 	return sent;
 }
 
-enum compress { COMPRESS_NO, COMPRESS_WITHHELD, COMPRESS_SENT };
-
 /* Linux's __tcp_ack_snd_check for a segment held above a hole: the first SB_TCP_DUPTHRESH ACKs
  * for one hole go at once (the sender's duplicate ACKs); then each ACK is withheld, up to
- * tcp.sack_compress_nr of them, until the compression timer fires or one more is due. */
-static enum compress compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
-			      const struct sb_packet *pkt)
+ * tcp.sack_compress_nr of them, until the compression timer fires or one more is due. Returns
+ * false when this segment's ACK must go at once, true when it is withheld or already sent
+ * with the withheld ones. */
+static bool compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
+		     const struct sb_packet *pkt)
 {
 	const struct sb_tcp_params *tp = &sim->sc->tcp;
 	struct sb_tcp_rx *rx = &tcp->rx;
@@ -175,7 +175,7 @@ static enum compress compress(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 	}
 	if (rx->dupacks < SB_TCP_DUPTHRESH) {
 		rx->dupacks++;
-		return COMPRESS_NO;
+		return false;
 	}
 	bool retx = pkt->flags & SB_PF_RETX;
 	if (!rx->comp_n) {
@@ -199,10 +199,9 @@ static enum compress compress(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 	}
 	bool due = rx->comp_n >= tp->sack_compress_nr; /* Linux: compressed_ack >= tcp_comp_sack_nr */
 	rx->comp_n++;
-	if (!due)
-		return COMPRESS_WITHHELD;
-	flush_compressed(sim, f);
-	return COMPRESS_SENT;
+	if (due)
+		flush_compressed(sim, f);
+	return true;
 }
 
 /* With delayed ACKs: RFC 5681 §4.2's immediate cases and RFC 8257 §3.2's CE state. */
@@ -232,7 +231,6 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	bool quick = rx->quick_left > 0;
 	if (quick)
 		rx->quick_left--;
-	enum compress c = COMPRESS_NO;
 	if (in_order && !complete && !quick && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
@@ -240,7 +238,7 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 			tcp_timers(sim, f, tcp);
 		}
 	} else if (sack && f->rcv_nxt == before && !quick && tp->sack_compress_nr && tp->sack &&
-		   (c = compress(sim, f, tcp, pkt)) != COMPRESS_NO) {
+		   compress(sim, f, tcp, pkt)) {
 		/* withheld, or sent with the compressed ones */
 	} else if (flush_compressed(sim, f) && !sack) {
 		/* the compressed ACKs just sent carry the cumulative ACK: this segment's is one of
