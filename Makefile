@@ -153,7 +153,7 @@ fuzz:
 fuzzers: $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzzers/%)
 $(BUILD)/fuzzers/%: fuzz/%.c fuzz/fuzz.h $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DSB_LIBFUZZER -fsanitize=fuzzer $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -DSB_LIBFUZZER -fsanitize=fuzzer $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
 bench: $(BUILD)/sharebuf
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg

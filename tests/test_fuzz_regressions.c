@@ -38,6 +38,8 @@ static const struct regression regressions[] = {
 	{ "cdf/mass-at-zero.cdf", NULL },
 	/* a defect of the harness: its check of that mean had no room for rounding */
 	{ "cdf/mean-rounding.cdf", NULL },
+	/* 1 - p0 with p0 = 1 - 9e-15 kept two digits: a flow mean of 1.0125 on a curve ending at 1 */
+	{ "cdf/mean-cancellation.cdf", NULL },
 	/* the NUL byte ended the line: "1000 0.5" was read and the rest of the line ignored */
 	{ "cdf/nul-byte.cdf", "fuzz.cdf:2: " },
 	{ "flowfile/nul-byte.csv", "fuzz.csv:2: " },

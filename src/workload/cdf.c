@@ -69,19 +69,28 @@ static int check_point(const struct where *w, const struct sb_cdf_point *prev,
 
 /*
  * P(a draw rounds to 0 bytes) = F(0.5) of the piecewise-linear curve through pts (whole sizes,
- * starting at probability 0), the share of draws sb_cdf_sample throws away.
+ * starting at probability 0), the share of draws sb_cdf_sample throws away; *sized gets the
+ * rest, 1 - F(0.5), as (the part of the segment across 0.5 above it) + (1 - F at its end).
+ * Both differences are of nearby probabilities, so exact or nearly: 1 - F(0.5) itself loses
+ * all but a few digits when F(0.5) is within 1e-14 of 1, and the flow mean divides by it.
  */
-static double zero_share(const struct sb_cdf_point *pts, size_t n)
+static double zero_share(const struct sb_cdf_point *pts, size_t n, double *sized)
 {
-	if (pts[0].size > 0.5)
+	if (pts[0].size > 0.5) {
+		*sized = 1;
 		return 0; /* nothing below the first point, whose probability is 0 */
+	}
 	size_t k = 0;
 	while (k + 1 < n && pts[k + 1].size <= 0.5)
 		k++;
-	if (k + 1 == n)
+	if (k + 1 == n) {
+		*sized = 1 - pts[k].prob;
 		return pts[k].prob;
+	}
 	double frac = (0.5 - pts[k].size) / (pts[k + 1].size - pts[k].size);
-	return pts[k].prob + (pts[k + 1].prob - pts[k].prob) * frac;
+	double rise = pts[k + 1].prob - pts[k].prob;
+	*sized = rise * (1 - frac) + (1 - pts[k + 1].prob);
+	return pts[k].prob + rise * frac;
 }
 
 /* Checks that need the whole list, then take ownership of pts (grown by one if needed).
@@ -117,8 +126,9 @@ static int finish(struct sb_cdf *c, const char *name, struct sb_cdf_point *pts, 
 	}
 	/* Sizes that round to 0 bytes are never drawn (see cdf.h). A curve with nothing else
 	 * has no flow to give: its sampling once looped for ever. */
-	double zero = zero_share(pts, n);
-	if (!(zero < 1)) {
+	double sized_share;
+	double zero = zero_share(pts, n, &sized_share);
+	if (!(zero < 1 && sized_share > 0)) {
 		where_text(sized->line || sized->index ? sized : last, at, sizeof(at));
 		free(pts);
 		return sb_fail(err, "%s: all of the probability is on sizes below 1 byte (a flow of 0 bytes "
@@ -129,6 +139,7 @@ static int finish(struct sb_cdf *c, const char *name, struct sb_cdf_point *pts, 
 	c->n = n;
 	c->mean = sb_cdf_mean(c);
 	c->zero_share = zero;
+	c->sized_share = sized_share;
 	return 0;
 }
 
@@ -313,7 +324,7 @@ uint64_t sb_cdf_sample(const struct sb_cdf *c, struct sb_rng *r)
 	/* u in [p0, 1): exactly the draws that round to 1 byte or more, each as likely as before
 	 * (no change at all for the curves with p0 = 0, every built-in but three) */
 	if (c->zero_share > 0)
-		u = c->zero_share + u * (1 - c->zero_share);
+		u = c->zero_share + u * c->sized_share;
 	/* Round to nearest: unbiased, and stays in [min, max] because the points are whole. */
 	uint64_t s = (uint64_t)floor(sb_cdf_quantile(c, u) + 0.5);
 	return s ? s : 1; /* only a rounding error of u = p0 lands below 0.5 bytes */
@@ -323,7 +334,7 @@ double sb_cdf_flow_mean(const struct sb_cdf *c)
 {
 	/* Rounding to whole bytes keeps the mean of every segment (its ends are whole), and the
 	 * sizes that round to 0 contribute 0 to it: leaving them out divides it by 1 - p0. */
-	return c->mean / (1 - c->zero_share);
+	return c->mean / c->sized_share;
 }
 
 double sb_cdf_mean(const struct sb_cdf *c)

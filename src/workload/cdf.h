@@ -47,6 +47,8 @@ struct sb_cdf {
 	size_t n;
 	double mean;                 /* bytes, = sb_cdf_mean() */
 	double zero_share;           /* p0 = P(size < 0.5 byte), the draws left out; < 1 */
+	double sized_share;          /* 1 - p0, summed from the curve's own differences: computed as
+				      * 1 - p0 it cancels to a few digits when p0 is within 1e-14 of 1 */
 };
 
 /* A distribution compiled into the binary (src/workload/cdf_builtin.c = data/cdf/NAME.cdf). */
