@@ -84,6 +84,11 @@ $(BUILD)/dp-udp: bench/dp_udp.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fno-lto $< -o $@
 
+# the machine's memory latency by working-set size, recorded beside the scaling table
+$(BUILD)/mem-latency: bench/mem_latency.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-lto $< -o $@
+
 # The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
 $(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
@@ -155,12 +160,12 @@ $(BUILD)/fuzzers/%: fuzz/%.c fuzz/fuzz.h $(BUILD)/libsharebuf.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -MT $@ -DSB_LIBFUZZER -fsanitize=fuzzer $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
 
-bench: $(BUILD)/sharebuf
+bench: $(BUILD)/sharebuf $(BUILD)/mem-latency
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reference.cfg
 	sh bench/run-bench.sh $(BUILD)/sharebuf bench/reverie-rdma.cfg
 	sh bench/run-scaling.sh $(BUILD)/sharebuf 25
 
-bench-scaling: $(BUILD)/sharebuf
+bench-scaling: $(BUILD)/sharebuf $(BUILD)/mem-latency
 	sh bench/run-scaling.sh $(BUILD)/sharebuf "25 100 400"
 
 # L2 misses per packet-hop (cachegrind: a count that does not move with the machine's load)

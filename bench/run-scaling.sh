@@ -11,6 +11,9 @@
 # their times are long enough to measure. The cost is CPU time (user + system, from the
 # shell's `times`: the machine is shared, and waiting for a core is not the simulator's cost)
 # over packet-hops, everything of a run included (building the network, writing outputs).
+# Beside the rows it records the machine's memory latency by working-set size (build/mem-latency,
+# next to BINARY; skipped with a note when it is not built): the ratio to 256 hosts depends on
+# what a cache line costs from memory as much as on the code.
 #
 # usage: sh bench/run-scaling.sh [BINARY] [RATES] [LABEL]
 #   BINARY  default build/sharebuf
@@ -90,3 +93,19 @@ sh bench/table-append.sh BENCHMARKS.md 'Runs of `bench/run-scaling.sh` (appended
 	'| date | binary | topology | hosts | Gb/s | runs | packet-hops | ns per packet-hop (CPU) | × 256 hosts | ns per packet-hop (wall) | M events per CPU-s | peak RSS MB | CPU |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|' "$OUT/table.txt"
 echo "appended to BENCHMARKS.md (binary $LABEL, tree at $commit)"
+
+# What one dependent load costs on this machine from working sets around the runs' sizes (the
+# 256-host run holds about 10 MB, the 16,384-host one about 100 MB).
+LAT=$(dirname "$BIN")/mem-latency
+if [ -x "$LAT" ]; then
+	$PIN "$LAT" 1 4 16 64 256 > "$OUT/latency.txt"
+	awk -v date="$(date -u +%Y-%m-%d)" -v label="$LABEL" -v cpu_model="$cpu_model" \
+		'{ ns[NR] = $2 } END { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", date, label, ns[1], ns[2], ns[3], ns[4], ns[5], cpu_model }' \
+		"$OUT/latency.txt" > "$OUT/latency-row.txt"
+	cat "$OUT/latency-row.txt"
+	sh bench/table-append.sh BENCHMARKS.md 'Memory latency of the machine (`build/mem-latency`, appended by bench/run-scaling.sh)' \
+		'| date | binary | ns per load, 1 MB set | 4 MB | 16 MB | 64 MB | 256 MB | CPU |
+|---|---|---|---|---|---|---|---|' "$OUT/latency-row.txt"
+else
+	echo "bench/run-scaling.sh: no $LAT (make $LAT): the machine's memory latency is not recorded" >&2
+fi
