@@ -4,15 +4,19 @@
 # nothing in it is typed by hand. The prose states only what the numbers show: where a
 # statement depends on them, the script decides it from them.
 R=${1:-testbed/results}
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# the commit that produced the results (testbed/validate.sh records it), not the one writing
+# the report
+commit=$(awk -F, 'NR == 2 { print $1 }' "$R/run.csv" 2>/dev/null)
+run_date=$(awk -F, 'NR == 2 { print $2 }' "$R/run.csv" 2>/dev/null)
+[ -n "$commit" ] || { commit="unknown (no $R/run.csv)"; run_date="an unknown date"; }
 nq=$(awk -F, 'NR == 2 { print $19 }' "$R/incast.csv")
 machine=$(awk -F, 'NR == 2 { printf "Linux %s on %s (%s cores); the idle RTT of a plain veth pair between two namespaces there (bench/veth-rtt.sh): %s µs median, %s µs p99", $1, $2, $3, $4, $5 }' "$R/machine.csv")
 
 cat <<EOF
 # Testbed validation: real Linux TCP and the MMU library on real packets, against theory and the simulator
 
-Written by \`sh testbed/validate.sh\` (testbed/report.sh) from the CSVs in testbed/results/, at
-commit $commit on a 2-core machine: hosts are network namespaces joined by veth pairs to
+Written by \`sh testbed/validate.sh\` (testbed/report.sh) from the CSVs in testbed/results/,
+measured at commit $commit on $run_date on a 2-core machine: hosts are network namespaces joined by veth pairs to
 \`build/sharebuf-switch\` (docs/testbed.md). Software timing (the switch shares 2 cores with
 every host's stack) is the testbed's main limit; see docs/testbed.md §Limits. The machine:
 $machine. The kernel's speed moves every testbed number (docs/testbed.md, §Limits, on
@@ -215,7 +219,7 @@ end of a flight rather than a segment here and there while the queue is full.
 EOF
 # testbed_segments.csv: per fan-in and scheme, the testbed's segments at the hosts and the switch
 stot() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { s += $col[c] } END { printf "%d", s }' "$R/testbed_segments.csv"; }
-hs=$(stot hosts_sent); sr=$(stot switch_received); sf=$(stot switch_forwarded); sd=$(stot switch_dropped)
+hs=$(stot hosts_sent); sr=$(stot switch_received); sf=$(stot switch_forwarded); swd=$(stot switch_dropped)
 hr=$(stot hosts_received); conns=$(stot connections); ring=$(stot ring_dropped); vtx=$(stot hosts_veth_tx)
 comp_tb=$(ctot testbed acks_compressed); comp_sim=$(ctot sim acks_compressed)
 lp_nc=$(ctot sim_no_compress loss_probes); lr_nc=$(ctot sim_no_compress lost_retransmits)
@@ -244,7 +248,7 @@ cat <<EOF
 
 Where the testbed's segments went: the hosts' kernels sent $hs segments (TcpOutSegs, plus
 TcpRetransSegs for the retransmissions), the switch received $sr; it forwarded $sf and
-dropped $sd, and the hosts took in $hr (TcpInSegs). $where
+dropped $swd, and the hosts took in $hr (TcpInSegs). $where
 
 Do the testbed's receivers acknowledge in stretches, so that one ACK releases a long burst?
 Both sides count the ACKs without data their senders took in (\`pure_acks\`: TCPPureAcks +

@@ -47,6 +47,12 @@ rtt=$(sh bench/veth-rtt.sh build) || exit 1
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo | tr -d ',')
 echo "kernel,cpu,cores,veth_rtt_p50_us,veth_rtt_p99_us" >"$RES/machine.csv"
 echo "$(uname -r),$cpu,$(nproc),$(echo "$rtt" | tr ' ' ',')" >>"$RES/machine.csv"
+# the code that ran: the report is often written again later (testbed/report.sh), by a newer
+# commit, and must name this one; "+changes" when the tree differed from it
+tree=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && tree="$tree+changes"
+echo "commit,date" >"$RES/run.csv"
+echo "$tree,$(date -u +%Y-%m-%d)" >>"$RES/run.csv"
 
 # --set arguments of the DT steady state with N overloaded ports: port i gets hosts 2i and
 # 2i+1 to host 8+i (testbed/dt-steady.cfg has port 0)
