@@ -80,7 +80,7 @@ struct sb_flow {
 	struct sb_ooo ooo;
 
 	/* transport-private state (TCP, CBR, RDMA…) */
-	_Alignas(8) unsigned char tx[2112];
+	_Alignas(64) unsigned char tx[2112]; /* from a line: its owner lays it out by line */
 };
 _Static_assert(offsetof(struct sb_flow, timer_at) < 128 && offsetof(struct sb_flow, ooo.n) < 192,
 	       "flow: the sender's and the receiver's per-packet fields sit in lines 1 and 2");

@@ -136,26 +136,21 @@ struct sb_tcp_stats {
 	uint32_t lost_retransmits; /* segments of retransmissions RACK marked lost */
 };
 
+/* Laid out by use from the flow's line-aligned tx area (transport/flow.h). An ACK of new data
+ * in the open state, the sender's commonest event, reads lines 0 to 4 (sequence, flags and
+ * RTT; timers; growth and RTT minimum; RACK; the congestion control's state) and the
+ * scoreboard's line 0 (its counters, ring and run states); what is read only on loss, timeout
+ * or at the receiver comes after. In a large network each line a packet touches is a likely
+ * cache miss (BENCHMARKS.md, "Cache misses per packet-hop"): a field read per ACK belongs in
+ * those lines. */
 struct sb_tcp {
+	/* line 0 */
 	const struct sb_tcp_cc_ops *cc;
 	/* sender sequence space: [snd_una, snd_nxt) in flight, snd_max = highest byte sent + 1;
 	 * in SACK mode snd_nxt = snd_max always (retransmissions do not move it) */
 	uint64_t snd_una, snd_nxt, snd_max;
-	uint64_t recover;      /* RecoveryPoint: snd_max when the last congestion event started */
 	uint64_t cwnd, ssthresh;
-	uint64_t ca_bytes;     /* bytes acked since the last additive increase (RFC 3465) */
-	uint64_t cwr_end;      /* no new ECN reduction before snd_una passes this */
-	uint64_t first_rtt_end;/* bytes below this are tagged SB_PF_FIRST_RTT */
-	uint64_t limit;        /* the flow's size, UINT64_MAX when unbounded */
-	uint64_t max_cwnd;     /* 0 = no cap */
-	sb_time srtt, rttvar;  /* 0 srtt = no sample yet */
-	sb_time rto, min_rto, granularity;
-	sb_time min_rtt;       /* smallest RTT sample, 0 = none (RACK.min_RTT) */
-	sb_time rto_at;        /* retransmission (or SYN) deadline, SB_TIME_NEVER = not running */
-	sb_time tlp_at;        /* loss probe deadline (RFC 8985 PTO) */
-	sb_time reo_at;        /* RACK reordering-window deadline */
-	uint32_t mss, header;
-	uint32_t ss_limit;     /* slow start's growth per ACK at most (RFC 3465 L), 0 = none */
+	sb_time srtt;          /* 0 = no sample yet */
 	uint16_t dupacks;
 	uint8_t backoff;       /* timeouts in a row without progress (RFC 5681: ssthresh is held) */
 	bool in_recovery;      /* fast recovery, or (SACK mode) recovery after a timeout */
@@ -163,19 +158,44 @@ struct sb_tcp {
 	bool partial_seen;     /* NewReno: a partial ACK already restarted the timer */
 	bool syn_sent;         /* handshake: SYN sent, SYN-ACK not yet received */
 	bool tlp_retrans;      /* the outstanding probe retransmitted old data */
+	/* line 1 */
+	sb_time rttvar;
+	sb_time rto, min_rto, granularity;
+	sb_time rto_at;        /* retransmission (or SYN) deadline, SB_TIME_NEVER = not running */
 	uint64_t tlp_end;      /* TLP.end_seq: snd_nxt after the probe, 0 = no probe outstanding */
-	uint64_t rescue_rxt;   /* RFC 6675 RescueRxt, 0 = none this recovery */
-	uint64_t prr_delivered, prr_out, recover_fs; /* PRR (RFC 6937) */
-	_Alignas(8) unsigned char cc_state[SB_TCP_CC_STATE];
-	struct sb_tcp_hystart hs;
+	uint64_t limit;        /* the flow's size, UINT64_MAX when unbounded */
+	uint32_t mss, header;
+	/* line 2 */
+	uint32_t ss_limit;     /* slow start's growth per ACK at most (RFC 3465 L), 0 = none */
+	uint64_t recover;      /* RecoveryPoint: snd_max when the last congestion event started */
+	uint64_t ca_bytes;     /* bytes acked since the last additive increase (RFC 3465) */
+	uint64_t cwr_end;      /* no new ECN reduction before snd_una passes this */
+	uint64_t first_rtt_end;/* bytes below this are tagged SB_PF_FIRST_RTT */
+	uint64_t max_cwnd;     /* 0 = no cap */
+	sb_time min_rtt;       /* smallest RTT sample, 0 = none (RACK.min_RTT) */
+	sb_time tlp_at;        /* loss probe deadline (RFC 8985 PTO) */
+	/* line 3 */
 	struct sb_tcp_rack rack;
+	sb_time reo_at;        /* RACK reordering-window deadline */
+	uint64_t rescue_rxt;   /* RFC 6675 RescueRxt, 0 = none this recovery */
+	uint64_t prr_delivered; /* PRR (RFC 6937), with the next two */
+	/* line 4: the congestion control's own state */
+	_Alignas(64) unsigned char cc_state[SB_TCP_CC_STATE];
+	uint64_t prr_out, recover_fs;
+	/* line 5: the receiver's */
 	struct sb_tcp_rx rx;
 	struct sb_tcp_stats stats;
-	struct sb_tcp_board board;
+	struct sb_tcp_hystart hs; /* lines 6 and 7, read per ACK in slow start only */
+	_Alignas(64) struct sb_tcp_board board;
 };
 
 _Static_assert(sizeof(struct sb_tcp) <= sizeof(((struct sb_flow *)0)->tx),
 	       "TCP state must fit in the flow's tx area");
+_Static_assert(offsetof(struct sb_tcp, tlp_retrans) < 64 && offsetof(struct sb_tcp, header) < 128 &&
+		       offsetof(struct sb_tcp, tlp_at) < 192 && offsetof(struct sb_tcp, prr_delivered) < 256 &&
+		       offsetof(struct sb_tcp, recover_fs) < 320 && offsetof(struct sb_tcp, rx) == 320 &&
+		       offsetof(struct sb_tcp, board.state) + SB_TCP_RUNS <= offsetof(struct sb_tcp, board) + 64,
+	       "TCP: what an ACK reads sits in lines 0 to 4 and the scoreboard's line 0");
 
 static inline struct sb_tcp *sb_tcp_of(struct sb_flow *f) { return (struct sb_tcp *)(void *)f->tx; }
 
