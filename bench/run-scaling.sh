@@ -72,6 +72,9 @@ measure() {
 	tail -n 1 "$OUT/rows.txt"
 }
 
+LAT=$(dirname "$BIN")/mem-latency
+[ -x "$LAT" ] && $PIN "$LAT" 1 4 16 64 256 > "$OUT/latency-before.txt"
+
 echo "topology hosts Gb/s runs packet-hops events cpu_s wall_s ns/hop(cpu) ns/hop(wall) Mevents/cpu-s RSS_MB"
 for rate in $RATES; do
 	measure leafspine-16x16 256 "$rate" --set topology.leaves=16
@@ -95,13 +98,17 @@ sh bench/table-append.sh BENCHMARKS.md 'Runs of `bench/run-scaling.sh` (appended
 echo "appended to BENCHMARKS.md (binary $LABEL, tree at $commit)"
 
 # What one dependent load costs on this machine from working sets around the runs' sizes (the
-# 256-host run holds about 10 MB, the 16,384-host one about 100 MB).
-LAT=$(dirname "$BIN")/mem-latency
+# 256-host run holds about 10 MB, the 16,384-host one about 100 MB), before the runs and after
+# them: on a shared machine it moves by several times within minutes, and the runs between the
+# two rows paid whatever it was.
 if [ -x "$LAT" ]; then
 	$PIN "$LAT" 1 4 16 64 256 > "$OUT/latency.txt"
-	awk -v date="$(date -u +%Y-%m-%d)" -v label="$LABEL" -v cpu_model="$cpu_model" \
-		'{ ns[NR] = $2 } END { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", date, label, ns[1], ns[2], ns[3], ns[4], ns[5], cpu_model }' \
-		"$OUT/latency.txt" > "$OUT/latency-row.txt"
+	awk -v date="$(date -u +%Y-%m-%d)" -v label="$LABEL" -v cpu_model="$cpu_model" '
+		FNR == 1 { f++ } { ns[f, FNR] = $2 }
+		END { for (i = 1; i <= 2; i++)
+			printf "| %s | %s (%s the runs) | %s | %s | %s | %s | %s | %s |\n", date, label, i == 1 ? "before" : "after",
+				ns[i, 1], ns[i, 2], ns[i, 3], ns[i, 4], ns[i, 5], cpu_model }' \
+		"$OUT/latency-before.txt" "$OUT/latency.txt" > "$OUT/latency-row.txt"
 	cat "$OUT/latency-row.txt"
 	sh bench/table-append.sh BENCHMARKS.md 'Memory latency of the machine (`build/mem-latency`, appended by bench/run-scaling.sh)' \
 		'| date | binary | ns per load, 1 MB set | 4 MB | 16 MB | 64 MB | 256 MB | CPU |
