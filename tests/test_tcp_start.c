@@ -141,11 +141,11 @@ static void test_hystart_pp_rules(void **state)
 	assert_int_equal(b.tcp->ssthresh, UINT64_MAX);
 
 	/* HyStart++ is for CUBIC by default, not for NewReno or DCTCP */
-	assert_int_equal(b.tcp->hs.mode, SB_HYSTART_PP);
+	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
 	bare_init(&b, "auto");
-	assert_int_equal(b.tcp->hs.mode, SB_HYSTART_PP);
+	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
 	sb_tcp_init(&b.sim, &b.f, &sb_cc_dctcp);
-	assert_int_equal(sb_tcp_of(&b.f)->hs.mode, SB_HYSTART_OFF);
+	assert_int_equal(sb_tcp_of(&b.f)->hystart_mode, SB_HYSTART_OFF);
 	bare_free(&b);
 }
 
@@ -194,7 +194,7 @@ static sb_time linux_train_exit(uint64_t cwnd_segs, sb_time srtt)
 {
 	static struct bare b;
 	bare_init(&b, "linux");
-	assert_int_equal(b.tcp->hs.mode, SB_HYSTART_LINUX);
+	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_LINUX);
 	b.tcp->cwnd = cwnd_segs * SEG;
 	b.tcp->srtt = srtt;
 	b.tcp->snd_nxt = b.tcp->snd_max = 100000 * SEG; /* a round longer than the test */

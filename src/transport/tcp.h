@@ -98,8 +98,6 @@ struct sb_tcp_rack {
 
 /* HyStart++ (RFC 9406) and classic HyStart (ns-3's TcpCubic) state, tcp_hystart.c. */
 struct sb_tcp_hystart {
-	uint8_t mode;          /* enum sb_tcp_hystart_mode */
-	uint8_t phase;         /* HyStart++: slow start, CSS or done */
 	uint8_t samples;       /* RTT samples this round */
 	uint8_t css_rounds;    /* rounds begun in CSS */
 	bool found;            /* classic: slow start ended */
@@ -167,6 +165,10 @@ struct sb_tcp {
 	uint32_t mss, header;
 	/* line 2 */
 	uint32_t ss_limit;     /* slow start's growth per ACK at most (RFC 3465 L), 0 = none */
+	/* HyStart's variant and phase (tcp_hystart.c), here and not in `hs`: every ACK in slow
+	 * start reads them with ss_limit, and with HyStart off that is all it reads of HyStart */
+	uint8_t hystart_mode;  /* enum sb_tcp_hystart_mode */
+	uint8_t hystart_phase; /* HyStart++: slow start, CSS or done */
 	uint64_t recover;      /* RecoveryPoint: snd_max when the last congestion event started */
 	uint64_t ca_bytes;     /* bytes acked since the last additive increase (RFC 3465) */
 	uint64_t cwr_end;      /* no new ECN reduction before snd_una passes this */
@@ -185,7 +187,7 @@ struct sb_tcp {
 	/* line 5: the receiver's */
 	struct sb_tcp_rx rx;
 	struct sb_tcp_stats stats;
-	struct sb_tcp_hystart hs; /* lines 6 and 7, read per ACK in slow start only */
+	struct sb_tcp_hystart hs; /* lines 6 and 7, read per ACK in slow start with HyStart on */
 	_Alignas(64) struct sb_tcp_board board;
 };
 

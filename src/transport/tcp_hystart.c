@@ -82,18 +82,19 @@ void tcp_hystart_init(struct sb_sim *sim, struct sb_tcp *tcp)
 		.min_thresh = sb_time_from_us(p->hystart_min_rtt_thresh_us),
 		.max_thresh = sb_time_from_us(p->hystart_max_rtt_thresh_us),
 	};
+	tcp->hystart_phase = PHASE_SS;
 	switch (p->hystart) {
-	case SB_TCP_HYSTART_AUTO: h->mode = tcp->cc == &sb_cc_cubic ? SB_HYSTART_PP : SB_HYSTART_OFF; break;
-	case SB_TCP_HYSTART_PP: h->mode = SB_HYSTART_PP; break;
-	case SB_TCP_HYSTART_CLASSIC: h->mode = SB_HYSTART_CLASSIC; break;
-	case SB_TCP_HYSTART_LINUX: h->mode = SB_HYSTART_LINUX; break;
-	default: h->mode = SB_HYSTART_OFF; break;
+	case SB_TCP_HYSTART_AUTO: tcp->hystart_mode = tcp->cc == &sb_cc_cubic ? SB_HYSTART_PP : SB_HYSTART_OFF; break;
+	case SB_TCP_HYSTART_PP: tcp->hystart_mode = SB_HYSTART_PP; break;
+	case SB_TCP_HYSTART_CLASSIC: tcp->hystart_mode = SB_HYSTART_CLASSIC; break;
+	case SB_TCP_HYSTART_LINUX: tcp->hystart_mode = SB_HYSTART_LINUX; break;
+	default: tcp->hystart_mode = SB_HYSTART_OFF; break;
 	}
 }
 
 unsigned tcp_hystart_divisor(const struct sb_tcp *tcp)
 {
-	return tcp->hs.phase == PHASE_CSS ? CSS_GROWTH_DIVISOR : 1;
+	return tcp->hystart_phase == PHASE_CSS ? CSS_GROWTH_DIVISOR : 1;
 }
 
 static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
@@ -105,9 +106,9 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 		h->cur_round_min = SB_TIME_NEVER;
 		h->samples = 0;
 		h->window_end = tcp->snd_nxt;
-		if (h->phase == PHASE_CSS && ++h->css_rounds > CSS_ROUNDS) {
+		if (tcp->hystart_phase == PHASE_CSS && ++h->css_rounds > CSS_ROUNDS) {
 			tcp->ssthresh = tcp->cwnd; /* CSS is over: congestion avoidance */
-			h->phase = PHASE_DONE;
+			tcp->hystart_phase = PHASE_DONE;
 			return;
 		}
 	}
@@ -117,7 +118,7 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 		h->samples++;
 	if (h->samples < N_RTT_SAMPLE || h->cur_round_min == SB_TIME_NEVER)
 		return;
-	if (h->phase == PHASE_SS) {
+	if (tcp->hystart_phase == PHASE_SS) {
 		if (h->last_round_min == SB_TIME_NEVER)
 			return;
 		sb_time thresh = h->last_round_min / MIN_RTT_DIVISOR;
@@ -127,7 +128,7 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 			thresh = h->min_thresh;
 		if (h->cur_round_min >= h->last_round_min + thresh) {
 			h->css_baseline = h->cur_round_min;
-			h->phase = PHASE_CSS;
+			tcp->hystart_phase = PHASE_CSS;
 			h->css_rounds = 1; /* the partial round counts (§4.2) */
 			tcp->stats.hystart_exits++;
 		}
@@ -136,7 +137,7 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 		 * spurious, back to slow start. Not in the exit's own round, whose minimum is the
 		 * baseline: a later, lower sample there would flip slow start back and forth. */
 		h->css_baseline = SB_TIME_NEVER;
-		h->phase = PHASE_SS;
+		tcp->hystart_phase = PHASE_SS;
 	}
 }
 
@@ -144,7 +145,7 @@ static void hystart_pp(struct sb_tcp *tcp, uint64_t ack, sb_time rtt)
 static sb_time train_threshold(const struct sb_tcp *tcp)
 {
 	const struct sb_tcp_hystart *h = &tcp->hs;
-	if (h->mode != SB_HYSTART_LINUX)
+	if (tcp->hystart_mode != SB_HYSTART_LINUX)
 		return h->delay_min;
 	/* 4 GSO bursts at the pacing rate 2 cwnd / SRTT (none before an RTT sample) */
 	sb_time ack_delay = 0;
@@ -156,9 +157,10 @@ static sb_time train_threshold(const struct sb_tcp *tcp)
 }
 
 /* How much a round's RTT must exceed the smallest for the delay test. */
-static sb_time delay_threshold(const struct sb_tcp_hystart *h)
+static sb_time delay_threshold(const struct sb_tcp *tcp)
 {
-	if (h->mode == SB_HYSTART_LINUX) {
+	const struct sb_tcp_hystart *h = &tcp->hs;
+	if (tcp->hystart_mode == SB_HYSTART_LINUX) {
 		sb_time t = h->delay_min / 8;
 		return t < LINUX_DELAY_MIN ? LINUX_DELAY_MIN : t > LINUX_DELAY_MAX ? LINUX_DELAY_MAX : t;
 	}
@@ -184,7 +186,7 @@ static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_ti
 				h->cur_round_min = rtt;
 			h->samples++;
 		} else {
-			if (h->cur_round_min > h->delay_min + delay_threshold(h))
+			if (h->cur_round_min > h->delay_min + delay_threshold(tcp))
 				h->found = true;
 		}
 		if (h->found) {
@@ -204,12 +206,11 @@ static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_ti
 
 void tcp_hystart_on_ack(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_time now)
 {
-	struct sb_tcp_hystart *h = &tcp->hs;
-	if (h->mode == SB_HYSTART_PP) {
+	if (tcp->hystart_mode == SB_HYSTART_PP) {
 		/* only the initial slow start (§4.3), until CSS hands over */
-		if (tcp->ssthresh == UINT64_MAX && h->phase != PHASE_DONE)
+		if (tcp->ssthresh == UINT64_MAX && tcp->hystart_phase != PHASE_DONE)
 			hystart_pp(tcp, ack, rtt);
-	} else if (h->mode == SB_HYSTART_CLASSIC || h->mode == SB_HYSTART_LINUX) {
+	} else if (tcp->hystart_mode == SB_HYSTART_CLASSIC || tcp->hystart_mode == SB_HYSTART_LINUX) {
 		if (tcp->cwnd <= tcp->ssthresh)
 			hystart_classic(tcp, ack, rtt, now);
 	}
@@ -219,8 +220,8 @@ void tcp_hystart_on_timeout(struct sb_tcp *tcp)
 {
 	struct sb_tcp_hystart *h = &tcp->hs;
 	/* HyStart++ is over (ssthresh is now finite); ns-3 resets classic HyStart on a timeout */
-	h->phase = PHASE_DONE;
-	if (h->mode == SB_HYSTART_CLASSIC || h->mode == SB_HYSTART_LINUX) {
+	tcp->hystart_phase = PHASE_DONE;
+	if (tcp->hystart_mode == SB_HYSTART_CLASSIC || tcp->hystart_mode == SB_HYSTART_LINUX) {
 		h->found = false;
 		h->delay_min = SB_TIME_NEVER;
 		h->window_end = 0;
