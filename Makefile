@@ -2,7 +2,10 @@
 # and a directory of test programs; a 60-line Makefile states that directly, builds in seconds,
 # and needs nothing beyond make and a C compiler. Targets:
 #   make            build/sharebuf (+ build/libsharebuf.a)
-#   make test       build and run every test program (tests/run-tests.sh)
+#   make test       build and run every test program of tests/ (tests/run-tests.sh): simulated
+#                   time only, the same result on a loaded machine
+#   make test-realtime  the real-time tests of tests/realtime/ (real packets in network
+#                   namespaces, as root; CI's testbed step): docs/testing.md §1
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       the libFuzzer harnesses (fuzz/README.md), FUZZ_SECONDS (60) each, with clang
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
@@ -28,10 +31,12 @@ LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c src/load/ma
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+RT_SRC   := $(sort $(wildcard tests/realtime/test_*.c))
+RT_TESTS := $(RT_SRC:tests/%.c=$(BUILD)/tests/%)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 DEFAULT_SCENARIO := scenarios/default.cfg
 
-.PHONY: all test test-only build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
+.PHONY: all test test-only test-realtime build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
 all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
@@ -95,8 +100,9 @@ $(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
-# the switch's program test runs the switch and its traffic tool
+# the switch's program tests run the switch and its traffic tool
 $(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+$(BUILD)/tests/realtime/test_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).
@@ -138,6 +144,12 @@ build-tests: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $
 test-only: build-tests
 	@for e in $(EXAMPLES); do $$e > /dev/null || { echo "example $$e failed"; exit 1; }; done
 	@sh tests/run-tests.sh $(BUILD)
+
+# real packets and real time (docs/testing.md §1): never part of `make test`
+test-realtime:
+	@sh tools/install-deps.sh
+	@$(QUIETLY) $(BUILD)/build.log $(MAKE) --no-print-directory build-tests $(RT_TESTS)
+	@sh tests/run-tests.sh $(BUILD) tests/realtime
 
 SANITIZE = BUILD=build-san LTO= \
 	OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"

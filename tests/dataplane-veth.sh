@@ -58,21 +58,31 @@ swpid=$!
 for _ in $(seq 50); do grep -q "sharebuf-switch: ready" "$DIR/switch.out" && break; sleep 0.1; done
 grep -q "sharebuf-switch: ready" "$DIR/switch.out" || { echo "dataplane-veth: the switch never got ready"; cat "$DIR/switch.err"; exit 1; }
 
+# a server is started in the background: wait until its socket is bound (a fixed sleep was
+# too short on a loaded machine: iperf3's client once found no server)
+listening() { # namespace, t (TCP) or u (UDP), port: up to 10 s
+	for _ in $(seq 100); do
+		ip netns exec "$1" ss -H -ln$2 "sport = :$3" 2>/dev/null | grep -q . && return 0
+		sleep 0.1
+	done
+	echo "dataplane-veth: nothing listens on port $3 in $1 after 10 s"
+	exit 1
+}
 ip netns exec "${p}h1" "$BUILD/dp-udp" echo 7000 3 &
 e1=$!
-sleep 0.2
+listening "${p}h1" u 7000
 ip netns exec "${p}h0" "$BUILD/dp-udp" ping 10.0.0.2 7000 50 1000 > "$DIR/ping.txt"
 echo "ping h0 -> h1 (rtt_us p50 p99 min lost): $(cat "$DIR/ping.txt")"
 # host 2 has no static ARP entries: its first datagram is an ARP broadcast, flooded
 ip netns exec "${p}h0" "$BUILD/dp-udp" echo 7001 3 &
 e2=$!
-sleep 0.2
+listening "${p}h0" u 7001
 ip netns exec "${p}h2" "$BUILD/dp-udp" ping 10.0.0.1 7001 20 1000 > "$DIR/ping-arp.txt"
 echo "ping h2 -> h0 through ARP (rtt_us p50 p99 min lost): $(cat "$DIR/ping-arp.txt")"
 wait $e1 $e2
 if command -v iperf3 >/dev/null; then
 	ip netns exec "${p}h1" iperf3 -s -1 -D -p 5299
-	sleep 0.3
+	listening "${p}h1" t 5299
 	ip netns exec "${p}h0" iperf3 -c 10.0.0.2 -p 5299 -t 1 > "$DIR/iperf3.txt"
 	echo "tcp h0 -> h1: $(grep receiver "$DIR/iperf3.txt")"
 else
@@ -81,7 +91,7 @@ fi
 # overload: 2 x line rate of UDP into host 2's 1 Gb/s port
 ip netns exec "${p}h2" "$BUILD/dp-udp" sink 7002 1.5 > "$DIR/sink.txt" &
 k=$!
-sleep 0.1
+listening "${p}h2" u 7002
 ip netns exec "${p}h0" "$BUILD/dp-udp" blast 10.0.0.3 7002 1 > /dev/null &
 b0=$!
 ip netns exec "${p}h1" "$BUILD/dp-udp" blast 10.0.0.3 7002 1 > /dev/null &

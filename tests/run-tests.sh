@@ -3,22 +3,36 @@
 # scenarios/), each with its output in BUILD/test-logs/NAME.log, and end with one line
 # "tests: N passed, N failed" (cmocka's counts). A program that fails has its whole output
 # printed, so that the failure (and a sanitizer's report) is in the terminal or the CI log;
-# the others print nothing. VERBOSE=1 prints every program's output, as the tests run.
+# the others print nothing. Progress (programs done of the total) is shown as it goes: on a
+# terminal in place, elsewhere (CI's log) a line every 10 programs. VERBOSE=1 prints every
+# program's output, as the tests run; FAILFAST=1 stops after the first failing program (the
+# mutation check: one failure is all it needs to know).
+#
+#   sh tests/run-tests.sh [BUILD [KIND]]   KIND: the directory of programs under BUILD, tests
+#                                          (make test) or tests/realtime (make test-realtime)
 BUILD=${1:-build}
+KIND=${2:-tests}
 logs="$BUILD/test-logs"
+[ "$KIND" = tests ] || logs="$BUILD/test-logs/$(basename "$KIND")"
 mkdir -p "$logs"
 rm -f "$logs"/*.log
 tty=0
 [ -t 1 ] && [ "${VERBOSE:-0}" = 0 ] && tty=1
 passed=0; failed=0; programs=0; broken=""
-for t in "$BUILD"/tests/test_*; do
+all=""
+for t in "$BUILD/$KIND"/test_*; do
 	case "$t" in *.o|*.d) continue ;; esac
-	[ -x "$t" ] || continue
+	[ -f "$t" ] && [ -x "$t" ] && all="$all $t"
+done
+total=$(echo $all | wc -w | tr -d ' ')
+for t in $all; do
 	name=$(basename "$t")
 	log="$logs/$name.log"
-	[ "$tty" = 1 ] && printf '\r  %-28s' "$name"
+	[ "$tty" = 1 ] && printf '\r  [%d/%d] %-28s' "$((programs + 1))" "$total" "$name"
 	"$t" > "$log" 2>&1; rc=$?
 	programs=$((programs + 1))
+	[ "$tty" = 0 ] && [ "${VERBOSE:-0}" = 0 ] && [ $((programs % 10)) = 0 ] && [ "$programs" -lt "$total" ] &&
+		echo "  $programs of $total test programs done"
 	[ "${VERBOSE:-0}" != 0 ] && cat "$log"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
@@ -32,10 +46,11 @@ for t in "$BUILD"/tests/test_*; do
 			cat "$log"
 		fi
 		echo "=== end of $name"
+		[ "${FAILFAST:-0}" != 0 ] && break
 	fi
 done
 [ "$tty" = 1 ] && printf '\r%32s\r' ""
 [ -n "$broken" ] && echo "crashed or failed without a cmocka summary:$broken"
-echo "$programs test programs; every program's output is in $logs/"
+echo "$programs of $total test programs run; every program's output is in $logs/"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -248,8 +248,11 @@ void tl_sharebuf_init(const char *argv0)
 	}
 	const char *slash = strrchr(argv0, '/');
 	if (slash) {
+		/* BUILD/tests/test_x, or BUILD/tests/realtime/test_x */
 		char cand[4096];
 		snprintf(cand, sizeof(cand), "%.*s/../sharebuf", (int)(slash - argv0), argv0);
+		if (!tl_exists(cand))
+			snprintf(cand, sizeof(cand), "%.*s/../../sharebuf", (int)(slash - argv0), argv0);
 		if (tl_exists(cand))
 			snprintf(tl_program, sizeof(tl_program), "%s", cand);
 	}
