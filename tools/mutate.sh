@@ -8,9 +8,13 @@
 # touched: the copy holds the tracked and untracked-but-not-ignored files as they are now
 # (uncommitted edits included), in a temporary directory removed at the end.
 #
-# usage: sh tools/mutate.sh [--list] [--only PATTERN] [-j N] [--full] [--keep] [--file F]
+# usage: sh tools/mutate.sh [--list] [--only PATTERN] [--ci] [-j N] [--full] [--keep] [--file F]
 #   --list          validate the entries and list them; build and test nothing
 #   --only PATTERN  only the entries whose line matches PATTERN (grep -E; path, text or meaning)
+#   --ci            CI's share (docs/testing.md §2): the entries whose file a commit of the last
+#                   12 hours before HEAD's commit changed (the submission's own work), and a third
+#                   of the others, chosen by HEAD's commit count mod 3 (entry k runs when
+#                   k mod 3 equals it); every entry still runs in the full check
 #   -j N            N mutations at a time, each in its own copy (default 1; the builds of a single
 #                   worker use make -j2)
 #   --full          run the whole suite (tests/run-tests.sh) for every mutation, ignoring the
@@ -34,13 +38,14 @@ die() { echo "mutate.sh: $*" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd) || die "cannot find the repository"
 file="$root/tools/mutations.txt"
-list=0 only="" jobs=1 full=0 keep=0
+list=0 only="" ci=0 jobs=1 full=0 keep=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--list) list=1 ;;
 	--only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
 	-j) [ $# -ge 2 ] || die "-j needs a number"; jobs=$2; shift ;;
 	-j[0-9]*) jobs=${1#-j} ;;
+	--ci) ci=1 ;;
 	--full) full=1 ;;
 	--keep) keep=1 ;;
 	--file) [ $# -ge 2 ] || die "--file needs a path"; file=$2; shift ;;
@@ -115,6 +120,27 @@ for e in $entries; do
 	done
 done
 [ "$bad" = 0 ] || die "fix the entries above in $file"
+
+# --- CI's share: what the submission touched, and a rotating third of the rest ---
+if [ "$ci" = 1 ]; then
+	head_date=$(cd "$root" && git log -1 --format=%ct HEAD) || die "--ci needs a git checkout"
+	touched=$(cd "$root" && git log --since="@$((head_date - 12 * 3600))" --format= --name-only HEAD | sort -u)
+	slot=$(( $(cd "$root" && git rev-list --count HEAD) % 3 ))
+	picked="" n_touched=0 n_rot=0 k=0
+	for e in $entries; do
+		path=$(cat "$tmp/e/$e.path")
+		if printf '%s\n' "$touched" | grep -qxF "$path"; then
+			picked="$picked $e" n_touched=$((n_touched + 1))
+		elif [ $((k % 3)) = "$slot" ]; then
+			picked="$picked $e" n_rot=$((n_rot + 1))
+		fi
+		k=$((k + 1))
+	done
+	echo "mutate.sh --ci: $n_touched entries in files changed within 12 h of HEAD, $n_rot of the" \
+		"others in rotation slot $slot of 3; $(echo "$entries" | wc -l | tr -d ' ') entries in all"
+	entries=$(printf '%s\n' $picked)
+	[ -n "$picked" ] || { echo "mutate.sh --ci: nothing to run"; exit 0; }
+fi
 total=$(echo "$entries" | wc -l | tr -d ' ')
 
 if [ "$list" = 1 ]; then
@@ -155,16 +181,29 @@ while [ "$w" -le "$jobs" ]; do
 done
 
 test_targets() { ls "$1"/tests/test_*.c | sed 's|.*/tests/\(.*\)\.c$|build/tests/\1|'; }
-build() { # $1 = copy; the programs (tests run them) and every test program, quietly
-	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf build/sharebuf-load build/sharebuf-switch build/dp-udp $(test_targets "$1")) > "$1/.build.log" 2>&1
+# $1 = copy, $2 = the test programs to build (empty: every one); the programs (tests run them)
+# always. Relinking only the named tests is most of a mutant's time saved: every test program
+# links the whole library.
+build() {
+	if [ -n "${2:-}" ]; then targets=$(for t in $2; do printf 'build/tests/%s ' "$t"; done)
+	else targets=$(test_targets "$1"); fi
+	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf build/sharebuf-load build/sharebuf-switch build/dp-udp $targets) > "$1/.build.log" 2>&1
 }
 build "$tmp/w1" || { cat "$tmp/w1/.build.log" >&2; die "the unmutated tree does not build"; }
 
-# Baseline: every test program alone, its time (for the hang limit) and that it passes.
+# Baseline: every test program the entries run, alone, its time (for the hang limit) and that
+# it passes (every program when an entry runs the whole suite, or with --full).
 mkdir "$tmp/base"
-for t in "$tmp"/w1/build/tests/test_*; do
-	case "$t" in *.o|*.d) continue ;; esac
-	name=$(basename "$t")
+needed=$(for e in $entries; do if [ -s "$tmp/e/$e.tests" ] && [ "$full" = 0 ]; then cat "$tmp/e/$e.tests"; echo; else echo ALL; fi; done |
+	tr ' ' '\n' | sed '/^$/d' | sort -u)
+printf '%s\n' "$needed" | grep -qx ALL && needed=$(ls "$tmp"/w1/build/tests/test_* | sed -n 's|.*/||; /\./!p')
+for name in $needed; do # a name may be realtime/test_x (tests/realtime/)
+	t="$tmp/w1/build/tests/$name"
+	if [ ! -x "$t" ]; then
+		(cd "$tmp/w1" && make -s $mkflags "build/tests/$name") > "$tmp/w1/.build.log" 2>&1 ||
+			{ cat "$tmp/w1/.build.log" >&2; die "cannot build $name"; }
+	fi
+	mkdir -p "$(dirname "$tmp/base/$name")"
 	s=$(now)
 	(cd "$tmp/w1" && "build/tests/$name") > "$tmp/base/$name.log" 2>&1 ||
 		{ tail -n 20 "$tmp/base/$name.log" >&2; die "the unmutated $name fails: fix the suite first"; }
@@ -190,7 +229,7 @@ run_one() { # $1 = copy, $2 = entry
 		"$c/.orig" > "$c/$path"
 	if cmp -s "$c/.orig" "$c/$path"; then
 		outcome="error"
-	elif ! build "$c"; then
+	elif ! build "$c" "$tests"; then
 		outcome="compiler"
 	else
 		if [ -n "$tests" ]; then
@@ -198,7 +237,7 @@ run_one() { # $1 = copy, $2 = entry
 			(cd "$c" && for t in $tests; do timeout -k 5 "$limit" "build/tests/$t" || exit $?; done) > "$c/.test.log" 2>&1
 		else
 			limit=$(awk -v s="$base_all" 'BEGIN { s *= 5; printf "%d", s < 20 ? 20 : s + 1 }')
-			(cd "$c" && timeout -k 5 "$limit" sh tests/run-tests.sh build) > "$c/.test.log" 2>&1
+			(cd "$c" && FAILFAST=1 timeout -k 5 "$limit" sh tests/run-tests.sh build) > "$c/.test.log" 2>&1
 		fi
 		rc=$?
 		if [ "$rc" = 0 ]; then outcome="SURVIVED"
