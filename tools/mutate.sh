@@ -189,7 +189,11 @@ build() {
 	else targets=$(test_targets "$1"); fi
 	(cd "$1" && make -s -j"$mkjobs" $mkflags build/sharebuf build/sharebuf-load build/sharebuf-switch build/dp-udp $targets) > "$1/.build.log" 2>&1
 }
+# the first build has the machine to itself: both cores, whatever -j says for the mutants
+mkjobs_all=$mkjobs
+mkjobs=2
 build "$tmp/w1" || { cat "$tmp/w1/.build.log" >&2; die "the unmutated tree does not build"; }
+mkjobs=$mkjobs_all
 
 # Baseline: every test program the entries run, alone, its time (for the hang limit) and that
 # it passes (every program when an entry runs the whole suite, or with --full).
