@@ -97,6 +97,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libshareb
 	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
 # the switch's program test runs the switch and its traffic tool
 $(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+# the safe-file test runs the load tool's report as well
+$(BUILD)/tests/test_outdir_safe: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).
