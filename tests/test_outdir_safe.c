@@ -12,6 +12,9 @@
  *   test_output_links       links planted under every output name and under the temporaries'
  *                           predictable old names: the run writes beside them (the links are
  *                           replaced by its files), their targets are untouched;
+ *   test_compare_scheme_link a link planted as compare's DIR/<scheme>: compare refuses before
+ *                           running, and the directory it leads to is untouched (its run once
+ *                           wrote there, and removed its names' files there);
  *   test_full_disk_lock     a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored: EFBIG, as a full
  *                           disk gives ENOSPC) that stops the lock's pid: the run fails naming
  *                           the lock and leaves no 0-byte lock and no directory behind;
@@ -255,6 +258,38 @@ static void test_output_links(void **state)
 	free(dir);
 }
 
+/* compare names DIR/<scheme> itself: a link planted there is refused before anything runs,
+ * and the directory it leads to keeps its files (a run there would replace its flows.csv and
+ * remove its pfc.csv as a stale output). */
+static void test_compare_scheme_link(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *elsewhere = tl_path_in(dir, "elsewhere"), args[8192];
+	assert_int_equal(mkdir(out, 0777), 0);
+	assert_int_equal(mkdir(elsewhere, 0777), 0);
+	char *flows = precious_file(elsewhere, "flows.csv"), *pfc = precious_file(elsewhere, "pfc.csv");
+	plant_link(elsewhere, out, "dt");
+	snprintf(args, sizeof(args), "compare --quiet --schemes dt " SHORT " --out '%s'", out);
+	struct tl_cmd r = tl_sharebuf(args);
+	print_message("DIR/dt a link -> %d: %s", r.status, r.err);
+	char want[8400];
+	snprintf(want, sizeof(want), "sharebuf: --out: %s/dt is a symbolic link: compare writes each scheme's run into "
+				     "a directory of its own (remove the link)\n", out);
+	assert_int_equal(r.status, 1);
+	assert_string_equal(r.err, want);
+	tl_cmd_free(&r);
+	expect_untouched(flows);
+	expect_untouched(pfc);
+	assert_int_equal(tl_count_entries(elsewhere), 2);
+	assert_int_equal(tl_count_entries(out), 1); /* the link: no lock, no compare.csv */
+	free(pfc);
+	free(flows);
+	free(elsewhere);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 /* --- a full disk --- */
 
 /* The lock's pid is the first thing written: with room for less than a pid the run fails
@@ -371,6 +406,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lock_link),
 		cmocka_unit_test(test_lock_not_a_file),
 		cmocka_unit_test(test_output_links),
+		cmocka_unit_test(test_compare_scheme_link),
 		cmocka_unit_test(test_full_disk_lock),
 		cmocka_unit_test(test_full_disk_outputs),
 		cmocka_unit_test(test_full_disk_compare),
