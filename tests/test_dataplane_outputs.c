@@ -102,7 +102,7 @@ static void test_links_not_followed(void **state)
 	char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *target[3];
 	assert_int_equal(mkdir(out, 0777), 0);
 	for (int i = 0; i < 3; i++) {
-		char name[16], *link = tl_path_in(out, names[i]);
+		char name[32], *link = tl_path_in(out, names[i]);
 		snprintf(name, sizeof(name), "target%d", i);
 		target[i] = precious_file(dir, name);
 		assert_int_equal(symlink(target[i], link), 0);
