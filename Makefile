@@ -103,6 +103,8 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libshareb
 # the switch's program tests run the switch and its traffic tool
 $(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 $(BUILD)/tests/realtime/test_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+# the safe-file test runs the load tool's report as well
+$(BUILD)/tests/test_outdir_safe: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).

@@ -3,7 +3,12 @@
  *
  *   test_bad_input   without root: every kind of bad input ends with status 2, a message
  *                    naming what is wrong, and no output directory (the contract of
- *                    docs/testbed.md §"switch command line").
+ *                    docs/testbed.md §"switch command line");
+ *   test_planted_links as root with a network namespace (else skipped): a symbolic link planted
+ *                    as DIR/.sharebuf.lock makes the switch refuse DIR (status 2, the link
+ *                    named), links planted as its three outputs are replaced by its files; the
+ *                    links' targets keep their content and mtime (docs/testbed.md; the switch
+ *                    once took no lock and wrote through the links).
  *
  * The switch on real packets, in network namespaces and real time, is tested by
  * tests/realtime/test_veth.c (make test-realtime): its counts depend on how the machine
@@ -18,7 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "testlib.h"
 
 static char switch_path[4200];
@@ -87,6 +95,101 @@ static void test_bad_input(void **state)
 	free(tmp);
 }
 
+#define PRECIOUS "precious: a file the switch must never touch\n"
+#define OLD_MTIME 1000000000
+
+/* The switch for 50 ms between the two ends of a veth pair in a new network namespace, its
+ * stderr in *err; 77 when there is no namespace to be had (not root, no veth). */
+static int switch_in_netns(const char *tmp, const char *cfg, const char *out, char **err)
+{
+	char cmd[16384], errp[4200];
+	snprintf(errp, sizeof(errp), "%s/switch.err", tmp);
+	snprintf(cmd, sizeof(cmd),
+		 "timeout -k 5 60 unshare -n sh -c 'ip link add sbv0 type veth peer name sbv1 2>/dev/null && "
+		 "ip link set sbv0 up && ip link set sbv1 up || exit 77; exec \"$0\" \"$1\" --port sbv0=02:00:00:00:00:01 "
+		 "--port sbv1=02:00:00:00:00:02 --out \"$2\" --duration-s 0.05' '%s' '%s' '%s' >/dev/null 2>'%s' </dev/null",
+		 switch_path, cfg, out, errp);
+	int rc = system(cmd);
+	*err = tl_slurp(errp);
+	int st = rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+	print_message("sharebuf-switch --out %s -> %d: %s", out, st, *err ? *err : "");
+	return st;
+}
+
+static void expect_untouched(const char *path)
+{
+	char *text = tl_slurp(path);
+	struct stat st;
+	assert_non_null(text);
+	assert_string_equal(text, PRECIOUS);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mtim.tv_sec, OLD_MTIME);
+	free(text);
+}
+
+static void test_planted_links(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: the switch's AF_PACKET sockets and a network namespace need root\n");
+		skip();
+	}
+	char *tmp = tl_tmpdir(), *out = tl_path_in(tmp, "out"), *err = NULL;
+	char *cfg = tl_write_file(tmp, "single.cfg", "topology: { type = \"single\"; hosts = 2; };\n");
+	char *target = tl_write_file(tmp, "target", PRECIOUS);
+	struct timespec t[2] = { { OLD_MTIME, 0 }, { OLD_MTIME, 0 } };
+	assert_int_equal(utimensat(AT_FDCWD, target, t, 0), 0);
+	assert_int_equal(mkdir(out, 0777), 0);
+	char *lock = tl_path_in(out, ".sharebuf.lock");
+	assert_int_equal(symlink(target, lock), 0);
+	int st = switch_in_netns(tmp, cfg, out, &err);
+	if (st == 77) {
+		print_message("skipped: no network namespace with a veth pair here\n");
+		free(err);
+		free(lock);
+		free(target);
+		free(cfg);
+		free(out);
+		tl_rmtree(tmp);
+		free(tmp);
+		skip();
+	}
+	char want[8400];
+	snprintf(want, sizeof(want), "sharebuf-switch: --out: %s is a symbolic link, not a sharebuf lock", lock);
+	assert_int_equal(st, 2);
+	assert_non_null(err);
+	assert_non_null(strstr(err, want));
+	assert_int_equal(tl_count_entries(out), 1); /* nothing written beside the link */
+	expect_untouched(target);
+	free(err);
+
+	/* links as the outputs: replaced by the switch's files, never written through */
+	assert_int_equal(unlink(lock), 0);
+	static const char *const names[] = { "summary.json", "queues.csv", "occupancy.csv" };
+	for (int i = 0; i < 3; i++) {
+		char *p = tl_path_in(out, names[i]);
+		assert_int_equal(symlink(target, p), 0);
+		free(p);
+	}
+	assert_int_equal(switch_in_netns(tmp, cfg, out, &err), 0);
+	expect_untouched(target);
+	for (int i = 0; i < 3; i++) {
+		char *p = tl_path_in(out, names[i]);
+		struct stat ls;
+		assert_int_equal(lstat(p, &ls), 0);
+		assert_true(S_ISREG(ls.st_mode));
+		free(p);
+	}
+	assert_int_equal(tl_count_entries(out), 3); /* the three outputs; the lock is given up */
+	free(err);
+	free(lock);
+	free(target);
+	free(cfg);
+	free(out);
+	tl_rmtree(tmp);
+	free(tmp);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -96,6 +199,7 @@ int main(int argc, char **argv)
 	snprintf(switch_path, sizeof(switch_path), "%s/sharebuf-switch", dirname(prog));
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_planted_links),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

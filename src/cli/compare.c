@@ -616,6 +616,16 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 			goto done;
 		}
 		struct stat st;
+		/* lstat: a link planted as DIR/<scheme> would lead the run to write (and remove its
+		 * names' stale files) wherever it points; the name is compare's, not the user's */
+		if (lstat(j->dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "sharebuf: --out: %s is a symbolic link: compare writes each scheme's run into a "
+					"directory of its own (remove the link)\n",
+				j->dir);
+			rc = 1;
+			free(skip);
+			goto done;
+		}
 		if (stat(j->dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "sharebuf: --out: %s exists and is not a directory\n", j->dir);
 			rc = 1;

@@ -362,18 +362,18 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 		cli_sets(f, sw);
 		fputs(" --quiet --point \"${SLURM_ARRAY_TASK_ID:?is not set: submit this script with sbatch}\"\n", f);
 		free(abs_out);
-		bool failed = ferror(f);
-		if (fclose(f) || failed)
-			rc = 1;
-		char final[4200];
+		char final[4096];
 		snprintf(final, sizeof(final), "%s/sweep.slurm", sw->out);
-		if (rc == 0 && (rename(tmp, final) || chmod(final, 0755)))
-			rc = 1;
-		if (rc) {
-			fprintf(stderr, "sharebuf: cannot write %s: %s\n", final, strerror(errno));
-			unlink(tmp);
+		/* executable before it has its name: a chmod of the name after the rename could
+		 * reach whatever was put there in between */
+		if (fchmod(fileno(f), 0755)) {
+			/* not fatal: sbatch reads the script, it need not be executable */
 		}
-		sb_outdir_tmp_done(tmp);
+		char *fin[1] = { final };
+		if (sb_outdir_commit(&f, &tmp, fin, 1, 0, &err)) {
+			fprintf(stderr, "sharebuf: %s\n", err.msg);
+			rc = 1;
+		}
 		if (rc == 0 && !quiet) {
 			printf("wrote %s: %zu array tasks (one per point); submit it with sbatch %s, then run\n"
 			       "  sharebuf sweep %s --out %s",

@@ -7,21 +7,23 @@
  *                   [--set KEY=VALUE]... [--duration-s S] [--busy-poll]
  *
  * The scenario is read and validated exactly as `sharebuf run` does (same --set, same
- * messages). Bad input: a message on stderr, exit 2, DIR not created. Otherwise the switch
- * prints "sharebuf-switch: ready" once every port is bound, forwards until SIGINT/SIGTERM or
- * the duration, writes summary.json, queues.csv and occupancy.csv into DIR and exits 0.
+ * messages). Bad input (a busy DIR, or a link planted as its lock, included): a message on
+ * stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
+ * every port is bound, forwards until SIGINT/SIGTERM or the duration, writes summary.json,
+ * queues.csv and occupancy.csv into DIR as `sharebuf run` writes its files (dpreport.h) and
+ * exits 0; 1 if they cannot be written, DIR then as it was.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cli/cfgfile.h"
 #include "dataplane/afpacket.h"
 #include "dataplane/dploop.h"
 #include "dataplane/dpreport.h"
 #include "dataplane/dpswitch.h"
+#include "sim/outdir.h"
 #include "sim/scenario.h"
 #include "topo/topo.h"
 
@@ -58,29 +60,6 @@ static bool parse_mac(const char *s, uint8_t mac[6])
 	for (int i = 0; i < 6; i++)
 		mac[i] = (uint8_t)v[i];
 	return true;
-}
-
-/* mkdir -p */
-static int make_dir(const char *dir, struct sb_error *err)
-{
-	char path[4096];
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-		return sb_fail(err, "--out: path too long");
-	for (char *p = path + 1;; p++) {
-		if (*p == '/' || !*p) {
-			char c = *p;
-			*p = 0;
-			if (mkdir(path, 0777) && errno != EEXIST)
-				return sb_fail(err, "--out: cannot create %s: %s", path, strerror(errno));
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-	struct stat st;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return sb_fail(err, "--out: %s is not a directory", dir);
-	return 0;
 }
 
 struct args {
@@ -161,25 +140,6 @@ static void free_args(struct args *a)
 	free(a->macs);
 }
 
-/* Copy the streamed occupancy rows after the header into DIR/occupancy.csv. */
-static int write_occupancy(FILE *rows, const char *dir, struct sb_error *err)
-{
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/occupancy.csv", dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return sb_fail(err, "%s: %s", path, strerror(errno));
-	fputs(sb_dp_occupancy_header, f);
-	rewind(rows);
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), rows)) > 0)
-		fwrite(buf, 1, n, f);
-	if (fclose(f))
-		return sb_fail(err, "%s: %s", path, strerror(errno));
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
@@ -221,9 +181,14 @@ int main(int argc, char **argv)
 	FILE *occ = rc == 0 ? tmpfile() : NULL;
 	if (rc == 0 && !occ)
 		rc = sb_fail(&err, "cannot create a temporary file for the occupancy samples: %s", strerror(errno));
-	if (rc == 0)
-		rc = make_dir(a.out, &err);
+	/* DIR is created and locked only once the input is known good, so that bad input leaves
+	 * nothing behind; the lock (sim/outdir.h) keeps a second switch or run out of it, and a
+	 * link planted under its name or an output's is never followed */
+	static const char *const out_names[] = { "summary.json", "queues.csv", "occupancy.csv", NULL };
+	if (rc == 0 && sb_outdir_claim(a.out, out_names, &err))
+		rc = -1;
 	if (rc) {
+		sb_outdir_release(true);
 		fprintf(stderr, "sharebuf-switch: %s\n", err.msg);
 		for (uint16_t i = 0; i < a.nports; i++)
 			sb_afp_close(&ports[i]);
@@ -263,7 +228,7 @@ int main(int argc, char **argv)
 
 	uint64_t *ring_drops = sb_xcalloc(a.nports, sizeof(*ring_drops));
 	uint64_t ring_total = 0;
-	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll, 0, 0, ring_drops };
+	struct sb_dp_report_info info = { a.scenario, a.ifnames, ran, a.busy_poll, 0, 0, ring_drops, occ };
 	for (uint16_t i = 0; i < a.nports; i++) {
 		info.rx_csum_partial += ports[i].rx_csum_partial;
 		info.tx_errors += ports[i].tx_errors;
@@ -282,11 +247,11 @@ int main(int argc, char **argv)
 			"sharebuf-switch: warning: %llu frames arrived with their checksum left to an offload and "
 			"were forwarded with a wrong one: turn tx checksumming off on the hosts (ethtool -K eth0 tx off)\n",
 			(unsigned long long)info.rx_csum_partial);
-	rc = write_occupancy(occ, a.out, &err);
-	if (rc == 0)
-		rc = sb_dp_report_write(&sw, &info, a.out, &err);
+	rc = sb_dp_report_write(&sw, &info, a.out, &err);
 	if (rc)
 		fprintf(stderr, "sharebuf-switch: %s\n", err.msg);
+	/* a failed write leaves DIR as it was (removed if this switch created it) */
+	sb_outdir_release(rc != 0);
 	fclose(occ);
 	for (uint16_t i = 0; i < a.nports; i++)
 		sb_afp_close(&ports[i]);

@@ -1,11 +1,12 @@
 /*
- * dpreport.c — summary.json and queues.csv of the software switch.
+ * dpreport.c — summary.json, queues.csv and occupancy.csv of the software switch.
  */
 #include "dataplane/dpreport.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
+#include "sim/outdir.h"
 
 const char sb_dp_occupancy_header[] = "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n";
 
@@ -99,22 +100,48 @@ static json_t *summary(const struct sb_dp_switch *sw, const struct sb_dp_report_
 	return j;
 }
 
+/* The header, then the rows the loop streamed (dploop.h), copied as they are; -1 if they
+ * cannot be read back. */
+static int copy_occupancy(FILE *f, FILE *rows)
+{
+	fputs(sb_dp_occupancy_header, f);
+	if (!rows)
+		return 0;
+	rewind(rows);
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), rows)) > 0)
+		fwrite(buf, 1, n, f); /* a write error stays in f's error flag: sb_outdir_commit reports it */
+	return ferror(rows) ? -1 : 0;
+}
+
 int sb_dp_report_write(const struct sb_dp_switch *sw, const struct sb_dp_report_info *info, const char *dir,
 		       struct sb_error *err)
 {
-	char path[4096];
-	json_t *j = summary(sw, info);
-	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	int rc = json_dump_file(j, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(j);
-	if (rc)
-		return sb_fail(err, "%s: cannot write", path);
-	snprintf(path, sizeof(path), "%s/queues.csv", dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return sb_fail(err, "%s: %s", path, strerror(errno));
-	sb_dp_write_queues(f, sw);
-	if (fclose(f))
-		return sb_fail(err, "%s: %s", path, strerror(errno));
-	return 0;
+	/* as the simulator writes its run directory (docs/outputs.md §1): each file into a new
+	 * temporary in DIR, never through a name someone planted, and all three renamed into
+	 * place only once all three are complete; on any failure none is */
+	enum { SUMMARY, QUEUES, OCCUPANCY, N };
+	static const char *const names[N] = { "summary.json", "queues.csv", "occupancy.csv" };
+	FILE *f[N] = { NULL };
+	char tmp[N][4096], final_buf[N][4096], *final[N];
+	int rc = 0;
+	for (int i = 0; i < N && rc == 0; i++) {
+		final[i] = final_buf[i];
+		if ((size_t)snprintf(final[i], sizeof(final_buf[i]), "%s/%s", dir, names[i]) >= sizeof(final_buf[i]))
+			rc = sb_fail(err, "cannot write %s/%s: the path is too long", dir, names[i]);
+		else if (!(f[i] = sb_outdir_tmp_open(dir, names[i], tmp[i], sizeof(tmp[i]), err)))
+			rc = -1;
+	}
+	if (rc == 0) {
+		json_t *j = summary(sw, info);
+		if (json_dumpf(j, f[SUMMARY], JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+			rc = sb_fail(err, "cannot write %s: %s", final[SUMMARY], strerror(errno ? errno : EIO));
+		json_decref(j);
+		sb_dp_write_queues(f[QUEUES], sw);
+		if (copy_occupancy(f[OCCUPANCY], info->occupancy_rows) && rc == 0)
+			rc = sb_fail(err, "cannot read the occupancy samples back from their temporary file: %s",
+				     strerror(errno ? errno : EIO));
+	}
+	return sb_outdir_commit(f, tmp, final, N, rc, err);
 }

@@ -261,13 +261,12 @@ static int cmd_client_or_report(const struct args *a, bool client)
 		if (m) {
 			sb_load_measured_header(m);
 			rc = sb_load_play(&p, &o, &err) ? 1 : 0;
-			if (fclose(m) && rc == 0)
-				rc = -sb_fail(&err, "%s: %s", tmp, strerror(errno));
-			if (rc == 0 && rename(tmp, final))
-				rc = -sb_fail(&err, "%s: %s", final, strerror(errno));
-			if (rc)
-				remove(tmp);
-			sb_outdir_tmp_done(tmp);
+			/* checked close (a write error of any earlier row counts), rename into place;
+			 * on failure the temporary goes and the message names measured.csv */
+			char *fin[1] = { final };
+			FILE *mf[1] = { m };
+			if (sb_outdir_commit(mf, &tmp, fin, 1, rc, &err) && rc == 0)
+				rc = 1;
 		}
 	}
 	if (rc == 0 && sb_load_plan_report(&p, client ? files : a->files, client ? 1 : a->nfiles, a->out, &err))

@@ -7,6 +7,8 @@
  */
 #include "sim/outdir.h"
 
+#include "core/safefile.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -233,14 +235,49 @@ static long lock_holder(int fd)
 	return 0;
 }
 
+/* Our pid into the lock file; a short write is retried so that the error is the real one
+ * (ENOSPC, EFBIG). */
+static int write_pid(int fd)
+{
+	char pid[32];
+	size_t n = (size_t)snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	for (size_t done = 0; done < n;) {
+		ssize_t w = pwrite(fd, pid + done, n - done, (off_t)done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* Why the lock file could not be opened, in the user's terms. */
+static int lock_open_error(int e, struct sb_error *err)
+{
+	if (e == ELOOP)
+		return sb_fail(err, "--out: %s is a symbolic link, not a sharebuf lock: refusing to follow it (remove it)",
+			       lock_path);
+	if (e == EINVAL)
+		return sb_fail(err, "--out: %s is not a regular file, not a sharebuf lock (remove it)", lock_path);
+	if (e == EMLINK)
+		return sb_fail(err, "--out: %s has another hard link, not a sharebuf lock: refusing to write it (remove it)",
+			       lock_path);
+	return sb_fail(err, "--out: cannot create %s: %s", lock_path, strerror(e));
+}
+
 static int take_lock(const char *dir, struct sb_error *err)
 {
 	if ((size_t)snprintf(lock_path, sizeof(lock_path), "%s/.sharebuf.lock", dir) >= sizeof(lock_path))
 		return sb_fail(err, "--out: the output directory name is too long");
 	for (int attempt = 0;; attempt++) {
-		int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+		/* never through a link or into a FIFO planted under the lock's name (safefile.h) */
+		int fd = sb_safe_lock_open(lock_path);
 		if (fd < 0)
-			return sb_fail(err, "--out: cannot create %s: %s", lock_path, strerror(errno));
+			return lock_open_error(errno, err);
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
 			if (e == EWOULDBLOCK) {
@@ -254,13 +291,15 @@ static int take_lock(const char *dir, struct sb_error *err)
 			return sb_fail(err, "--out: cannot lock %s: %s", lock_path, strerror(e));
 		}
 		/* The holder before us may have removed the file between our open and our flock:
-		 * then we hold a lock on a file nobody else will look at. Take the current one. */
+		 * then we hold a lock on a file nobody else will look at. Take the current one
+		 * (lstat: the name itself, which a link put there since would not be). */
 		struct stat a, b;
-		if (fstat(fd, &a) == 0 && stat(lock_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-			char pid[32];
-			int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-			if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
+		if (fstat(fd, &a) == 0 && lstat(lock_path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			if (ftruncate(fd, 0) || write_pid(fd)) {
 				int e = errno;
+				/* ours (we hold it, and the name leads to it): a lock without a pid would
+				 * read as a run that has not started writing, so it goes */
+				unlink(lock_path);
 				close(fd);
 				return sb_fail(err, "--out: cannot write %s: %s", lock_path, strerror(e));
 			}
@@ -369,14 +408,13 @@ FILE *sb_outdir_tmp_open(const char *dir, const char *name, char *path, size_t n
 		return NULL;
 	}
 	char t[PATH_CAP];
-	if ((size_t)snprintf(t, sizeof(t), "%s/.%s.XXXXXX", dir, name) >= sizeof(t) ||
-	    strlen(t) >= n) {
+	if (strlen(dir) + strlen(name) + 10 >= SB_MIN(sizeof(t), n)) {
 		sb_fail(err, "cannot write %s/%s: the path is too long", dir, name);
 		return NULL;
 	}
 	sigset_t saved;
 	sb_outdir_block(&saved);
-	int fd = mkstemp(t);
+	int fd = sb_safe_tmp_create(dir, name, t, sizeof(t));
 	int e = errno;
 	if (fd >= 0) {
 		memcpy(tmp[slot].path, t, strlen(t) + 1);
@@ -387,20 +425,13 @@ FILE *sb_outdir_tmp_open(const char *dir, const char *name, char *path, size_t n
 		sb_fail(err, "cannot write %s/%s: %s", dir, name, strerror(e));
 		return NULL;
 	}
-	/* mkstemp makes the file private (0600); an output gets the permissions a file created
-	 * with fopen would have (0666 less the umask) */
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask)) {
-		/* not fatal: the file is still ours and readable by us */
-	}
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		e = errno;
 		close(fd);
 		unlink(t);
 		sb_outdir_tmp_done(t);
-		sb_fail(err, "cannot write %s: %s", t, strerror(e));
+		sb_fail(err, "cannot write %s/%s: %s", dir, name, strerror(e));
 		return NULL;
 	}
 	memcpy(path, t, strlen(t) + 1);
@@ -423,9 +454,9 @@ int sb_outdir_commit(FILE *const *f, char (*tmp_path)[4096], char *const *final,
 	for (size_t i = 0; i < n; i++) {
 		if (!f[i])
 			continue;
-		bool failed = ferror(f[i]);
-		if ((fclose(f[i]) || failed) && rc == 0)
-			rc = sb_fail(err, "cannot write %s: %s", tmp_path[i], strerror(errno ? errno : EIO));
+		/* the message names the output the user asked for, not its temporary */
+		if (sb_safe_fclose(f[i]) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", final[i], strerror(errno));
 	}
 	sigset_t saved;
 	sb_outdir_block(&saved);

@@ -9,9 +9,12 @@
  *                 holder's pid: a second command on DIR fails at once and names the first
  *                 one's pid. flock, not an O_EXCL file, because the kernel drops it when its
  *                 holder dies however it dies (SIGKILL included), so no lock is ever stale;
- *   temporaries   DIR/.NAME.XXXXXX (mkstemp): unique, and registered so that a signal can
- *                 remove them; a temporary of a run that was killed with SIGKILL is removed
- *                 by the next command that takes the lock, since nobody else can be writing;
+ *                 opened without following a link (core/safefile.h), and removed again if
+ *                 its pid cannot be written;
+ *   temporaries   DIR/.NAME.XXXXXX (core/safefile.h): unique, never a planted link, and
+ *                 registered so that a signal can remove them; a temporary of a run that was
+ *                 killed with SIGKILL is removed by the next command that takes the lock,
+ *                 since nobody else can be writing;
  *   the directory every level of DIR that the command created is remembered, and removed
  *                 again (only if empty) when the command fails or is stopped;
  *   signals       SIGINT, SIGTERM, SIGHUP and SIGABRT remove the temporaries, the lock and

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "core/safefile.h"
 #include "core/spill.h"
 #include "core/util.h"
 
@@ -685,11 +686,9 @@ int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double
 	for (int i = 0; i < OUT_N; i++) {
 		if (!files[i].f)
 			continue;
-		bool failed = ferror(files[i].f);
-		int closed = fclose(files[i].f);
-		if ((closed || failed) && rc == 0)
-			rc = sb_fail(err, "cannot write %s: %s", files[i].tmp,
-				     closed ? strerror(errno) : "write error (disk full?)");
+		/* the message names the output, not its temporary */
+		if (sb_safe_fclose(files[i].f) && rc == 0)
+			rc = sb_fail(err, "cannot write %s: %s", files[i].final, strerror(errno));
 	}
 	/* The renames and the removal of stale files happen with the signals held, so that a
 	 * signal cannot leave some files of this run beside some of the previous one: it takes
