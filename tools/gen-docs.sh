@@ -8,7 +8,9 @@
 #     the wall time its committed REPORT.md records (the report's header, written by report.sh
 #     from the run's meta.tsv: the commit, the command, the seconds; 2 runs at a time on the 2
 #     cores of the machine BENCHMARKS.md describes), with the number of runs its sweep specs
-#     make now (the scripts' DRY_RUN=1 point lists).
+#     make now (the scripts' DRY_RUN=1 point lists);
+#   * README.md's speed figures: the latest rows of BENCHMARKS.md's `make bench` table (one core)
+#     and of its paper-scale memory table, and the simulation time fidelity/REPORT.md records.
 #
 #   sh tools/gen-docs.sh [SHAREBUF]          rewrite the files whose generated parts differ
 #   sh tools/gen-docs.sh --check [SHAREBUF]  write nothing; exit 1 naming each file that
@@ -100,6 +102,23 @@ put reverie "$(said "$(runs sh $E/reverie/run.sh)" "${rev%%	*}" "${rev#*	}")"
 rs=$(awk -F'\t' '$1 == "seconds" { print $2 }' $E/reverie/full/meta.tsv)
 rc=$(awk -F'\t' '$1 == "simulator_commit" { print $2 }' $E/reverie/full/meta.tsv)
 put reverie.full "$(said "$(runs env FIGS=7 sh $E/reverie/run.sh --full)" "$rs" "$rc")"
+
+# ---- BENCHMARKS.md: the latest row of `make bench` for a scenario (one core), and of the
+# paper-scale memory run; fidelity/REPORT.md's own time
+bench() { # scenario
+	awk -F' [|] ' -v sc="$1" '/^## Runs of `make bench`/ { on = 1; next } /^## / { on = 0 }
+		on && $3 == sc { r = sprintf("%s s and %s MB (`%s`)", $4, $5, $2) } END { if (r == "") exit 1; print r }' BENCHMARKS.md ||
+		{ echo "gen-docs: BENCHMARKS.md: no \`make bench\` row of $1" >&2; exit 1; }
+}
+put bench.reference "$(bench reference.cfg)"
+put bench.rdma "$(bench reverie-rdma.cfg)"
+mem=$(awk -F' [|] ' '/^## Memory at paper scale/ { on = 1; next } /^## / { on = 0 }
+	on && $3 ~ /^[0-9]+ [+] [0-9]+$/ { w = $4; m = $5; b = $2 } END { if (w == "") exit 1; printf "%d\t%s MB (`%s`)\n", w, m, b }' BENCHMARKS.md) ||
+	{ echo "gen-docs: BENCHMARKS.md: no row in \"Memory at paper scale\"" >&2; exit 1; }
+put bench.memory "$(dur "${mem%%	*}") and ${mem#*	}"
+fid=$(sed -n 's/.*; \([0-9]*\) s of$/\1/p' fidelity/REPORT.md | head -n 1)
+[ -n "$fid" ] || { echo "gen-docs: fidelity/REPORT.md: no \"N s of simulation\" in its header" >&2; exit 1; }
+put fidelity "$(dur "$fid") of simulation, as its header records"
 
 # ---- fill the files
 FILES=${GEN_DOCS_FILES:-"README.md docs/compare.md $(ls $E/*/README.md | tr '\n' ' ')"}
