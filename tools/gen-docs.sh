@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016  # the backquotes in single quotes are Markdown's, not the shell's
 # gen-docs.sh — the figures of the docs that a program or a committed report states, written
 # between marker comments so that no one types them and none goes stale:
 #
@@ -121,7 +122,7 @@ fid=$(sed -n 's/.*; \([0-9]*\) s of$/\1/p' fidelity/REPORT.md | head -n 1)
 put fidelity "$(dur "$fid") of simulation, as its header records"
 
 # ---- fill the files
-FILES=${GEN_DOCS_FILES:-"README.md docs/compare.md $(ls $E/*/README.md | tr '\n' ' ')"}
+FILES=${GEN_DOCS_FILES:-"README.md docs/compare.md $(for f in "$E"/*/README.md; do printf '%s ' "$f"; done)"}
 stale=0
 for f in $FILES; do
 	awk -v keys="$K" '
