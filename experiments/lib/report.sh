@@ -9,7 +9,8 @@
 #   run_meta DIR "COMMAND" T0   after a run: DIR/meta.tsv records the command, the commit
 #                               (git rev-parse --short HEAD, "+changes" if src/, the Makefile,
 #                               experiments/lib/ or the experiment's folder $EXP differed from
-#                               it) and the seconds since T0 (date +%s)
+#                               it), the seconds since T0 (date +%s) and the CPU seconds of
+#                               the script's children (cpu_seconds)
 #   prepare_run OUT             before a run: build the simulator, install gnuplot and create
 #                               OUT; nothing under DRY_RUN=1 (see below)
 #   fill_report OUT TEMPLATE VALUES...
@@ -98,10 +99,15 @@ run_commit() {
 	echo "$c"
 }
 
+# cpu_seconds: the user + system time of the script's finished children (POSIX `times`, its
+# second line), the whole run's CPU time, which unlike the wall time does not depend on how
+# many runs shared the cores
 run_meta() { # dir command t0
 	_s=$(( $(date +%s) - $3 ))
 	[ "$_s" -gt 0 ] || _s="< 1"
-	printf 'command\t%s\ncommit\t%s\nseconds\t%s\n' "$2" "$(run_commit)" "$_s" > "$1/meta.tsv"
+	times > "$1/meta.tsv" # in this shell: in $(...) a subshell would report its own children
+	_cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$1/meta.tsv")
+	printf 'command\t%s\ncommit\t%s\nseconds\t%s\ncpu_seconds\t%s\n' "$2" "$(run_commit)" "$_s" "$_cpu" > "$1/meta.tsv"
 }
 
 fill_report() { # out template prefix=file...
