@@ -14,6 +14,7 @@
 #   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
+#   make docs       regenerate docs/scenario-keys.md and the generated parts of the READMEs
 CC      ?= cc
 BUILD   ?= build
 PKGS    := libconfig jansson nettle
@@ -195,8 +196,12 @@ bench-memory: $(BUILD)/sharebuf
 	sh bench/memory-bench.sh $(BUILD)/sharebuf
 	sh bench/flowlist-bench.sh $(BUILD)/sharebuf
 
+# the generated reference of the keys, and the figures tools/gen-docs.sh writes between marker
+# comments: the demo's table (a run of compare) and the reproductions' run times (their
+# committed REPORT.md); tests/test_cli.c and tests/test_docs.c fail when they are stale
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md
+	sh tools/gen-docs.sh $(BUILD)/sharebuf
 
 deps:
 	sh tools/install-deps.sh

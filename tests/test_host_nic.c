@@ -2,7 +2,8 @@
  * test_host_nic.c — a host NIC: where it keeps the control packets its host sends
  * (host.control_queue, docs/scenario-keys.md): ahead of the data queues (priority) or in the
  * FIFO of their priority behind the data queued before them (fifo, ns-3's QbbNetDevice); and
- * the rate it sends at (host.nic_rate_gbps), below.
+ * the rate it sends at (host.nic_rate_gbps), below; and the warning that a NIC without a limit
+ * (host.nic_buffer_bytes = 0) is piling up a flow's packets, at the end.
  *
  * Host 0 sends a long TCP flow to host 1 with a window far beyond the path's BDP, so its NIC
  * always holds a backlog; host 1 sends a short flow back. Host 0's ACKs for the short flow
@@ -16,6 +17,8 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "sim/sim.h"
 #include "testlib.h"
 #include "transport/cbr.h"
@@ -105,11 +108,85 @@ static void test_nic_faster_than_the_port_fills_the_buffer(void **state)
 	assert_true(fast >= 35 * 1500 && fast <= 37 * 1500);
 }
 
-int main(void)
+/* host.nic_buffer_bytes = 0 (no limit, the default): a NIC queue past SB_NIC_WARN_BYTES is
+ * reported once per run on stderr, naming the host, the flow and the key (sim/sim.h).
+ *
+ * A lone DCTCP flow between two hosts of one switch: the switch's port toward the receiver runs
+ * at the sender's own rate, so it never queues more than the packet in transit and never marks
+ * (RFC 8257 §3.1: a mark only above K), and nothing is lost; DCTCP cuts its window only on
+ * marks or loss (§3.3), so slow start doubles it every RTT (RFC 5681 §3.1) and everything
+ * beyond the path's BDP (25 Gb/s x ~4 us, about 12 KB) waits in the sender's NIC: well past 4 MiB
+ * within 5 ms. Two such senders to one receiver share the switch's port: it queues, marks, and
+ * their windows, hence their NICs, stay near BDP + K. */
+static const char nic_lone_flow[] =
+	"run: { duration_ms = 5.0; sample_interval_us = 0.0; };\n"
+	"topology: { type = \"single\"; hosts = 3; host_rate_gbps = 25.0; host_delay_us = 1.0; };\n"
+	"switch: { scheme = \"dt\"; buffer_bytes = 1000000; };\n"
+	"workloads = ( { type = \"longlived\"; transport = \"dctcp\"; srcs = [0]; dst = 1; } );\n";
+
+static size_t count_of(const char *s, const char *what)
 {
+	size_t n = 0;
+	for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what))
+		n++;
+	return n;
+}
+
+/* Runs the scenario with the --set options and returns the program's stderr. */
+static char *nic_run_err(const char *dir, const char *cfg, const char *sets)
+{
+	char *path = tl_write_file(dir, "nic.cfg", cfg), args[4096];
+	snprintf(args, sizeof(args), "run '%s' %s --out '%s/out' --quiet", path, sets, dir);
+	struct tl_cmd r = tl_sharebuf(args);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	char *err = r.err;
+	r.err = NULL;
+	tl_cmd_free(&r);
+	free(path);
+	return err;
+}
+
+static void test_nic_unbounded_queue_warns_once(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *err = nic_run_err(dir, nic_lone_flow, "");
+	print_message("%s", err);
+	assert_int_equal(count_of(err, "sharebuf: warning:"), 1);
+	assert_int_equal(count_of(err, "host.nic_buffer_bytes"), 2); /* the cause and the cure */
+	assert_non_null(strstr(err, "host 0's NIC"));
+	assert_non_null(strstr(err, "(flow 0, host 0 -> 1)"));
+	free(err);
+
+	/* A limit the user chose, even above the threshold: the NIC drops beyond it, no warning. */
+	err = nic_run_err(dir, nic_lone_flow, "--set host.nic_buffer_bytes=8000000");
+	assert_string_equal(err, "");
+	free(err);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+static void test_nic_congested_switch_port_no_warning(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *err = nic_run_err(dir, nic_lone_flow, "--set 'workloads.0.srcs=[0, 2]'");
+	assert_string_equal(err, "");
+	free(err);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	tl_sharebuf_init(argv[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nic_acks_wait_behind_data_with_fifo),
 		cmocka_unit_test(test_nic_faster_than_the_port_fills_the_buffer),
+		cmocka_unit_test(test_nic_unbounded_queue_warns_once),
+		cmocka_unit_test(test_nic_congested_switch_port_no_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

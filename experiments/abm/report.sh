@@ -3,6 +3,10 @@
 # Writes experiments/abm/REPORT.md from the outputs of run.sh (and of run-variants.sh, when
 # present) and copies the plot beside it. run.sh calls it at its end; it can be rerun alone:
 #
+# Where: out/experiments/abm/report/REPORT.md and its plots by default (the checkout is left as it
+# was); the committed experiments/abm/REPORT.md and plots with --update-report (lib/report.sh,
+# report_dir). A report never drops a committed --full section it was not given (keep_sections).
+#
 #   sh experiments/abm/report.sh
 #
 # Inputs: out/experiments/abm/{results.csv,results-seed2.csv,meta.tsv} (run.sh, reduced: seeds
@@ -18,6 +22,7 @@ cd "$(dirname "$0")/../.."
 EXP=experiments/abm
 D=out/experiments/abm
 V=$D/report
+report_dir "$V" "$@"
 if [ ! -s $D/meta.tsv ] || [ ! -s $D/results.csv ] || [ "$(cat $D/mode.txt 2>/dev/null)" != reduced ]; then
 	echo "abm report: REPORT.md left as it was: no reduced run in $D yet (sh $EXP/run.sh)" >&2
 	exit 0
@@ -45,7 +50,7 @@ sp=0 fu=0
 awk -F'\t' -v sp=$sp -v fu=$fu '!($1 ~ /^spine\./ && !sp) && !($1 ~ /^full\./ && !fu)' $EXP/previous.tsv > $V/previous.tsv
 awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
-fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv spm.="$(meta $D-spine)" \
+fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv spm.="$(meta $D-spine)" \
 	fm.="$(meta $D-full)" cite:paper.=$EXP/paper.tsv =$V/values.tsv =$V/ci.tsv =$V/moved.tsv =$V/warnings.tsv
-cp $D/abm.png $EXP/abm.png
-echo "abm report: $EXP/REPORT.md and abm.png written from out/experiments/abm*" >&2
+cp $D/abm.png "$REPORT_DIR"/abm.png
+echo "abm report: $REPORT_DIR/REPORT.md and abm.png written from out/experiments/abm*" >&2

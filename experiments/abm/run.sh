@@ -18,14 +18,17 @@
 # build/sharebuf).
 # Results: out/experiments/abm/{results.csv,results-seed2.csv,results.md,abm.png,meta.tsv}
 # (--full: out/experiments/abm-full/); the sweep's CSVs in <that directory>/fig7-fig9b/ and its
-# runs in fig7-fig9b/runs/<point>/seed-<S>/. At the end report.sh rewrites
+# runs in fig7-fig9b/runs/<point>/seed-<S>/. At the end report.sh writes out/experiments/abm/report/
+# REPORT.md, or with --update-report rewrites the committed
 # experiments/abm/REPORT.md from out/experiments/abm* (see report.sh).
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/abm
 # the command as run, with the environment overrides that change the outputs (meta.tsv)
-CMD="sh $EXP/run.sh${1:+ $1}"
+read_full_flag "$@"   # --full, --update-report (experiments/lib/report.sh)
+CMD="sh $EXP/run.sh"
+[ "$FULL" = 0 ] || CMD="$CMD --full"
 for v in EXTRA ARRIVALS_MS DRAIN_MS FIGS OUT; do
 	eval "val=\${$v:-}"
 	# shellcheck disable=SC2154  # val is set by eval
@@ -35,13 +38,10 @@ MODE=reduced
 ARR=1000                 # the spec's run.arrivals_ms
 DEFAULT_OUT=out/experiments/abm
 SETS=""
-if [ "${1:-}" = "--full" ]; then
+if [ "$FULL" = 1 ]; then
 	MODE=full
 	ARR=3000             # the paper's 3 s of arrivals, abm.cfg's own length
 	DEFAULT_OUT=out/experiments/abm-full
-elif [ -n "${1:-}" ]; then
-	echo "usage: sh $EXP/run.sh [--full]" >&2
-	exit 2
 fi
 ARR=${ARRIVALS_MS:-$ARR}
 DRAIN=${DRAIN_MS:-200}   # after the last arrival: 20 minimum RTOs for flows to finish

@@ -4,6 +4,10 @@
 # tables, OUT/tables/, from tables.sh) and copies their plots beside it. Both scripts call it at
 # the end; it can be rerun alone:
 #
+# Where: out/experiments/dsh/report/REPORT.md and its plots by default (the checkout is left as it
+# was); the committed experiments/dsh/REPORT.md and plots with --update-report (lib/report.sh,
+# report_dir). A report never drops a committed --full section it was not given (keep_sections).
+#
 #   sh experiments/dsh/report.sh
 #
 # It needs the outputs of the four figures (run.sh; OUT=... reads another directory); without
@@ -18,6 +22,7 @@ EXP=experiments/dsh
 OUT=${OUT:-out/experiments/dsh}
 T=$OUT/tables
 V=$OUT/report
+report_dir "$V" "$@"
 missing=""
 [ -s $OUT/meta-fig11.tsv ] && [ -s $T/fig11.csv ] || missing="$missing Fig. 11;"
 [ -s $OUT/meta-fig12.tsv ] && [ -s $T/fig12.csv ] || missing="$missing Fig. 12;"
@@ -63,10 +68,10 @@ awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s
 
 mv_meta=/dev/null; [ ! -s $OUT/meta-variants.tsv ] || mv_meta=$OUT/meta-variants.tsv
 h_meta=/dev/null; [ ! -s $T/fig14-harness.csv ] || h_meta=$mv_meta
-fill_report $EXP/REPORT.md $EXP/REPORT.md.in m11.=$OUT/meta-fig11.tsv m12.=$OUT/meta-fig12.tsv m13.=$OUT/meta-fig13.tsv \
+fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in m11.=$OUT/meta-fig11.tsv m12.=$OUT/meta-fig12.tsv m13.=$OUT/meta-fig13.tsv \
 	m14.=$OUT/meta-fig14.tsv m14h.="$h_meta" mv.="$mv_meta" \
 	cite:paper.=$EXP/paper.tsv =$V/fig11.tsv =$V/fig12.tsv =$V/fig13.tsv =$V/fig14.tsv =$V/moved.tsv \
 	=$V/files.tsv =$V/warnings.tsv
-for p in fig11 fig12 fig13 fig14; do cp $OUT/$p.png $EXP/$p.png; done
-[ ! -s $OUT/fig14-harness.png ] || cp $OUT/fig14-harness.png $EXP/fig14-harness.png
-echo "dsh report: $EXP/REPORT.md and its plots written from $OUT" >&2
+for p in fig11 fig12 fig13 fig14; do cp $OUT/$p.png "$REPORT_DIR"/$p.png; done
+[ ! -s $OUT/fig14-harness.png ] || cp $OUT/fig14-harness.png "$REPORT_DIR"/fig14-harness.png
+echo "dsh report: $REPORT_DIR/REPORT.md and its plots written from $OUT" >&2

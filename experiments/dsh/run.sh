@@ -16,7 +16,8 @@
 #
 # Each sweep writes OUT/<spec>/{sweep.csv,sweep-summary.csv,runs/} (OUT: out/experiments/dsh;
 # --full: out/experiments/dsh-full, Fig. 14 only: Figs 11-13 are at the paper's scale already).
-# Then tables.sh OUT/tables/, plot.sh the PNGs, report.sh experiments/dsh/REPORT.md.
+# Then tables.sh OUT/tables/, plot.sh the PNGs, report.sh OUT/report/REPORT.md (with --update-report:
+# the committed experiments/dsh/REPORT.md and plots; experiments/lib/report.sh).
 # Resumable: started again after a kill, each sweep runs only its missing runs (docs/sweep.md §3).
 # Environment: JOBS (2, runs at a time), OUT, FIGS (a subset of "fig11 fig12 fig13 fig14"),
 # PLOT_ONLY=1 (no sweep: tables, plots, report from the existing outputs), NOREPORT=1,

@@ -3,6 +3,10 @@
 # out/experiments/edt-full/ when a --full run is there) and copies the default run's plots
 # beside it. run.sh calls it at the end; it can be rerun alone, without running anything:
 #
+# Where: out/experiments/edt/report/REPORT.md and its plots by default (the checkout is left as it
+# was); the committed experiments/edt/REPORT.md and plots with --update-report (lib/report.sh,
+# report_dir). A report never drops a committed --full section it was not given (keep_sections).
+#
 #   sh experiments/edt/report.sh
 #
 # The figures' tables come from the sweeps' CSVs (tables.sh), the numbers from values.awk,
@@ -14,6 +18,7 @@ cd "$(dirname "$0")/../.."
 EXP=experiments/edt
 OUT=${OUT:-out/experiments/edt}
 FULL=out/experiments/edt-full
+report_dir "$OUT/report" "$@"
 [ -s "$OUT/meta.tsv" ] || { echo "edt report: $OUT/meta.tsv missing: run sh $EXP/run.sh first; REPORT.md left as it was" >&2; exit 1; }
 sh $EXP/tables.sh "$OUT"
 for p in fig14 fig12 fig17b fig18; do
@@ -31,7 +36,7 @@ awk -f experiments/lib/values.awk -f $EXP/values.awk \
 	what=f12dt "$OUT/fig12_dt.dat" what=f12edt "$OUT/fig12_edt.dat" what=f17 "$OUT/fig17b.csv" \
 	what=ci "$OUT/fig17b-ci.csv" what=tot "$OUT/onoff/totals.txt" what=drops "$OUT/onoff/burst_drops.txt" \
 	what=pb "$OUT/onoff/per_burst.txt" "$@" > "$OUT/values.tsv"
-fill_report $EXP/REPORT.md $EXP/REPORT.md.in run.="$OUT/meta.tsv" full.="$meta_full" \
+fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in run.="$OUT/meta.tsv" full.="$meta_full" \
 	cite:paper.=$EXP/paper.tsv ref.=$EXP/refmodel.tsv ="$OUT/values.tsv"
-for p in fig14 fig12 fig17b fig18; do cp "$OUT/$p.png" "$EXP/$p.png"; done
-echo "edt report: $EXP/REPORT.md and its plots written from $OUT" >&2
+for p in fig14 fig12 fig17b fig18; do cp "$OUT/$p.png" "$REPORT_DIR/$p.png"; done
+echo "edt report: $REPORT_DIR/REPORT.md and its plots written from $OUT" >&2

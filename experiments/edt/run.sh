@@ -8,12 +8,14 @@
 #
 #   sh experiments/edt/run.sh           # 20 s of ON/OFF bursts per trial (the paper's length)
 #   sh experiments/edt/run.sh --full     # 60 s per trial (--set run.duration_ms=60030)
+#   sh experiments/edt/run.sh --update-report   # and rewrite the committed REPORT.md and plots
 #
 # Each sweep writes OUT/<sweep>/{sweep.csv,sweep-summary.csv,runs/} (OUT: out/experiments/edt,
 # --full: out/experiments/edt-full). Before the ON/OFF sweep, gen_bursts.awk writes each trial's
 # flow list to OUT/bursts/seedN.csv, and the sweep runs with OUT as its working directory, where
 # the spec's relative paths bursts/seedN.csv point. Then tables.sh turns the sweeps' CSVs into
-# the figures' tables, plot.sh draws them, and report.sh writes experiments/edt/REPORT.md.
+# the figures' tables, plot.sh draws them, and report.sh writes the report: OUT/report/REPORT.md,
+# or with --update-report the committed experiments/edt/REPORT.md (experiments/lib/report.sh).
 #
 # Resumable: a sweep killed at any moment continues where it was when run.sh is started again
 # (complete runs are kept, docs/sweep.md §3).

@@ -9,13 +9,23 @@
 #   run_meta DIR "COMMAND" T0   after a run: DIR/meta.tsv records the command, the commit
 #                               (git rev-parse --short HEAD, "+changes" if src/, the Makefile,
 #                               experiments/lib/ or the experiment's folder $EXP differed from
-#                               it) and the seconds since T0 (date +%s)
+#                               it), the seconds since T0 (date +%s) and the CPU seconds of
+#                               the script's children (cpu_seconds)
 #   prepare_run OUT             before a run: build the simulator, install gnuplot and create
 #                               OUT; nothing under DRY_RUN=1 (see below)
 #   fill_report OUT TEMPLATE VALUES...
 #                               fills TEMPLATE with the values files (each "PREFIX=FILE", or
 #                               "cite:PREFIX=FILE" to keep a citation column) into OUT; on any
-#                               unfilled key OUT is left as it was and the call fails
+#                               unfilled key OUT is left as it was and the call fails; nor is
+#                               OUT replaced by a report without one of its "<!-- section: -->"
+#                               lines (a --full run's numbers: see keep_sections)
+#   report_dir DIR [ARGS]       where report.sh writes REPORT.md and its plots (REPORT_DIR):
+#                               DIR (under out/, beside the run's outputs) by default, so that
+#                               a reproduction leaves the checkout as it was; the committed
+#                               report in $EXP only with --update-report (or UPDATE_REPORT=1)
+#
+# run.sh takes [--full] [--update-report] (read_full_flag) and hands --update-report on to
+# report.sh as UPDATE_REPORT=1.
 
 # Every experiment script runs its sweeps with "$SB" (default build/sharebuf; a test points
 # it at its own build), adding $DRY to each: with DRY_RUN=1 that is --dry-run, and the script
@@ -28,11 +38,46 @@ DRY=""
 # shellcheck disable=SC2034  # FULL is the caller's
 read_full_flag() {
 	FULL=0
-	case "${1:-}" in
-	--full) FULL=1 ;;
-	"") ;;
-	*) echo "usage: sh $EXP/run.sh [--full]" >&2; exit 2 ;;
+	for _a in "$@"; do
+		case $_a in
+		--full) FULL=1 ;;
+		--update-report) UPDATE_REPORT=1; export UPDATE_REPORT ;;
+		*) echo "usage: sh $EXP/run.sh [--full] [--update-report]" >&2; exit 2 ;;
+		esac
+	done
+}
+
+# REPORT_DIR: DIR, or $EXP with --update-report / UPDATE_REPORT=1 (report.sh's own arguments:
+# --update-report only). DIR is created.
+# shellcheck disable=SC2034  # REPORT_DIR is the caller's
+report_dir() { # dir [args of report.sh]
+	_d=$1
+	shift
+	for _a in "$@"; do
+		case $_a in
+		--update-report) UPDATE_REPORT=1 ;;
+		*) echo "usage: sh $EXP/report.sh [--update-report]" >&2; exit 2 ;;
+		esac
+	done
+	case ${UPDATE_REPORT:-0} in
+	0) REPORT_DIR=$_d; mkdir -p "$_d" ;;
+	1) REPORT_DIR=$EXP ;;
+	*) echo "$EXP: UPDATE_REPORT must be 0 or 1, not '$UPDATE_REPORT'" >&2; exit 2 ;;
 	esac
+}
+
+# A report keeps the sections of runs it was not given again: each such section of a template
+# starts with a line "<!-- section: NAME -->" (e.g. the numbers of a --full run, which a reduced
+# run does not make). keep_sections OLD NEW fails, naming them, when OLD has such a line that
+# NEW lacks: a reduced run must not drop a committed --full section.
+keep_sections() { # old new
+	[ -f "$1" ] || return 0
+	_lost=$(grep '^<!-- section: .* -->$' "$1" | while IFS= read -r _l; do
+		grep -qxF "$_l" "$2" || printf ' %s' "$(echo "$_l" | sed 's/^<!-- section: \(.*\) -->$/\1/')"
+	done)
+	[ -z "$_lost" ] && return 0
+	echo "fill_report: $1 not replaced: it holds the section(s)$_lost, whose outputs this report was not given (run them first, e.g. with --full, or write the report under out/ without --update-report)" >&2
+	return 1
 }
 
 prepare_run() {
@@ -54,10 +99,15 @@ run_commit() {
 	echo "$c"
 }
 
+# cpu_seconds: the user + system time of the script's finished children (POSIX `times`, its
+# second line), the whole run's CPU time, which unlike the wall time does not depend on how
+# many runs shared the cores
 run_meta() { # dir command t0
 	_s=$(( $(date +%s) - $3 ))
 	[ "$_s" -gt 0 ] || _s="< 1"
-	printf 'command\t%s\ncommit\t%s\nseconds\t%s\n' "$2" "$(run_commit)" "$_s" > "$1/meta.tsv"
+	times > "$1/meta.tsv" # in this shell: in $(...) a subshell would report its own children
+	_cpu=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); t += a[1] * 60 + a[2] } printf "%.0f", t }' "$1/meta.tsv")
+	printf 'command\t%s\ncommit\t%s\nseconds\t%s\ncpu_seconds\t%s\n' "$2" "$(run_commit)" "$_s" "$_cpu" > "$1/meta.tsv"
 }
 
 fill_report() { # out template prefix=file...
@@ -72,7 +122,7 @@ fill_report() { # out template prefix=file...
 		esac
 	done
 	# shellcheck disable=SC2086  # a list of awk arguments
-	if awk -f experiments/lib/fill.awk $_args tmpl=1 "$_tmpl" > "$_out.tmp"; then
+	if awk -f experiments/lib/fill.awk $_args tmpl=1 "$_tmpl" > "$_out.tmp" && keep_sections "$_out" "$_out.tmp"; then
 		mv "$_out.tmp" "$_out"
 	else
 		rm -f "$_out.tmp"

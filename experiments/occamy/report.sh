@@ -3,6 +3,10 @@
 # Writes experiments/occamy/REPORT.md from the outputs of run.sh (and of run-variants.sh, when
 # present) and copies the plots beside it. run.sh calls it at its end; it can be rerun alone:
 #
+# Where: out/experiments/occamy/report/REPORT.md and its plots by default (the checkout is left as it
+# was); the committed experiments/occamy/REPORT.md and plots with --update-report (lib/report.sh,
+# report_dir). A report never drops a committed --full section it was not given (keep_sections).
+#
 #   sh experiments/occamy/report.sh
 #
 # Inputs: out/experiments/occamy/{choking.csv,burst.csv,ci.tsv,meta.tsv} (run.sh, reduced:
@@ -16,6 +20,7 @@ cd "$(dirname "$0")/../.."
 EXP=experiments/occamy
 D=out/experiments/occamy
 V=$D/report
+report_dir "$V" "$@"
 if [ ! -s $D/meta.tsv ] || [ ! -s $D/burst.csv ] || [ "$(cat $D/mode.txt 2>/dev/null)" != reduced ] ||
 	[ "$(cat $D/rto_us.txt 2>/dev/null)" != 200000 ]; then
 	echo "occamy report: REPORT.md left as it was: no reduced run with the 200 ms RTO in $D yet (sh $EXP/run.sh)" >&2
@@ -40,8 +45,8 @@ r5=0
 awk -F'\t' -v r5=$r5 '!($1 ~ /^rto5\./ && !r5)' $EXP/previous.tsv > $V/previous.tsv
 awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $V/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv > $V/warnings.tsv
-fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv r5m.="$(meta $D-rto5)" bgm.="$(meta $D-paper-sizes)" \
+fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv r5m.="$(meta $D-rto5)" bgm.="$(meta $D-paper-sizes)" \
 	cite:paper.=$EXP/paper.tsv =$V/values.tsv =$D/ci.tsv =$V/moved.tsv =$V/warnings.tsv
-cp $D/fig14_choking.png $EXP/fig14_choking.png
-cp $D/fig12_burst.png $EXP/fig12_burst.png
-echo "occamy report: $EXP/REPORT.md and its plots written from out/experiments/occamy*" >&2
+cp $D/fig14_choking.png "$REPORT_DIR"/fig14_choking.png
+cp $D/fig12_burst.png "$REPORT_DIR"/fig12_burst.png
+echo "occamy report: $REPORT_DIR/REPORT.md and its plots written from out/experiments/occamy*" >&2

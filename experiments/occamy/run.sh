@@ -12,7 +12,8 @@
 #
 # Writes out/experiments/occamy/{choking.csv,burst.csv,results.md,fig14_choking.png,
 # fig12_burst.png,meta.tsv} (--full: out/experiments/occamy-full/) and each sweep's CSVs and runs
-# in <that directory>/<spec>/, then report.sh rewrites experiments/occamy/REPORT.md.
+# in <that directory>/<spec>/, then report.sh writes out/experiments/occamy/report/REPORT.md (with
+# --update-report: rewrites the committed experiments/occamy/REPORT.md; experiments/lib/report.sh).
 # choking.csv and burst.csv hold seed 1 (the report's comparisons); with more seeds in the specs,
 # results.md, REPORT.md and the plots also give the means over the seeds with 95 % CIs.
 # Environment: MIN_RTO_US=5000 (tcp.min_rto_us and tcp.init_rto_us of every run; default the

@@ -2,6 +2,10 @@
 # Writes experiments/reverie/REPORT.md from the outputs of run.sh and copies the plots beside it.
 # run.sh calls it at its end; it can be rerun alone:
 #
+# Where: out/experiments/reverie/report/REPORT.md and its plots by default (the checkout is left as it
+# was); the committed experiments/reverie/REPORT.md and plots with --update-report (lib/report.sh,
+# report_dir). A report never drops a committed --full section it was not given (keep_sections).
+#
 #   sh experiments/reverie/report.sh
 #
 # Inputs: out/experiments/reverie/{results.csv,flag_same.txt,meta.tsv} of a reduced run with
@@ -18,6 +22,7 @@ EXP=experiments/reverie
 D=out/experiments/reverie
 FULL=$EXP/full
 V=$D/report
+report_dir "$V" "$@"
 if [ ! -s $D/meta.tsv ] || [ ! -s $D/results.csv ] || [ ! -s $D/flag_same.txt ] ||
 	[ "$(cat $D/mode.txt 2>/dev/null)" != reduced ] || [ "$(awk -F, 'NR > 1 { print $1 }' $D/results.csv | sort -u | tr '\n' ' ')" != "10 7 8 " ]; then
 	echo "reverie report: REPORT.md left as it was: no reduced run of Figs. 7, 8 and 10 in $D yet (sh $EXP/run.sh)" >&2
@@ -42,11 +47,13 @@ awk -F'\t' '$1 !~ /^(pp|pv)\./' $V/values.tsv >> $V/cur.tsv
 awk -v prefix=moved. -f $VAL -f experiments/lib/moved.awk what=prev $EXP/previous.tsv what=cur $V/cur.tsv > $V/moved.tsv
 awk -F'\t' '$1 ~ /warnings$/ && $2 != "" { w = w $2 } END { printf "warnings\t%s\n", w }' $V/values.tsv $V/moved.tsv $V/full.tsv > $V/warnings.tsv
 if [ -s $V/full.tsv ]; then
-	fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv fm.=$FULL/meta.tsv cite:paper.=$EXP/paper.tsv \
+	fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv fm.=$FULL/meta.tsv cite:paper.=$EXP/paper.tsv \
 		=$V/values.tsv =$V/moved.tsv =$V/full.tsv =$V/warnings.tsv
 else
-	fill_report $EXP/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv cite:paper.=$EXP/paper.tsv \
+	fill_report "$REPORT_DIR"/REPORT.md $EXP/REPORT.md.in m.=$D/meta.tsv cite:paper.=$EXP/paper.tsv \
 		=$V/values.tsv =$V/moved.tsv =$V/warnings.tsv
 fi
-for f in fig7 fig8 fig10; do cp $D/$f.png $EXP/$f.png; done
-echo "reverie report: $EXP/REPORT.md and its plots written from $D$([ -s $V/full.tsv ] && echo " and $FULL")" >&2
+for f in fig7 fig8 fig10; do cp $D/$f.png "$REPORT_DIR"/$f.png; done
+# the paper-scale plot the report links to (full/), beside a report under out/
+[ "$REPORT_DIR" = $EXP ] || [ ! -s $FULL/fig7-full.png ] || { mkdir -p "$REPORT_DIR"/full && cp $FULL/fig7-full.png "$REPORT_DIR"/full/; }
+echo "reverie report: $REPORT_DIR/REPORT.md and its plots written from $D$([ -s $V/full.tsv ] && echo " and $FULL")" >&2

@@ -22,13 +22,16 @@
 # Then: OUT/results.csv (means and 95 % CIs over the seeds, in the experiment's terms:
 # results.awk), OUT/results-seed1.csv (seed 1's runs), OUT/results.md (tables.awk), the plots
 # OUT/fig7.png, fig8.png, fig10.png (plot.sh), OUT/flag_same.txt and OUT/meta.tsv; report.sh
-# rewrites experiments/reverie/REPORT.md from a reduced run with every figure.
+# writes out/experiments/reverie/report/REPORT.md (with --update-report: rewrites the committed
+# experiments/reverie/REPORT.md) from a reduced run with every figure.
 set -e
 cd "$(dirname "$0")/../.."
 . experiments/lib/report.sh
 EXP=experiments/reverie
 # the command as run, with the environment overrides that change the outputs (meta.tsv)
-CMD="sh $EXP/run.sh${1:+ $1}"
+read_full_flag "$@"   # --full, --update-report (experiments/lib/report.sh)
+CMD="sh $EXP/run.sh"
+[ "$FULL" = 0 ] || CMD="$CMD --full"
 for v in EXTRA FIGS JOBS OUT; do
 	eval "val=\${$v:-}"
 	# shellcheck disable=SC2154  # val is set by eval
@@ -38,11 +41,8 @@ done
 # 30 MB to finish), 2 queries/s per host. The specs' own scale is reverie.cfg's, the reduced one.
 FULL_SETS="--set topology.leaves=16 --set run.arrivals_ms=2000 --set run.duration_ms=2100 --set workloads.1.query_rate=2"
 MODE=reduced SETS="" SUFFIX="" DEFAULT_OUT=out/experiments/reverie
-if [ "${1:-}" = "--full" ]; then
+if [ "$FULL" = 1 ]; then
 	MODE=full SETS=$FULL_SETS SUFFIX=-paper DEFAULT_OUT=out/experiments/reverie-full
-elif [ -n "${1:-}" ]; then
-	echo "usage: sh $EXP/run.sh [--full]" >&2
-	exit 2
 fi
 OUT=${OUT:-$DEFAULT_OUT}
 FIGS=${FIGS:-"7 8 10"}
@@ -141,19 +141,21 @@ if [ -z "${PLOT_ONLY:-}" ]; then
 	run_meta "$OUT" "$CMD" "$start"
 fi
 # --full with Fig. 7: its CSVs, plot and how it was run go into the repository (experiments/
-# reverie/full/; not the runs, which are large), from which report.sh writes its section
+# reverie/full/; not the runs, which are large), from which report.sh writes its section; that
+# only with --update-report, else beside the run's outputs (OUT/report/full/)
 if [ "$MODE" = full ] && [ -s "$OUT/fig7/wall.tsv" ] && [ -s "$OUT/fig7/sweep-summary.csv" ] && [ -z "${NOREPORT:-}" ]; then
-	F=$EXP/full
-	mkdir -p $F
-	cp "$OUT/fig7/sweep.csv" "$OUT/fig7/sweep-summary.csv" $F/
-	cp "$OUT/fig7.png" $F/fig7-full.png
+	F=$OUT/report/full
+	[ "${UPDATE_REPORT:-0}" != 1 ] || F=$EXP/full
+	mkdir -p "$F"
+	cp "$OUT/fig7/sweep.csv" "$OUT/fig7/sweep-summary.csv" "$F"/
+	cp "$OUT/fig7.png" "$F"/fig7-full.png
 	{
 		printf 'command\t%s\n' "$CMD"
 		awk -F'\t' '$1 == "command" { print "sweep\t" $2 } $1 == "seconds" || $1 == "runs" || $1 == "jobs" { print }' "$OUT/fig7/wall.tsv"
 		printf 'simulator_commit\t%s\n' "$(awk -F'"' '/"commit"/ { print substr($4, 1, 7); exit }' "$(ls -d "$OUT"/fig7/runs/*/seed-* | head -n 1)/summary.json")"
 		printf 'nproc\t%s\ncpu\t%s\n' "$(nproc)" "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 		printf 'scale\t%s\n' "$SCALE"
-	} > $F/meta.tsv
+	} > "$F"/meta.tsv
 	echo "reverie: paper-scale Fig. 7 written to $F/" >&2
 fi
 [ -n "${NOREPORT:-}" ] || sh $EXP/report.sh

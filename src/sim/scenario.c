@@ -129,7 +129,7 @@ const struct sb_param sb_host_param_table[] = {
 	{ "drr_quantum_bytes", SB_P_INT, HOST(drr_quantum_bytes), "1500", 1, 1e7, "bytes", NULL,
 	  "DRR quantum of weight 1 at the NIC" },
 	{ "nic_buffer_bytes", SB_P_INT, HOST(nic_buffer_bytes), "0", 0, 1e15, "bytes", NULL,
-	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic)" },
+	  "limit on data bytes queued in a host NIC; 0 = unlimited. Beyond it the NIC drops the packet (counted as cause nic). With 0, a flow whose path has no congested switch port sees neither ECN nor loss and piles its packets into its own NIC, and the run's memory grows with them: the first NIC priority queue past 4 MiB (SB_NIC_WARN_BYTES, sim/sim.h) is reported once per run on stderr, naming its host, its flow and this key (docs/transports.md)" },
 	{ "control_queue", SB_P_ENUM, HOST(control_queue), "priority", 0, 0, "", nic_control_choices,
 	  "where a NIC keeps the control packets its host sends (TCP's ACKs and SYNs, and RDMA feedback on the control path): priority = a queue served before every data queue, as switches do; fifo = the FIFO of the packet's priority, behind the data queued before it, as ns-3's QbbNetDevice does with everything the IP stack sends (the Reverie artifact)" },
 	{ "nic_rate_gbps", SB_P_DOUBLE, HOST(nic_rate_gbps), "0", 0, 10000, "Gb/s", NULL,

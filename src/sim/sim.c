@@ -18,6 +18,21 @@
 
 void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ack);
 
+/* Once per run (then nic_warn_at is raised out of reach): the first NIC queue, with no
+ * host.nic_buffer_bytes, that holds more than SB_NIC_WARN_BYTES. Its flow sees no congestion
+ * signal on its path, and the simulation's memory grows with the queue. */
+static void nic_warn(struct sb_sim *sim, uint64_t bytes, uint32_t src, uint32_t dst, uint32_t flow, uint8_t prio)
+{
+	sim->nic_warn_at = UINT64_MAX;
+	fprintf(stderr,
+		"sharebuf: warning: at %.3f ms host %u's NIC holds %llu B of priority %u (flow %u, host %u -> %u), "
+		"more than %llu B: host.nic_buffer_bytes = 0 sets no limit, so a flow that "
+		"meets no congested switch port sees neither ECN nor loss; set host.nic_buffer_bytes to bound it "
+		"(reported once per run)\n",
+		sb_time_to_us(sb_now(&sim->engine)) / 1e3, src, (unsigned long long)bytes, prio, flow, src, dst,
+		(unsigned long long)SB_NIC_WARN_BYTES);
+}
+
 void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 {
 	struct sb_port *nic = &sim->host_nics[pkt->src];
@@ -42,10 +57,15 @@ void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt)
 			return;
 		}
 	}
+	uint8_t prio = pkt->prio;
+	uint32_t flow = pkt->flow, src = pkt->src, dst = pkt->dst;
 	if (sim->nic_control_fifo)
 		sb_port_enqueue_fifo(sim, nic, pkt); /* one FIFO per priority for all the host sends */
 	else
 		sb_port_enqueue(sim, nic, pkt);
+	/* one compare, on the counter the enqueue has just written (SB_NIC_WARN_BYTES) */
+	if (nic->q[prio].bytes > sim->nic_warn_at)
+		nic_warn(sim, nic->q[prio].bytes, src, dst, flow, prio);
 }
 
 static void host_receive(struct sb_sim *sim, struct sb_node *host, uint16_t in_index, struct sb_packet *pkt)
@@ -251,6 +271,7 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 		rc = sb_topo_build(sim, &plan, err);
 	sb_topo_plan_free(&plan);
 	sim->nic_limit = (uint64_t)sc->host.nic_buffer_bytes;
+	sim->nic_warn_at = sim->nic_limit ? UINT64_MAX : SB_NIC_WARN_BYTES;
 	sim->nic_control_fifo = sc->host.control_queue == SB_NIC_CONTROL_FIFO;
 	sim->send_jitter = sb_time_from_us(sc->host.send_jitter_us);
 	if (rc == 0 && sim->send_jitter) {

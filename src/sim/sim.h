@@ -26,6 +26,16 @@
 #include "transport/flow.h"
 #include "transport/transport.h"
 
+/* With host.nic_buffer_bytes = 0 (the default, kept so that no existing scenario's outputs
+ * move; the fidelity scenarios, fidelity/ns3-reverie/, leave it there too), a flow whose path has no congested switch port
+ * never sees ECN or a drop, so its window, and the backlog in its own NIC, grows without end.
+ * A NIC priority queue past this many bytes is reported once per run on stderr. 4 MiB is far
+ * beyond any window the papers' scenarios need (a bandwidth-delay product: 400 Gb/s x 20 us is
+ * 1 MB) and above the whole shared buffer of their switches (Reverie's leaf: 2.56 MB), so a
+ * queue that deep means feedback is missing, not a burst; it is small enough to be reported
+ * within a few milliseconds of simulated time, before the memory it takes matters. */
+#define SB_NIC_WARN_BYTES (4ull << 20)
+
 /* A finished flow, as reported in flows.csv. */
 struct sb_flow_result {
 	uint32_t id, src, dst;
@@ -123,6 +133,9 @@ struct sb_sim {
 	struct sb_deadlock_detector *deadlock; /* PFC deadlock detector (net/deadlock.c), or NULL */
 	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
 	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
+	uint64_t nic_warn_at;      /* a NIC priority queue beyond this many bytes is reported once
+				    * on stderr (SB_NIC_WARN_BYTES; UINT64_MAX with a limit, or once
+				    * reported): sim.c, sb_host_send */
 	bool nic_control_fifo;     /* host.control_queue = fifo */
 	sb_time send_jitter;       /* host.send_jitter_us (0 = none; applied in net/port.c) */
 	struct sb_rng *send_jitter_rng; /* [nhosts] when send_jitter: a stream per host */
