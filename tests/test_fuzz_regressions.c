@@ -70,6 +70,8 @@ static harness_fn harness_of(const char *dir)
 		return sb_fuzz_flowfile;
 	if (!strcmp(dir, "cdf"))
 		return sb_fuzz_cdf;
+	if (!strcmp(dir, "sweep"))
+		return sb_fuzz_sweep;
 	return NULL;
 }
 
@@ -145,6 +147,7 @@ static void test_regressions(void **state)
 	n += replay("fuzz/regressions", "scenario", check_regression);
 	n += replay("fuzz/regressions", "flowfile", check_regression);
 	n += replay("fuzz/regressions", "cdf", check_regression);
+	n += replay("fuzz/regressions", "sweep", check_regression);
 	/* every line of the table has its file (a renamed file would otherwise go untested) */
 	assert_int_equal(n, sizeof(regressions) / sizeof(regressions[0]));
 }
@@ -153,7 +156,7 @@ static void test_regressions(void **state)
  * documented example flow list must be accepted. */
 static void check_seed(const char *name, int refused, const struct sb_error *why)
 {
-	if (!strcmp(name, "flowfile/docs-example.csv") && refused)
+	if ((!strcmp(name, "flowfile/docs-example.csv") || !strncmp(name, "sweep/", 6)) && refused)
 		fail_msg("%s: refused: %s", name, why->msg);
 }
 
@@ -161,6 +164,8 @@ static void test_seeds(void **state)
 {
 	(void)state;
 	assert_true(replay("fuzz/seeds", "flowfile", check_seed) >= 3);
+	/* the sweep specs of the seed corpus: each is a spec of docs/sweep.md, accepted */
+	assert_true(replay("fuzz/seeds", "sweep", check_seed) >= 3);
 	/* the CDFs shipped in data/ are the CDF harness's seeds: every one is accepted */
 	size_t n = 0;
 	DIR *d = opendir("data/cdf");

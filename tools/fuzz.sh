@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:?usage: sh tools/fuzz.sh BUILD_DIR SECONDS [HARNESS...]}
 SECONDS_EACH=${2:?usage: sh tools/fuzz.sh BUILD_DIR SECONDS [HARNESS...]}
 shift 2
-HARNESSES=${*:-scenario flowfile cdf}
+HARNESSES=${*:-scenario flowfile cdf sweep}
 
 case "$SECONDS_EACH" in
 '' | *[!0-9]*) echo "tools/fuzz.sh: SECONDS must be a whole number of seconds, got '$SECONDS_EACH'" >&2; exit 2 ;;
@@ -67,6 +67,8 @@ for h in $HARNESSES; do
 		seed data/cdf/*.cdf
 		opts="-max_len=4096" ;;
 	flowfile)
+		opts="-max_len=4096" ;;
+	sweep)
 		opts="-max_len=4096" ;;
 	esac
 	log="$BUILD/fuzz-$h.log"
