@@ -60,6 +60,9 @@ static const struct regression regressions[] = {
 	{ "scenario/set-list-hole.txt", "workloads.0.srcs" },
 	/* 0.1 ps rounded to 0 and turned sampling off */
 	{ "scenario/time-rounds-to-zero.txt", "run.sample_interval_us" },
+	/* a defect of the harness: an empty spec (one run of the default scenario, no base) has
+	 * run arguments of three words, which its check took for too few */
+	{ "sweep/empty-spec.cfg", NULL },
 };
 
 static harness_fn harness_of(const char *dir)
