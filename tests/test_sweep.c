@@ -978,6 +978,93 @@ static void test_extract_long_value(void **state)
 	free(dir);
 }
 
+/* Start sharebuf with stderr on a pseudo-terminal (the progress line is shown only on a
+ * terminal); *master reads it. */
+static pid_t start_on_tty(const char *const *argv, int *master)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	assert_true(*master >= 0 && grantpt(*master) == 0 && unlockpt(*master) == 0);
+	return tl_sharebuf_start(argv, NULL, ptsname(*master));
+}
+
+/* The count N of the last "WHO: N of M runs done" the terminal showed. */
+static long last_done(int master, const char *who)
+{
+	char buf[65536];
+	size_t n = 0;
+	ssize_t got;
+	while (n + 1 < sizeof(buf) && (got = read(master, buf + n, sizeof(buf) - 1 - n)) > 0) /* EIO: closed */
+		n += (size_t)got;
+	buf[n] = 0;
+	close(master);
+	long last = -1; /* the progress lines only: "WHO: N of M runs done" */
+	for (const char *p = buf; (p = strstr(p, who)); p++) {
+		char *end;
+		long v = strtol(p + strlen(who), &end, 10);
+		if (end != p + strlen(who) && !strncmp(end, " of ", 4))
+			last = v;
+	}
+	assert_true(last >= 0);
+	return last;
+}
+
+/* After Ctrl-C the progress line counted the interrupted runs as done ("16 of 27" with 15
+ * complete; compare said "2 of 2" with none): the last count shown is the number of runs
+ * complete on disk. Two at a time, so that one interrupted run ends while another still runs;
+ * the first run is short and the others long (simulated seconds), so that the interrupt finds
+ * two runs running whatever the machine's speed. */
+static void test_interrupted_counts(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *spec = tl_write_file(dir, "spec.cfg",
+				   "axes = ( { key = \"run.duration_ms\"; values = [2, 4000, 4001, 4002]; } );\n"
+				   "seeds = [ 1 ];\n");
+	char *out = tl_path_in(dir, "out");
+	const char *const argv[] = { "sweep", spec, "--out", out, "--jobs", "2", NULL };
+	int master;
+	pid_t p = start_on_tty(argv, &master);
+	char *third = tl_path_in(out, "runs/0002-duration_ms=4001/seed-1/.sharebuf.lock");
+	assert_true(tl_wait_for(third, 60)); /* one run has ended, two are running */
+	kill(p, SIGINT);
+	int st = tl_wait_pid(p, 60);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	char done[64][200];
+	size_t complete = complete_runs(out, done);
+	long shown = last_done(master, "sweep: ");
+	print_message("sweep: %zu runs complete, the last progress line said %ld\n", complete, shown);
+	bool sweep_ok = shown == (long)complete; /* reported with compare's, below */
+
+	char *cmp = tl_path_in(dir, "cmp");
+	const char *const cargv[] = { "compare", "--schemes", "dt,abm", "--set", "run.duration_ms=4000", "--out", cmp,
+				      "--jobs", "2", NULL };
+	p = start_on_tty(cargv, &master);
+	char *dt = tl_path_in(cmp, "dt/.sharebuf.lock"), *abm = tl_path_in(cmp, "abm/.sharebuf.lock");
+	assert_true(tl_wait_for(dt, 60) && tl_wait_for(abm, 60));
+	kill(p, SIGINT);
+	tl_wait_pid(p, 60);
+	size_t finished = 0;
+	static const char *const schemes[] = { "dt/summary.json", "abm/summary.json" };
+	for (int i = 0; i < 2; i++) {
+		char *sum = tl_path_in(cmp, schemes[i]);
+		finished += tl_exists(sum);
+		free(sum);
+	}
+	shown = last_done(master, "compare: ");
+	print_message("compare: %zu runs complete, the last progress line said %ld\n", finished, shown);
+	if (!sweep_ok || shown != (long)finished)
+		fail_msg("the last progress lines counted interrupted runs as done (%s%s)", sweep_ok ? "" : "sweep",
+			 shown == (long)finished ? "" : " compare");
+	free(dt);
+	free(abm);
+	free(cmp);
+	free(third);
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -997,6 +1084,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_slurm_names),
 		cmocka_unit_test(test_spec_files),
 		cmocka_unit_test(test_extract_long_value),
+		cmocka_unit_test(test_interrupted_counts),
 	};
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }

@@ -132,7 +132,7 @@ static bool same_provenance(const struct sb_sweep *sw, size_t r, json_t *sum, ch
 			return false;
 		}
 		if (!sha || strcmp(sha, now->sha256)) {
-			snprintf(why, n, "%s has changed since it was made", now->path);
+			snprintf(why, n, "%s %s", now->path, *now->sha256 ? "has changed since it was made" : "cannot be read now");
 			return false;
 		}
 	}
