@@ -28,6 +28,11 @@ int sb_fuzz_flowfile(const uint8_t *data, size_t size, struct sb_error *why);
 /* A CDF file, read from memory; when accepted, sampled and its quantiles checked. */
 int sb_fuzz_cdf(const uint8_t *data, size_t size, struct sb_error *why);
 
+/* A sweep spec (src/cli/sweep_spec.c), read from memory over the embedded default scenario,
+ * with at most 64 runs; inputs that would open a file (base, extract, @include, a CDF or flow
+ * list) are skipped. */
+int sb_fuzz_sweep(const uint8_t *data, size_t size, struct sb_error *why);
+
 /* Abort with a message when `cond` is false: a broken contract is a finding. */
 #define SB_FUZZ_CHECK(cond, ...)                                     \
 	do {                                                         \

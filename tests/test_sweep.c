@@ -206,7 +206,7 @@ static void test_bad_specs(void **state)
 		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"tcp.min_rto_uss=1\" ]; } ); } );\n",
 		  "point 0000-p=x: --set tcp.min_rto_uss: unknown key" },
 		{ "metrics = [ \"pfc.pause_frames\", \"pfc.pause_frames\" ];\n", "spec.cfg:1: metrics: pfc.pause_frames is listed twice" },
-		{ "extract = \"missing.sh\";\n", "spec.cfg:1: extract: cannot read " },
+		{ "extract = \"missing.sh\";\n", "spec.cfg:1: extract: cannot open " },
 		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.5]; },\n"
 		  "         { key = \"switch.dt.alpha\"; values = [1.0]; zip = true; } );\n",
 		  "spec.cfg:2: axes: switch.dt.alpha has 1 values but moves with workloads.0.load (zip = true), which has 2" },
@@ -636,6 +636,435 @@ static void test_mpi(void **state)
 	free(dir);
 }
 
+/* ---------- hardening: inputs, limits, duplicates, untrusted names ---------- */
+
+/* A CDF file of docs/workloads.md's format whose sizes are `scale` times a small curve's. */
+static char *write_cdf(const char *dir, int scale)
+{
+	char text[256];
+	snprintf(text, sizeof(text), "# size_bytes cumulative_probability\n%d 0\n%d 0.5\n%d 1\n", 1000 * scale,
+		 2000 * scale, 8000 * scale);
+	return tl_write_file(dir, "my.cdf", text);
+}
+
+/* docs/outputs.md §3: summary.json records the SHA-256 of every file the scenario reads (here
+ * the CDF named by the spec's `set`), computed here from the bytes the test wrote; and a sweep
+ * counts a finished run as its own only when those inputs and the program are the same: after
+ * the CDF is edited (flows 10 times larger) no run is complete, the dry run names the file,
+ * and the sweep runs every point again, so sweep.csv is made from the new CDF alone. A run
+ * recorded as made by another commit is not complete either. */
+static void test_input_files(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192], text[8192];
+	char *cdf = write_cdf(dir, 1), *real = realpath(cdf, NULL);
+	snprintf(text, sizeof(text),
+		 "set = ( \"run.duration_ms=4\", \"run.arrivals_ms=3\", \"workloads.0.cdf=%s\" );\n"
+		 "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.5]; } );\n", cdf);
+	char *spec = tl_write_file(dir, "spec.cfg", text);
+	char *out = tl_path_in(dir, "out");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, out);
+	tl_cmd_free((struct tl_cmd[]){ sweep(args, 0) });
+	char *csv_old = tl_slurp_in(out, "sweep.csv");
+	char *run0 = tl_path_in(out, "runs/0000-load=0.3/seed-default");
+	char *bytes = tl_slurp(cdf), hex[SB_SHA256_HEX];
+	sb_sha256_hex(bytes, strlen(bytes), hex);
+	json_t *sum = tl_json_load(run0, "summary.json");
+	json_t *in = tl_json_get(sum, "provenance.inputs");
+	assert_int_equal(json_array_size(in), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(in, 0), "path")), real);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(in, 0), "sha256")), hex);
+	json_decref(sum);
+	free(bytes);
+
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, out);
+	struct tl_cmd r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "2 of 2 runs complete, 0 to run"));
+	tl_cmd_free(&r);
+	free(write_cdf(dir, 10)); /* the same path, flows 10 times larger */
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "0 of 2 runs complete, 2 to run"));
+	assert_non_null(strstr(r.out, "my.cdf has changed since it was made"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s'", spec, out);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "(0 already complete, 2 run now)"));
+	tl_cmd_free(&r);
+	char *csv_new = tl_slurp_in(out, "sweep.csv");
+	assert_string_not_equal(csv_old, csv_new); /* the new CDF's numbers, in every row */
+	bytes = tl_slurp(cdf);
+	sb_sha256_hex(bytes, strlen(bytes), hex);
+	for (int p = 0; p < 2; p++) {
+		char *rd = tl_path_in(out, p ? "runs/0001-load=0.5/seed-default" : "runs/0000-load=0.3/seed-default");
+		sum = tl_json_load(rd, "summary.json");
+		in = tl_json_get(sum, "provenance.inputs");
+		assert_string_equal(json_string_value(json_object_get(json_array_get(in, 0), "sha256")), hex);
+		json_decref(sum);
+		free(rd);
+	}
+	free(bytes);
+
+	/* a run made by another program: its commit differs from this one's */
+	char *sp = tl_path_in(run0, "summary.json"), *js = tl_slurp(sp);
+	sum = json_loads(js, 0, NULL);
+	json_object_set_new(json_object_get(sum, "provenance"), "commit", json_string("0123456789abcdef"));
+	assert_int_equal(json_dump_file(sum, sp, 0), 0);
+	json_decref(sum);
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, out);
+	r = sweep(args, 0);
+	assert_non_null(strstr(r.out, "1 of 2 runs complete, 1 to run"));
+	assert_non_null(strstr(r.out, "(commit 0123456789abcdef)"));
+	tl_cmd_free(&r);
+	free(js);
+	free(sp);
+	free(csv_old);
+	free(csv_new);
+	free(run0);
+	free(real);
+	free(cdf);
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* A spec of `n` axes of 2 values each (then `more`): three scenario keys, then keys that
+ * exist nowhere (the count is checked before any run's scenario is loaded). */
+static char *axes_spec(int n, const char *more)
+{
+	static const char *const real[3] = { "key = \"tcp.min_rto_us\"; values = [ 1000, 2000 ];",
+					     "key = \"run.duration_ms\"; values = [ 1, 2 ];",
+					     "key = \"workloads.0.load\"; values = [ 0.3, 0.5 ];" };
+	size_t cap = 256 + strlen(more) + (size_t)n * 96, len = 0;
+	char *t = malloc(cap);
+	len += (size_t)snprintf(t + len, cap - len, "axes = (");
+	for (int i = 0; i < n; i++) {
+		char fake[64];
+		snprintf(fake, sizeof(fake), "key = \"x.k%d\"; values = [ 1, 2 ];", i);
+		len += (size_t)snprintf(t + len, cap - len, "%s { %s }", i ? ",\n" : "\n", i < 3 ? real[i] : fake);
+	}
+	snprintf(t + len, cap - len, " );\n%s", more);
+	return t;
+}
+
+/* docs/sweep.md §2: at most SB_SWEEP_MAX_RUNS runs, counted without wrapping: 64 axes of 2
+ * values (2^64 points, which wrapped to 0: an empty sweep that exited 0, and a Slurm array of
+ * 0-18446744073709551615) and 40 axes (which aborted) are refused at the axis that passes the
+ * limit, and so is an empty scheme list; the limit itself is exact (a grid of exactly
+ * max_runs is accepted, one run more refused). */
+static void test_grid_limit(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *out = tl_path_in(dir, "out");
+	static const int naxes[] = { 64, 40, 17 }; /* 2^17 = 131072 > 100000: passes at axes.16 */
+	for (size_t i = 0; i < 3; i++) {
+		char *text = axes_spec(naxes[i], "");
+		char *spec = tl_write_file(dir, "spec.cfg", text);
+		static const char *const modes[] = { "--dry-run", "--emit-slurm", "" };
+		for (int m = 0; m < 3; m++) {
+			snprintf(args, sizeof(args), "sweep '%s' --out '%s' %s", spec, out, modes[m]);
+			struct tl_cmd r = sweep(args, 1);
+			if (!strstr(r.err, "spec.cfg:18: axes.16: the grid passes 100000 points here (2 values); a sweep "
+					   "has at most 100000 runs"))
+				fail_msg("%d axes: %s", naxes[i], r.err);
+			tl_cmd_free(&r);
+			assert_false(tl_exists(out));
+		}
+		free(spec);
+		free(text);
+	}
+	char *spec = tl_write_file(dir, "spec.cfg", "schemes = [ ];\n");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, out);
+	struct tl_cmd r = sweep(args, 1);
+	assert_non_null(strstr(r.err, "spec.cfg:1: schemes: expected a non-empty list"));
+	tl_cmd_free(&r);
+	free(spec);
+
+	/* the boundary, with a small limit: 2^3 points x 1 seed = 8 runs fit in 8; x 2 seeds do not */
+	struct sb_sweep sw;
+	struct sb_error err = { "" };
+	char *text = axes_spec(3, "");
+	assert_int_equal(sb_sweep_load_text(&sw, "s.cfg", text, out, NULL, 0, 8, &err), 0);
+	assert_int_equal(sw.nruns, 8);
+	sb_sweep_free(&sw);
+	free(text);
+	text = axes_spec(3, "seeds = [ 1, 2 ];\n");
+	assert_int_equal(sb_sweep_load_text(&sw, "s.cfg", text, out, NULL, 0, 8, &err), -1);
+	assert_non_null(strstr(err.msg, "s.cfg:5: seeds: 8 points x 2 seeds is more than 8 runs"));
+	sb_sweep_free(&sw);
+	free(text);
+	text = axes_spec(4, "");
+	assert_int_equal(sb_sweep_load_text(&sw, "s.cfg", text, out, NULL, 0, 8, &err), -1);
+	assert_non_null(strstr(err.msg, "s.cfg:5: axes.3: the grid passes 8 points here"));
+	sb_sweep_free(&sw);
+	free(text);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* One key under two spellings, a value, a scheme or an override twice: each would give
+ * sweep.csv rows (or columns) for runs that never differed. Refused at the line, naming the
+ * key. */
+static void test_duplicates(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3, 0.5]; },\n"
+		  "         { key = \"workloads.00.load\"; values = [0.4]; } );\n",
+		  "spec.cfg:2: axes: workloads.00.load sets workloads.0.load, which the axis workloads.0.load sets already" },
+		{ "axes = ( { key = \"workloads.0.load\"; values = [0.3,\n 0.30]; } );\n",
+		  "spec.cfg:2: axes.0: values: element 1 is element 0 again (0.3)" },
+		{ "axes = ( { key = \"tcp.min_rto_us\"; values = [1000, 2000, 1000]; } );\n",
+		  "spec.cfg:1: axes.0: values: element 2 is element 0 again (1000)" },
+		{ "schemes = [ \"dt\", \"abm\",\n \"dt\" ];\n", "spec.cfg:2: schemes: dt is listed twice" },
+		{ "set = ( \"tcp.min_rto_us=1000\", \"tcp.min_rto_us = 2000\" );\n",
+		  "spec.cfg:1: set: \"tcp.min_rto_us=1000\" and \"tcp.min_rto_us = 2000\" set the same key tcp.min_rto_us" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"workloads.0.load=0.3\" ]; } ); },\n"
+		  "         { key = \"workloads.0.load\"; values = [0.4]; } );\n",
+		  "spec.cfg:2: axes: workloads.0.load sets workloads.0.load, which the axis p sets already" },
+		{ "axes = ( { name = \"p\"; variants = ( { value = \"x\"; set = [ \"switch.scheme=abm\" ]; } ); } );\n"
+		  "schemes = [ \"dt\" ];\n",
+		  "spec.cfg:2: axes: `schemes` sets switch.scheme, which the axis p sets already" },
+		{ "seeds = [ 1, 2,\n 1 ];\n", "spec.cfg:2: seeds: seed 1 is listed twice" },
+	};
+	char *dir = tl_tmpdir(), args[8192];
+	char *out = tl_path_in(dir, "out");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		char *spec = tl_write_file(dir, "spec.cfg", bad[i].text);
+		snprintf(args, sizeof(args), "sweep '%s' --out '%s' --dry-run", spec, out);
+		struct tl_cmd r = sweep(args, 1);
+		if (!strstr(r.err, bad[i].want))
+			fail_msg("spec %zu: expected \"%s\" in: %s", i, bad[i].want, r.err);
+		tl_cmd_free(&r);
+		free(spec);
+	}
+	/* compare refuses a scheme twice as well (it did already) */
+	struct tl_cmd r = sweep("compare --schemes dt,dt --out /nonexistent/x", 2);
+	assert_non_null(strstr(r.err, "dt is listed twice"));
+	tl_cmd_free(&r);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* A spec's name or --out with a line break was written raw into sweep.slurm, where the next
+ * line ran as a command in every task: refused (exit 2) with what to do, nothing written.
+ * A name with blanks and a quote is quoted for sh ('\'' inside single quotes), in the
+ * comments too, and the script still runs its task. */
+static void test_slurm_names(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *inj = tl_write_file(dir, "inj\ntouch PWNED\n.cfg", "axes = ( { key = \"run.duration_ms\"; values = [1]; } );\n");
+	char *out = tl_path_in(dir, "out");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --emit-slurm", inj, out);
+	struct tl_cmd r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "the spec file: the name holds a control character (byte 0x0a"));
+	tl_cmd_free(&r);
+	assert_false(tl_exists(out));
+	char *spec = tl_write_file(dir, "it's a spec.cfg", "axes = ( { key = \"run.duration_ms\"; values = [1]; } );\n");
+	snprintf(args, sizeof(args), "sweep \"%s\" --out '%s/o\nid' --emit-slurm", spec, dir);
+	r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "--out: the name holds a control character"));
+	tl_cmd_free(&r);
+	snprintf(args, sizeof(args), "sweep \"%s\" --out '%s' --set 'run.arrivals_ms=1\ntouch PWNED' --emit-slurm", spec, out);
+	r = sweep(args, 2);
+	assert_non_null(strstr(r.err, "--set: the name holds a control character"));
+	tl_cmd_free(&r);
+	assert_false(tl_exists(out));
+	snprintf(args, sizeof(args), "sweep \"%s\" --out '%s' --emit-slurm --quiet", spec, out);
+	tl_cmd_free((struct tl_cmd[]){ sweep(args, 0) });
+	char *script = tl_slurp_in(out, "sweep.slurm");
+	assert_non_null(strstr(script, "/it'\\''s a spec.cfg' --out "));
+	assert_non_null(strstr(script, "# The Slurm array job of `sharebuf sweep '"));
+	char cmd[9000];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && SLURM_ARRAY_TASK_ID=0 sh '%s/sweep.slurm'", dir, out);
+	assert_int_equal(system(cmd), 0);
+	char *pwned = tl_path_in(dir, "PWNED");
+	assert_false(tl_exists(pwned));
+	free(pwned);
+	free(script);
+	free(spec);
+	free(inj);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* The scenario reader's file checks (cli/cfgfile.h) for what a sweep reads: an @include or an
+ * `extract` that is a FIFO (which hung) or larger than 16 MiB (a 100 MB include cost 2.3 GB)
+ * is refused at its line; so is a FIFO where --collect reads a run's summary.json. Each is
+ * run with a deadline: the defect was a hang. */
+static void expect_refused(const char *const *argv, const char *dir, const char *want)
+{
+	char *err = tl_path_in(dir, "err.txt");
+	pid_t p = tl_sharebuf_start(argv, NULL, err);
+	int st = tl_wait_pid(p, 30);
+	assert_true(st != -1); /* it ended */
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+	char *text = tl_slurp(err);
+	if (!strstr(text, want))
+		fail_msg("expected \"%s\" in: %s", want, text);
+	free(text);
+	free(err);
+}
+
+static void test_spec_files(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	char *fifo = tl_path_in(dir, "fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	char *big = tl_path_in(dir, "big.cfg");
+	FILE *f = fopen(big, "w");
+	assert_non_null(f);
+	assert_int_equal(ftruncate(fileno(f), (16 << 20) + 1), 0);
+	fclose(f);
+	char *out = tl_path_in(dir, "out");
+	char *spec = tl_write_file(dir, "spec.cfg", "@include \"fifo\"\n");
+	const char *const argv[] = { "sweep", spec, "--out", out, "--dry-run", NULL };
+	expect_refused(argv, dir, "spec.cfg:1: @include \"fifo\": not a regular file");
+	free(tl_write_file(dir, "spec.cfg", "\n@include \"big.cfg\"\n"));
+	expect_refused(argv, dir, "spec.cfg:2: @include \"big.cfg\": it has 16777217 bytes");
+	free(tl_write_file(dir, "spec.cfg", "extract = \"fifo\";\n"));
+	expect_refused(argv, dir, "spec.cfg:1: extract: cannot open");
+	free(tl_write_file(dir, "spec.cfg", "extract = \"/dev/zero\";\n"));
+	expect_refused(argv, dir, "spec.cfg:1: extract: cannot open /dev/zero: not a regular file");
+
+	free(tl_write_file(dir, "spec.cfg", "set = ( \"run.duration_ms=2\" );\n"));
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, out);
+	tl_cmd_free((struct tl_cmd[]){ sweep(args, 0) });
+	char *sum = tl_path_in(out, "runs/0000/seed-default/summary.json");
+	assert_int_equal(unlink(sum), 0);
+	assert_int_equal(mkfifo(sum, 0600), 0);
+	const char *const collect[] = { "sweep", spec, "--out", out, "--collect", NULL };
+	expect_refused(collect, dir, "summary.json: not a regular file");
+	free(sum);
+	free(spec);
+	free(out);
+	free(big);
+	free(fifo);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* An extract script's value of more than 63 characters was cut in sweep.csv (but not in the
+ * mean of sweep-summary.csv): the cell holds every character the script printed. */
+static void test_extract_long_value(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), args[8192];
+	static const char value[] = "1.00000000000000000000000000000000000000000000000000000000000000000000000001";
+	char text[512];
+	snprintf(text, sizeof(text), "echo 'long,%s'\n", value);
+	free(tl_write_file(dir, "x.sh", text));
+	char *spec = tl_write_file(dir, "spec.cfg", "set = ( \"run.duration_ms=2\" );\nextract = \"x.sh\";\n");
+	char *out = tl_path_in(dir, "out");
+	snprintf(args, sizeof(args), "sweep '%s' --out '%s' --quiet", spec, out);
+	tl_cmd_free((struct tl_cmd[]){ sweep(args, 0) });
+	char *csv = tl_slurp_in(out, "sweep.csv");
+	char want[200];
+	snprintf(want, sizeof(want), ",%s\n", value);
+	if (!strstr(csv, want))
+		fail_msg("expected the whole value %s in: %s", value, csv);
+	free(csv);
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* Start sharebuf with stderr on a pseudo-terminal (the progress line is shown only on a
+ * terminal); *master reads it. */
+static pid_t start_on_tty(const char *const *argv, int *master)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	assert_true(*master >= 0 && grantpt(*master) == 0 && unlockpt(*master) == 0);
+	return tl_sharebuf_start(argv, NULL, ptsname(*master));
+}
+
+/* The count N of the last "WHO: N of M runs done" the terminal showed. */
+static long last_done(int master, const char *who)
+{
+	char buf[65536];
+	size_t n = 0;
+	ssize_t got;
+	while (n + 1 < sizeof(buf) && (got = read(master, buf + n, sizeof(buf) - 1 - n)) > 0) /* EIO: closed */
+		n += (size_t)got;
+	buf[n] = 0;
+	close(master);
+	long last = -1; /* the progress lines only: "WHO: N of M runs done" */
+	for (const char *p = buf; (p = strstr(p, who)); p++) {
+		char *end;
+		long v = strtol(p + strlen(who), &end, 10);
+		if (end != p + strlen(who) && !strncmp(end, " of ", 4))
+			last = v;
+	}
+	assert_true(last >= 0);
+	return last;
+}
+
+/* After Ctrl-C the progress line counted the interrupted runs as done ("16 of 27" with 15
+ * complete; compare said "2 of 2" with none): the last count shown is the number of runs
+ * complete on disk. Two at a time, so that one interrupted run ends while another still runs;
+ * the first run is short and the others long (simulated seconds), so that the interrupt finds
+ * two runs running whatever the machine's speed. */
+static void test_interrupted_counts(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *spec = tl_write_file(dir, "spec.cfg",
+				   "axes = ( { key = \"run.duration_ms\"; values = [2, 4000, 4001, 4002]; } );\n"
+				   "seeds = [ 1 ];\n");
+	char *out = tl_path_in(dir, "out");
+	const char *const argv[] = { "sweep", spec, "--out", out, "--jobs", "2", NULL };
+	int master;
+	pid_t p = start_on_tty(argv, &master);
+	char *third = tl_path_in(out, "runs/0002-duration_ms=4001/seed-1/.sharebuf.lock");
+	assert_true(tl_wait_for(third, 60)); /* one run has ended, two are running */
+	kill(p, SIGINT);
+	int st = tl_wait_pid(p, 60);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT);
+	char done[64][200];
+	size_t complete = complete_runs(out, done);
+	long shown = last_done(master, "sweep: ");
+	print_message("sweep: %zu runs complete, the last progress line said %ld\n", complete, shown);
+	bool sweep_ok = shown == (long)complete; /* reported with compare's, below */
+
+	char *cmp = tl_path_in(dir, "cmp");
+	const char *const cargv[] = { "compare", "--schemes", "dt,abm", "--set", "run.duration_ms=4000", "--out", cmp,
+				      "--jobs", "2", NULL };
+	p = start_on_tty(cargv, &master);
+	char *dt = tl_path_in(cmp, "dt/.sharebuf.lock"), *abm = tl_path_in(cmp, "abm/.sharebuf.lock");
+	assert_true(tl_wait_for(dt, 60) && tl_wait_for(abm, 60));
+	kill(p, SIGINT);
+	tl_wait_pid(p, 60);
+	size_t finished = 0;
+	static const char *const schemes[] = { "dt/summary.json", "abm/summary.json" };
+	for (int i = 0; i < 2; i++) {
+		char *sum = tl_path_in(cmp, schemes[i]);
+		finished += tl_exists(sum);
+		free(sum);
+	}
+	shown = last_done(master, "compare: ");
+	print_message("compare: %zu runs complete, the last progress line said %ld\n", finished, shown);
+	if (!sweep_ok || shown != (long)finished)
+		fail_msg("the last progress lines counted interrupted runs as done (%s%s)", sweep_ok ? "" : "sweep",
+			 shown == (long)finished ? "" : " compare");
+	free(dt);
+	free(abm);
+	free(cmp);
+	free(third);
+	free(spec);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -649,6 +1078,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_slurm),
 		cmocka_unit_test(test_mpi),
+		cmocka_unit_test(test_input_files),
+		cmocka_unit_test(test_grid_limit),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_slurm_names),
+		cmocka_unit_test(test_spec_files),
+		cmocka_unit_test(test_extract_long_value),
+		cmocka_unit_test(test_interrupted_counts),
 	};
 	return cmocka_run_group_tests_name("sweep", tests, NULL, NULL);
 }

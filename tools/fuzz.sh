@@ -93,6 +93,8 @@ for h in $HARNESSES; do
 		opts="-max_len=4096" ;;
 	flowfile)
 		opts="-max_len=4096" ;;
+	sweep)
+		opts="-max_len=4096" ;;
 	esac
 	log="$BUILD/fuzz-$h.log"
 	before=$(ls "$BUILD/findings/$h" | wc -l)

@@ -27,7 +27,7 @@
 /*
  * "FILE:LINE: KEY" for a setting. `main` is the scenario's name. A setting from an @include'd
  * file carries the name written in the directive, which libconfig resolved against the main
- * file's directory (parse_config sets it as include dir), so we show that resolved path.
+ * file's directory (sb_cfg_parse sets it as include dir), so we show that resolved path.
  */
 static unsigned setting_file(char *buf, size_t n, const char *main, const config_setting_t *s)
 {
@@ -557,11 +557,12 @@ static int scan_text(const char *text, size_t len, const char *file, const char 
 /* ---------- reading ---------- */
 
 /*
- * The whole of a scenario file, which must be a regular file of at most SB_CFG_MAX_BYTES:
- * `sharebuf run /dev/zero` once read until the machine ran out of memory. `shown` names the
- * file in messages. *out is NUL-terminated (and may hold NULs: scan_text refuses them).
+ * The whole of a file that must be a regular file of at most `max` bytes: `sharebuf run
+ * /dev/zero` once read until the machine ran out of memory, and a FIFO never ends. *out is
+ * NUL-terminated (and may hold NULs: scan_text refuses them in a scenario).
  */
-static int read_file(const char *path, const char *shown, size_t *len, char **out, struct sb_error *err)
+int sb_cfg_read_whole(const char *path, const char *shown, const char *what, size_t max, size_t *len, char **out,
+		      struct sb_error *err)
 {
 	*out = NULL;
 	FILE *f = sb_fopen_regular(path);
@@ -578,10 +579,10 @@ static int read_file(const char *path, const char *shown, size_t *len, char **ou
 			return sb_fail(err, "cannot open %s: it is a directory", shown);
 		return sb_fail(err, "cannot open %s: not a regular file (a device, pipe or socket might never end)", shown);
 	}
-	if (st.st_size > SB_CFG_MAX_BYTES) {
+	if ((unsigned long long)st.st_size > max) {
 		fclose(f);
-		return sb_fail(err, "cannot open %s: it has %lld bytes, a scenario file may have at most %d MiB "
-			       "(is it a scenario?)", shown, (long long)st.st_size, SB_CFG_MAX_BYTES >> 20);
+		return sb_fail(err, "cannot open %s: it has %lld bytes, %s file may have at most %zu MiB "
+			       "(is it %s?)", shown, (long long)st.st_size, what, max >> 20, what);
 	}
 	/* read one byte more than the size: a file that grows meanwhile is refused too */
 	size_t cap = (size_t)st.st_size + 2;
@@ -589,7 +590,7 @@ static int read_file(const char *path, const char *shown, size_t *len, char **ou
 	size_t got = fread(buf, 1, cap - 1, f);
 	bool bad = ferror(f) != 0;
 	fclose(f);
-	if (bad || got > SB_CFG_MAX_BYTES) {
+	if (bad || got > max) {
 		free(buf);
 		return sb_fail(err, "cannot open %s: %s", shown, bad ? "read error" : "the file grew while it was read");
 	}
@@ -599,8 +600,13 @@ static int read_file(const char *path, const char *shown, size_t *len, char **ou
 	return 0;
 }
 
-static int parse_config(config_t *cfg, const char *path, const char *text, const char *name,
-			struct sb_error *err)
+/* A scenario file, or one it @includes: at most SB_CFG_MAX_BYTES. */
+static int read_file(const char *path, const char *shown, size_t *len, char **out, struct sb_error *err)
+{
+	return sb_cfg_read_whole(path, shown, "a scenario", SB_CFG_MAX_BYTES, len, out, err);
+}
+
+int sb_cfg_parse(config_t *cfg, const char *path, const char *text, const char *name, struct sb_error *err)
 {
 	int ok;
 	if (path) {
@@ -648,7 +654,7 @@ int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, cons
 	if (path || text) {
 		config_t cfg;
 		config_init(&cfg);
-		int rc = parse_config(&cfg, path, text, name, err);
+		int rc = sb_cfg_parse(&cfg, path, text, name, err);
 		if (rc == 0) {
 			free(sc->source);
 			sc->source = sb_xstrdup(name);

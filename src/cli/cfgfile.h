@@ -34,6 +34,27 @@ int sb_cfg_load(struct sb_scenario *sc, const char *path, const char *text, cons
  * (scenarios are a few KB; a larger file is almost certainly not one). */
 #define SB_CFG_MAX_BYTES (16 << 20)
 
+/*
+ * The whole of the file at `path` (`shown` names it in messages), which must be a regular file
+ * of at most `max` bytes: a FIFO would block for ever and /dev/zero never end. `what` says what
+ * it should be ("a scenario", "a sweep spec") in the message of a file too large. *out is
+ * malloc'd and NUL-terminated, *len its length. Returns 0, or -1 with err set. The scenario
+ * reader checks its files with it; so do the other readers of whole input files (sweep).
+ */
+int sb_cfg_read_whole(const char *path, const char *shown, const char *what, size_t max, size_t *len, char **out,
+		      struct sb_error *err);
+
+/*
+ * Parse a libconfig file at `path` (or, when path is NULL, the text `text`), named `name` in
+ * messages, into `cfg` (config_init'ed by the caller) with every check the scenario reader
+ * makes before libconfig sees the text: a regular file of at most SB_CFG_MAX_BYTES, each of
+ * its @include files the same (to libconfig's depth), no NUL byte, no integer literal that
+ * libconfig would silently wrap. @include is relative to the including file. Returns 0, or -1
+ * with "FILE:LINE: what" in err. Shared by the scenario and sweep-spec readers.
+ */
+struct config_t;
+int sb_cfg_parse(struct config_t *cfg, const char *path, const char *text, const char *name, struct sb_error *err);
+
 /* Markdown reference of every key, scheme parameter and workload type (`sharebuf params`,
  * docs/scenario-keys.md). */
 void sb_cfg_write_reference(FILE *f);

@@ -292,6 +292,7 @@ struct batch_ctx {
 	const struct options *o;
 	size_t n, ended;
 	bool progress;
+	size_t succeeded; /* ended with status 0: an interrupted run is not done */
 };
 
 /* `run` for one scheme: SCENARIO --set ... --set switch.scheme=S --out DIR/S --quiet. */
@@ -329,6 +330,7 @@ static void job_done(void *ctx, size_t i, int st, FILE *log)
 	struct batch_ctx *c = ctx;
 	struct job *j = &c->jv[i];
 	c->ended++;
+	c->succeeded += WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	j->done = true;
 	j->log = log;
 	if (WIFEXITED(st)) {
@@ -344,7 +346,7 @@ static void job_progress(void *ctx, size_t ended, size_t running)
 	const struct batch_ctx *c = ctx;
 	if (!c->progress)
 		return;
-	fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", ended, c->n, running);
+	fprintf(stderr, "\r  compare: %zu of %zu runs done, %zu running   ", c->succeeded, c->n, running);
 	fflush(stderr);
 }
 
@@ -368,11 +370,11 @@ static void relay_log(struct job *j)
 static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
 		       bool progress)
 {
-	struct batch_ctx c = { jv, o, n, 0, progress };
+	struct batch_ctx c = { jv, o, n, 0, progress, 0 };
 	struct sb_batch b = { n, jobs, run, "compare", &c, job_args, job_args_free, job_done, job_progress };
 	size_t failed = sb_batch_run(&b);
 	if (progress)
-		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", c.ended, n);
+		fprintf(stderr, "\r  compare: %zu of %zu runs done               \n", c.succeeded, n);
 	return failed;
 }
 

@@ -325,7 +325,10 @@ static int cmd_run(int argc, char **argv)
 	 * input leaves nothing behind, and before simulating, so that a bad or busy --out fails
 	 * at once rather than after the run; flows.csv and occupancy.csv are then written as the
 	 * run goes (into temporaries renamed at the end), so their rows take no memory */
-	if (sb_sim_build(&sim, &sc, &err) || sb_outdir_claim(out, sb_report_file_names, &err) ||
+	/* the inputs' hashes (the contents of the CDFs and flow lists scenario.cfg names by path
+	 * only) once the build has read them, which names a file that is missing at its key */
+	if (sb_sim_build(&sim, &sc, &err) || sb_provenance_add_inputs(&prov, &sc, &err) ||
+	    sb_outdir_claim(out, sb_report_file_names, &err) ||
 	    sb_report_stream(&sim, out, &err)) {
 		sb_outdir_release(true);
 		sb_sim_free(&sim);

@@ -16,8 +16,10 @@
  *   sweep_mpi.c   the MPI runner, built only when mpicc is found (Makefile).
  *
  * A run is complete when DIR/runs/POINT/seed-N/ holds its outputs and its summary.json's
- * provenance.scenario_sha256 matches the run's expected hash: a killed
- * sweep started again skips those and runs the rest, and a changed spec reruns what changed.
+ * provenance matches the run the sweep would make now: the resolved scenario's hash, the
+ * program (version and commit) and the SHA-256 of every file the scenario reads (CDFs, flow
+ * lists, the base scenario and its @includes). A killed sweep started again skips those and
+ * runs the rest; a changed spec, input file or program reruns what it changed.
  */
 #ifndef SB_SWEEP_H
 #define SB_SWEEP_H
@@ -48,6 +50,8 @@ struct sb_sweep_run {
 	int64_t seed;  /* -1: the scenario's own run.seed (the spec lists no seeds) */
 	char *dir;     /* DIR/runs/POINT/seed-N (or .../seed-default) */
 	char sha256[SB_SHA256_HEX]; /* of the resolved scenario it simulates */
+	size_t *inputs; /* the files it reads (sim/provenance.h), as indices into sb_sweep.files */
+	size_t ninputs;
 };
 
 struct sb_sweep {
@@ -70,7 +74,15 @@ struct sb_sweep {
 	size_t nmetrics;
 	char *extract;      /* the spec's `extract` script (absolute path), or NULL */
 	char *out;          /* DIR */
+	struct sb_provenance_input *files; /* every file some run reads, hashed once when loading */
+	size_t nfiles;
 };
+
+/* The most runs (points x seeds) a sweep may have (docs/sweep.md §2): every run's scenario is
+ * loaded when the spec is read and each gets a directory; a grid beyond this is almost always
+ * a mistake (an axis too many), and the point count is checked as it is multiplied, so no
+ * product wraps. */
+#define SB_SWEEP_MAX_RUNS 100000
 
 /* Read and check SPEC (every run's scenario is loaded and validated) for output directory
  * `out`, with `nsets` more "KEY=VALUE" overrides for every run (the command line's --set,
@@ -78,6 +90,11 @@ struct sb_sweep {
  * what was expected" (or the scenario's own message, naming the point) in err. */
 int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const char *const *sets, size_t nsets,
 		  struct sb_error *err);
+/* The same for a spec held in `text`, named `name` in messages, with at most `max_runs` runs
+ * (the fuzzing harness keeps each input fast with a small limit): a `base` or `extract` it
+ * names is still opened, and @include is relative to the working directory. */
+int sb_sweep_load_text(struct sb_sweep *sw, const char *name, const char *text, const char *out,
+		       const char *const *sets, size_t nsets, size_t max_runs, struct sb_error *err);
 void sb_sweep_free(struct sb_sweep *sw);
 
 /* The arguments of `sharebuf run` for run r (NULL-terminated, malloc'd array of borrowed and
@@ -87,6 +104,10 @@ void sb_sweep_run_args_free(char **args);
 
 /* Whether run r's outputs are complete and its provenance matches (see above). */
 bool sb_sweep_run_complete(const struct sb_sweep *sw, size_t r);
+/* The same, and when the run has finished but is not this sweep's (its summary.json names
+ * another scenario, another program or other input contents), why, in `why` (n bytes; ""
+ * for a run that has not finished). */
+bool sb_sweep_run_state(const struct sb_sweep *sw, size_t r, char *why, size_t n);
 
 /* Write DIR/sweep.csv and DIR/sweep-summary.csv from the runs' summaries, each through a
  * temporary renamed into place. Returns 0, or -1 with err set (a missing or incomplete run

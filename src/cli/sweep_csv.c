@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli/cfgfile.h"
 #include "sim/outdir.h"
 #include "sim/provenance.h"
 
@@ -71,16 +72,84 @@ static char *path_in(const char *dir, const char *name)
 
 static json_t *get(json_t *root, const char *dotted)
 {
-	char key[128];
-	snprintf(key, sizeof(key), "%s", dotted);
+	char *key = sb_xstrdup(dotted); /* whole: a key cut short would name another value */
 	json_t *cur = root;
 	for (char *save = NULL, *k = strtok_r(key, ".", &save); k && cur; k = strtok_r(NULL, ".", &save))
 		cur = json_is_object(cur) ? json_object_get(cur, k) : NULL;
+	free(key);
 	return cur;
+}
+
+/* A run's summary.json, read with the scenario reader's checks (cli/cfgfile.h): a FIFO or a
+ * device in its place would block --collect for ever. NULL with err set. */
+static json_t *load_summary(const char *path, struct sb_error *err)
+{
+	char *text;
+	size_t len;
+	if (sb_cfg_read_whole(path, path, "a summary.json", SB_CFG_MAX_BYTES, &len, &text, err))
+		return NULL;
+	json_error_t jerr;
+	json_t *j = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!j)
+		sb_fail(err, "cannot read %s: %s", path, jerr.text);
+	return j;
+}
+
+/* Whether the summary's provenance is run r's as this sweep would make it now; if not, why. */
+static bool same_provenance(const struct sb_sweep *sw, size_t r, json_t *sum, char *why, size_t n)
+{
+	const struct sb_sweep_run *run = &sw->runs[r];
+	const char *recorded = json_string_value(get(sum, "provenance.scenario_sha256"));
+	if (!recorded || strcmp(recorded, run->sha256)) {
+		snprintf(why, n, "its scenario is not the spec's now (provenance.scenario_sha256 differs)");
+		return false;
+	}
+	/* a program built from another commit (or another dirty tree) may simulate otherwise */
+	const char *version = json_string_value(get(sum, "provenance.version")),
+		   *commit = json_string_value(get(sum, "provenance.commit"));
+	if (!version || !commit || strcmp(version, sb_version) || strcmp(commit, sb_git_commit)) {
+		snprintf(why, n, "it was made by sharebuf %s (commit %s), this is %s (commit %s)", version ? version : "?",
+			 commit ? commit : "?", sb_version, sb_git_commit);
+		return false;
+	}
+	json_t *inputs = get(sum, "provenance.inputs");
+	if (!json_is_array(inputs)) {
+		snprintf(why, n, "its summary.json records no input files (provenance.inputs)");
+		return false;
+	}
+	for (size_t i = 0; i < run->ninputs || i < json_array_size(inputs); i++) {
+		json_t *e = json_array_get(inputs, i);
+		const char *path = json_string_value(json_object_get(e, "path")),
+			   *sha = json_string_value(json_object_get(e, "sha256"));
+		if (i >= run->ninputs) {
+			snprintf(why, n, "it read %s, which this run does not", path ? path : "?");
+			return false;
+		}
+		const struct sb_provenance_input *now = &sw->files[run->inputs[i]];
+		if (!path || strcmp(path, now->path)) {
+			snprintf(why, n, "it did not read %s", now->path);
+			return false;
+		}
+		if (!sha || strcmp(sha, now->sha256)) {
+			snprintf(why, n, "%s %s", now->path, *now->sha256 ? "has changed since it was made" : "cannot be read now");
+			return false;
+		}
+	}
+	return true;
 }
 
 bool sb_sweep_run_complete(const struct sb_sweep *sw, size_t r)
 {
+	return sb_sweep_run_state(sw, r, NULL, 0);
+}
+
+bool sb_sweep_run_state(const struct sb_sweep *sw, size_t r, char *why, size_t n)
+{
+	char spare[8];
+	if (!why || !n)
+		why = spare, n = sizeof(spare);
+	why[0] = 0;
 	const struct sb_sweep_run *run = &sw->runs[r];
 	static const char *const files[] = { "flows.csv", "occupancy.csv", "drops.csv", "scenario.cfg" };
 	for (size_t i = 0; i < SB_ARRAY_LEN(files); i++) {
@@ -93,10 +162,14 @@ bool sb_sweep_run_complete(const struct sb_sweep *sw, size_t r)
 	/* the files of one run are renamed into place together, with signals held (outputs.md
 	 * §1): the summary's hash speaks for its scenario.cfg */
 	char *p = path_in(run->dir, "summary.json");
-	json_t *sum = json_load_file(p, 0, NULL);
+	struct sb_error err = { "" };
+	json_t *sum = access(p, F_OK) == 0 ? load_summary(p, &err) : NULL;
 	free(p);
-	const char *recorded = json_string_value(get(sum, "provenance.scenario_sha256"));
-	bool ok = recorded && !strcmp(recorded, run->sha256);
+	if (!sum) {
+		snprintf(why, n, "%s", err.msg);
+		return false;
+	}
+	bool ok = same_provenance(sw, r, sum, why, n);
 	json_decref(sum);
 	return ok;
 }
@@ -161,12 +234,14 @@ static void table_free(struct table *t)
 static void put(struct table *t, size_t r, size_t m, double value, const char *fmt, ...) SB_PRINTF(5, 6);
 static void put(struct table *t, size_t r, size_t m, double value, const char *fmt, ...)
 {
-	char buf[64];
+	/* the whole text, however long: an extract script's value is written as it printed it */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	char *buf = NULL;
+	if (vasprintf(&buf, fmt, ap) < 0)
+		buf = NULL;
 	va_end(ap);
-	t->text[r * t->nmetrics + m] = sb_xstrdup(buf);
+	t->text[r * t->nmetrics + m] = buf ? buf : sb_xstrdup("");
 	t->value[r * t->nmetrics + m] = value;
 }
 
@@ -241,9 +316,10 @@ static int read_table(const struct sb_sweep *sw, struct table *t, struct sb_erro
 	size_t nextract = 0;
 	int rc = 0;
 	for (size_t r = 0; r < sw->nruns && rc == 0; r++) {
-		if (!sb_sweep_run_complete(sw, r))
-			return sb_fail(err, "sweep: %s is not complete (or not this spec's run): run the sweep (or its "
-				       "--point %zu) again", sw->runs[r].dir, sw->runs[r].point);
+		char why[600];
+		if (!sb_sweep_run_state(sw, r, why, sizeof(why)))
+			return sb_fail(err, "sweep: %s is not complete (%s): run the sweep (or its --point %zu) again",
+				       sw->runs[r].dir, *why ? why : "it has not finished", sw->runs[r].point);
 		char **lines = NULL;
 		size_t nlines = 0;
 		if (sw->extract && extract_run(sw, r, &lines, &nlines, err)) {
@@ -280,10 +356,10 @@ static int read_table(const struct sb_sweep *sw, struct table *t, struct sb_erro
 			rc = sb_fail(err, "sweep: extract: sh %s %s printed %zu metrics, the first run %zu", sw->extract,
 				     sw->runs[r].dir, nlines, nextract);
 		char *p = path_in(sw->runs[r].dir, "summary.json");
-		json_error_t jerr;
-		json_t *sum = rc ? NULL : json_load_file(p, 0, &jerr);
+		struct sb_error inner = { "" };
+		json_t *sum = rc ? NULL : load_summary(p, &inner);
 		if (rc == 0 && !sum)
-			rc = sb_fail(err, "sweep: cannot read %s: %s", p, jerr.text);
+			rc = sb_fail(err, "sweep: %s", inner.msg);
 		if (rc == 0 && !json_is_integer(get(sum, "seed")))
 			rc = sb_fail(err, "sweep: %s: seed is missing or not a number", p);
 		if (rc == 0)

@@ -64,6 +64,24 @@ static int parse_long(const char *opt, const char *v, long lo, long hi, long *ou
 	return 0;
 }
 
+/*
+ * The spec's path, --out and the --set values are written into sweep.slurm, a shell script,
+ * and into the commands the sweep prints: a line break (or any control character) there would
+ * end the comment or the quoted word it is in, and the next line would run as a command in
+ * every task. Quoting cannot help a comment line, so such names are refused.
+ */
+static int refuse_control(const char *what, const char *s)
+{
+	for (const char *c = s; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			fprintf(stderr, "sharebuf: sweep: %s: the name holds a control character (byte 0x%02x at offset %zu); "
+					"rename it: a line break in a path would run as a command in sweep.slurm\n",
+				what, (unsigned char)*c, (size_t)(c - s));
+			return 2;
+		}
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct options *o, char *default_out, size_t n)
 {
 	static const char *const valued[] = { "--out", "--jobs", "-j", "--point", "--set" };
@@ -104,6 +122,11 @@ static int parse_options(int argc, char **argv, struct options *o, char *default
 	}
 	if (!o->spec)
 		return usage_error("expected a spec file: sharebuf sweep SPEC", NULL);
+	if (refuse_control("the spec file", o->spec) || (o->out && refuse_control("--out", o->out)))
+		return 2;
+	for (size_t i = 0; i < o->nsets; i++)
+		if (refuse_control("--set", o->sets[i]))
+			return 2;
 	int modes = o->dry_run + o->collect + o->emit_slurm + o->mpi + (o->point >= 0);
 	if (modes > 1)
 		return usage_error("--dry-run, --collect, --emit-slurm, --mpi and --point exclude each other", NULL);
@@ -153,6 +176,7 @@ struct batch_ctx {
 	size_t n, skipped;
 	bool show;
 	double t0;
+	size_t succeeded; /* runs that ended with status 0: an interrupted or failed one is not done */
 };
 
 static char **job_args(void *ctx, size_t i, int *argc)
@@ -163,8 +187,10 @@ static char **job_args(void *ctx, size_t i, int *argc)
 
 static void job_done(void *ctx, size_t i, int st, FILE *log)
 {
-	const struct batch_ctx *c = ctx;
-	if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) && !sb_outdir_stopped())
+	struct batch_ctx *c = ctx;
+	bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	c->succeeded += ok;
+	if (!ok && !sb_outdir_stopped())
 		report_failure(c->sw, c->todo[i], st, log);
 	if (log)
 		fclose(log);
@@ -174,7 +200,7 @@ static void job_progress(void *ctx, size_t ended, size_t running)
 {
 	const struct batch_ctx *c = ctx;
 	if (c->show)
-		progress(c->skipped + ended, c->skipped + c->n, c->skipped, running, c->t0, ended);
+		progress(c->skipped + c->succeeded, c->skipped + c->n, c->skipped, running, c->t0, ended);
 }
 
 /* Run the runs of `todo` (n of them), at most `jobs` at a time (cli/batch.h). Returns the
@@ -182,27 +208,36 @@ static void job_progress(void *ctx, size_t ended, size_t running)
 static size_t run_all(const struct sb_sweep *sw, const size_t *todo, size_t n, long jobs, sb_command_fn *run,
 		      bool show, size_t skipped)
 {
-	struct batch_ctx c = { sw, todo, n, skipped, show, wall_now() };
+	struct batch_ctx c = { sw, todo, n, skipped, show, wall_now(), 0 };
 	struct sb_batch b = { n, jobs, run, "sweep", &c, job_args, sb_sweep_run_args_free, job_done, job_progress };
 	size_t failed = sb_batch_run(&b);
-	if (show)
-		fprintf(stderr, "\n");
+	if (show) /* the last run's end, which the batch reports no more */
+		fprintf(stderr, "\r  sweep: %zu of %zu runs done (%zu already complete)                    \n",
+			skipped + c.succeeded, skipped + n, skipped);
 	return failed;
 }
 
 /* The runs (all, or of one point) that are not complete yet, into todo; returns how many. */
-static size_t pending(const struct sb_sweep *sw, long point, size_t *todo, size_t *complete)
+static size_t pending(const struct sb_sweep *sw, long point, size_t *todo, size_t *complete, bool quiet)
 {
-	size_t n = 0;
+	size_t n = 0, stale = 0;
 	*complete = 0;
+	char why[600], first[1200] = "";
 	for (size_t r = 0; r < sw->nruns; r++) {
 		if (point >= 0 && sw->runs[r].point != (size_t)point)
 			continue;
-		if (sb_sweep_run_complete(sw, r))
+		if (sb_sweep_run_state(sw, r, why, sizeof(why))) {
 			(*complete)++;
-		else
-			todo[n++] = r;
+			continue;
+		}
+		todo[n++] = r;
+		if (*why && !stale++)
+			snprintf(first, sizeof(first), "%s: %s", sw->runs[r].dir, why);
 	}
+	/* a finished run made from other inputs runs again (docs/sweep.md §3): say so, once */
+	if (stale && !quiet)
+		fprintf(stderr, "sharebuf: sweep: %zu finished run%s made from other inputs run%s again, e.g. %s\n", stale,
+			stale == 1 ? "" : "s", stale == 1 ? "s" : "", first);
 	return n;
 }
 
@@ -217,7 +252,7 @@ static int run_local(const struct sb_sweep *sw, const struct options *o, sb_comm
 		return 1;
 	}
 	size_t *todo = sb_xcalloc(sw->nruns + 1, sizeof(*todo)), complete;
-	size_t n = pending(sw, o->point, todo, &complete);
+	size_t n = pending(sw, o->point, todo, &complete, o->quiet);
 	long jobs = o->jobs;
 	if (jobs <= 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -261,7 +296,8 @@ static int run_local(const struct sb_sweep *sw, const struct options *o, sb_comm
 
 static int dry_run(const struct sb_sweep *sw)
 {
-	size_t complete_total = 0;
+	size_t complete_total = 0, stale = 0;
+	char first_stale[1200] = "";
 	int wname = (int)strlen("point");
 	for (size_t p = 0; p < sw->npoints; p++)
 		wname = SB_MAX(wname, (int)strlen(sw->points[p].name));
@@ -270,8 +306,14 @@ static int dry_run(const struct sb_sweep *sw)
 	printf("%-*s  %s\n", wname, "point", "complete  --set");
 	for (size_t p = 0; p < sw->npoints; p++) {
 		size_t done = 0;
-		for (size_t s = 0; s < sw->nseeds; s++)
-			done += sb_sweep_run_complete(sw, p * sw->nseeds + s);
+		for (size_t s = 0; s < sw->nseeds; s++) {
+			size_t r = p * sw->nseeds + s;
+			char why[600];
+			bool ok = sb_sweep_run_state(sw, r, why, sizeof(why));
+			done += ok;
+			if (!ok && *why && !stale++)
+				snprintf(first_stale, sizeof(first_stale), "%s: %s", sw->runs[r].dir, why);
+		}
 		complete_total += done;
 		printf("%-*s  %4zu/%-4zu", wname, sw->points[p].name, done, sw->nseeds);
 		for (size_t c = 0; c < sw->ncolumns; c++)
@@ -290,6 +332,9 @@ static int dry_run(const struct sb_sweep *sw)
 			printf(" (the scenario's run.seed)");
 	}
 	printf("\n%zu of %zu runs complete, %zu to run\n", complete_total, sw->nruns, sw->nruns - complete_total);
+	if (stale)
+		printf("%zu of them finished but are not this sweep's runs and will run again, e.g. %s\n", stale,
+		       first_stale);
 	return 0;
 }
 
@@ -334,6 +379,9 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 	if (len <= 0 || !getcwd(cwd, sizeof(cwd)))
 		return fprintf(stderr, "sharebuf: sweep: cannot find this program's path or the working directory\n"), 1;
 	exe[len] = 0;
+	/* the #SBATCH line holds DIR's absolute path, unquoted (Slurm reads it, not sh) */
+	if (sw->out[0] != '/' && refuse_control("the working directory", cwd))
+		return 2;
 	if (sb_outdir_claim(sw->out, sweep_names, &err)) {
 		sb_outdir_release(true);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
@@ -343,10 +391,25 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 	int rc = f ? 0 : 1;
 	if (f) {
 		char *abs_out = realpath(sw->out, NULL);
-		fprintf(f, "#!/bin/sh\n# The Slurm array job of `sharebuf sweep %s` (docs/sweep.md), one task per point:\n"
-			   "#   sbatch %s/sweep.slurm\n# then, once every task has finished:\n"
-			   "#   sharebuf sweep %s --out %s",
-			sw->spec, sw->out, sw->spec, sw->out);
+		for (const char *c = abs_out; c && *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) { /* through a symbolic link: DIR as given */
+				free(abs_out);
+				abs_out = NULL;
+				break;
+			}
+		/* every name quoted (refuse_control keeps line breaks out of them, so the comments
+		 * stay comments), and each command in the comments one that can be pasted as is */
+		fputs("#!/bin/sh\n# The Slurm array job of `sharebuf sweep ", f);
+		quote(f, sw->spec);
+		fputs("` (docs/sweep.md), one task per point:\n#   sbatch ", f);
+		char *script = NULL;
+		size_t slen = 0;
+		sb_shell_quote_append(&script, &slen, sw->out);
+		fprintf(f, "%s/sweep.slurm\n# then, once every task has finished:\n#   sharebuf sweep ", script);
+		free(script);
+		quote(f, sw->spec);
+		fputs(" --out ", f);
+		quote(f, sw->out);
 		cli_sets(f, sw);
 		fputs(" --collect\n", f);
 		fprintf(f, "#SBATCH --job-name=sharebuf-sweep\n#SBATCH --array=0-%zu\n#SBATCH --ntasks=1\n",

@@ -23,6 +23,7 @@
  */
 #include "cli/sweep.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <stdarg.h>
@@ -94,6 +95,93 @@ static int string_list(const char *spec, const config_setting_t *s, const char *
 	return 0;
 }
 
+/* A scenario key as the reader resolves it (cli/cfg_override.c): blanks around it dropped,
+ * and an index written with leading zeros (workloads.007.load) the same index
+ * (workloads.7.load). For "KEY=VALUE", the KEY's. Malloc'd. */
+static char *canonical_key(const char *set)
+{
+	size_t len = strcspn(set, "=");
+	while (len && isspace((unsigned char)set[len - 1]))
+		len--;
+	while (len && isspace((unsigned char)*set))
+		set++, len--;
+	char *out = sb_xmalloc(len + 1), *o = out;
+	for (size_t i = 0; i < len;) {
+		size_t part = 0;
+		while (i + part < len && set[i + part] != '.')
+			part++;
+		size_t digits = 0;
+		while (digits < part && isdigit((unsigned char)set[i + digits]))
+			digits++;
+		size_t skip = 0;
+		if (digits == part) /* an index: no leading zeros, but keep one digit */
+			while (skip + 1 < part && set[i + skip] == '0')
+				skip++;
+		memcpy(o, set + i + skip, part - skip);
+		o += part - skip;
+		i += part;
+		if (i < len)
+			*o++ = set[i++]; /* the dot */
+	}
+	*o = 0;
+	return out;
+}
+
+struct text_at {
+	const char *text;
+	size_t index;
+};
+
+static int text_at_cmp(const void *a, const void *b)
+{
+	const struct text_at *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Whether two of the n texts are equal: then *first and *second (first < second) are the
+ * indices of such a pair, the second the earliest that repeats one before it. Sorting keeps
+ * a long list (a sweep may have SB_SWEEP_MAX_RUNS values) from costing n^2 comparisons. */
+static bool find_duplicate(char *const *texts, size_t n, size_t *first, size_t *second)
+{
+	struct text_at *v = sb_xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct text_at){ texts[i], i };
+	qsort(v, n, sizeof(*v), text_at_cmp);
+	bool found = false;
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(v[i - 1].text, v[i].text) && (!found || v[i].index < *second)) {
+			/* the equal run starts at its lowest index; v[i - 1] may be a later one of it */
+			size_t lo = i - 1;
+			while (lo > 0 && !strcmp(v[lo - 1].text, v[i].text))
+				lo--;
+			*first = v[lo].index;
+			*second = v[i].index;
+			found = true;
+		}
+	free(v);
+	return found;
+}
+
+/* Refuse a `set` list (the spec's, or a variant's) that sets one key twice, under any
+ * spelling: the later would silently win over the earlier. */
+static int check_set_keys(const char *spec, const config_setting_t *s, const char *key, char *const *sets, size_t n,
+			  struct sb_error *err)
+{
+	char **keys = sb_xcalloc(n + 1, sizeof(*keys));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = canonical_key(sets[i]);
+	size_t a, b;
+	int rc = 0;
+	if (find_duplicate(keys, n, &a, &b))
+		rc = spec_fail(err, spec, config_setting_get_elem(s, (unsigned)b), key,
+			       "\"%s\" and \"%s\" set the same key %s: one value per key", sets[a], sets[b], keys[b]);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return rc;
+}
+
 /* One axis as read: its key (a variant axis: its name), its values, and whether it moves with
  * the axis before it. A variant axis has the overrides of each value; a key axis none. */
 struct axis {
@@ -102,6 +190,7 @@ struct axis {
 	size_t n;
 	bool zip;
 	struct sb_sweep_variants *variants;
+	unsigned line; /* of its group in the spec (0: unknown), for messages */
 };
 
 static void free_variants(struct sb_sweep_variants *v)
@@ -168,6 +257,10 @@ static int read_variants(const char *spec, const config_setting_t *v, const char
 		for (size_t k = 0; k < nset; k++)
 			if (!strchr(a->variants->set[i][k], '='))
 				return spec_fail(err, spec, set, key, "variants: \"%s\": expected KEY=VALUE", a->variants->set[i][k]);
+		char where[160];
+		snprintf(where, sizeof(where), "%s: variants: \"%.40s\"", key, a->values[i]);
+		if (check_set_keys(spec, set, where, a->variants->set[i], nset, err))
+			return -1;
 	}
 	return 0;
 }
@@ -178,6 +271,7 @@ static int read_axis(const char *spec, const config_setting_t *g, size_t index, 
 	snprintf(key, sizeof(key), "axes.%zu", index);
 	if (!config_setting_is_group(g))
 		return spec_fail(err, spec, g, key, "expected a group { key = \"...\"; values = [ ... ]; }");
+	a->line = config_setting_source_line(g);
 	const config_setting_t *k = config_setting_get_member(g, "key"), *v = config_setting_get_member(g, "values"),
 			       *z = config_setting_get_member(g, "zip"), *name = config_setting_get_member(g, "name"),
 			       *variants = config_setting_get_member(g, "variants");
@@ -227,6 +321,12 @@ static int read_axis(const char *spec, const config_setting_t *g, size_t index, 
 		if (!(a->values[i] = value_text(e)))
 			return spec_fail(err, spec, e, key, "values: element %zu: expected a number, a string or a boolean", i);
 	}
+	/* a value twice would make two points of one run: rows for runs that never differed */
+	size_t first, second;
+	if (find_duplicate(a->values, a->n, &first, &second))
+		return spec_fail(err, spec, config_setting_get_elem(v, (unsigned)second), key,
+				 "values: element %zu is element %zu again (%s): each value once", second, first,
+				 a->values[second]);
 	return 0;
 }
 
@@ -239,7 +339,49 @@ static void name_append(char *buf, size_t cap, const char *s)
 	buf[len] = 0;
 }
 
-/* The points: the grid of the axis groups (zipped axes form one group), schemes last. */
+/* The axis of the spec's `schemes` (an axis key cannot be switch.scheme, a variant axis' name
+ * has no dot). */
+static bool is_schemes(const struct axis *a)
+{
+	return !a->variants && !strcmp(a->key, "switch.scheme");
+}
+
+/*
+ * The number of runs (points x seeds), checked against SB_SWEEP_MAX_RUNS as it is multiplied,
+ * so that no product wraps (64 axes of 2 values once gave 0 points, an empty sweep that
+ * "succeeded"; 40 gave a point count no allocation could hold). The message names the axis
+ * (or `seeds`) at which the grid passes the limit.
+ */
+static int count_runs(const char *spec, const struct axis *ax, size_t nax, size_t nseeds, unsigned seeds_line,
+		      size_t max, size_t *npoints, struct sb_error *err)
+{
+	size_t points = 1, runs;
+	for (size_t i = 0; i < nax; i++) {
+		char key[64] = "schemes";
+		if (!is_schemes(&ax[i]))
+			snprintf(key, sizeof(key), "axes.%zu", i);
+		if (!ax[i].zip && (__builtin_mul_overflow(points, ax[i].n, &points) || points > max)) {
+			if (ax[i].line)
+				return sb_fail(err, "%s:%u: %s: the grid passes %zu points here (%zu values); a sweep has at most "
+					       "%zu runs, points x seeds (docs/sweep.md §2): split it into several sweeps",
+					       spec, ax[i].line, key, max, ax[i].n, max);
+			return sb_fail(err, "%s: %s: the grid passes %zu points here (%zu values); a sweep has at most %zu runs, "
+				       "points x seeds (docs/sweep.md §2): split it into several sweeps",
+				       spec, key, max, ax[i].n, max);
+		}
+	}
+	if (__builtin_mul_overflow(points, nseeds, &runs) || runs > max)
+		return sb_fail(err, "%s:%u: seeds: %zu points x %zu seeds is more than %zu runs, the most a sweep has "
+			       "(docs/sweep.md §2): split it into several sweeps", spec, seeds_line, points, nseeds,
+			       max);
+	if (points == 0 || runs == 0) /* not reachable: every list is non-empty; never an empty sweep */
+		return sb_fail(err, "%s: the sweep has no runs", spec);
+	*npoints = points;
+	return 0;
+}
+
+/* The points: the grid of the axis groups (zipped axes form one group), schemes last;
+ * sw->npoints is count_runs'. */
 static void make_points(struct sb_sweep *sw, const struct axis *ax, size_t nax)
 {
 	size_t ngroups = 0, *group_of = sb_xcalloc(nax + 1, sizeof(*group_of)), *group_len = sb_xcalloc(nax + 1, sizeof(size_t));
@@ -248,9 +390,6 @@ static void make_points(struct sb_sweep *sw, const struct axis *ax, size_t nax)
 			group_len[ngroups++] = ax[i].n;
 		group_of[i] = ngroups - 1;
 	}
-	sw->npoints = 1;
-	for (size_t g = 0; g < ngroups; g++)
-		sw->npoints *= group_len[g];
 	sw->points = sb_xcalloc(sw->npoints, sizeof(*sw->points));
 	size_t *idx = sb_xcalloc(ngroups + 1, sizeof(*idx));
 	int width = sw->npoints > 9999 ? (sw->npoints > 999999 ? 9 : 6) : 4;
@@ -358,6 +497,34 @@ void sb_sweep_run_args_free(char **args)
 	free(args);
 }
 
+/* The files run r's scenario reads, each hashed once for the whole sweep (sw->files): what
+ * the run's summary.json must record for the run to count as this sweep's. */
+static void hash_inputs(struct sb_sweep *sw, size_t r, const struct sb_scenario *sc)
+{
+	size_t n;
+	char **files = sb_provenance_input_files(sc, &n);
+	struct sb_sweep_run *run = &sw->runs[r];
+	run->inputs = sb_xcalloc(n + 1, sizeof(*run->inputs));
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+		while (k < sw->nfiles && strcmp(sw->files[k].path, files[i]))
+			k++;
+		if (k == sw->nfiles) {
+			/* a file that cannot be read now (a flow list a script writes before the
+			 * runs, when the spec is only dry-run) gets no hash: no finished run matches
+			 * it, and the run itself reports the file if it is still missing */
+			struct sb_provenance_input in = { sb_xstrdup(files[i]), "" };
+			struct sb_error ignored = { "" };
+			if (sb_sha256_file(in.path, in.sha256, &ignored))
+				in.sha256[0] = 0;
+			sw->files = sb_xrealloc(sw->files, (sw->nfiles + 1) * sizeof(*sw->files));
+			sw->files[sw->nfiles++] = in;
+		}
+		run->inputs[run->ninputs++] = k;
+	}
+	sb_provenance_input_files_free(files, n);
+}
+
 /* Load run r's scenario as `run` would, validate it, and keep its resolved scenario's hash. */
 static int check_run(struct sb_sweep *sw, size_t r, struct sb_error *err)
 {
@@ -378,7 +545,9 @@ static int check_run(struct sb_sweep *sw, size_t r, struct sb_error *err)
 		char *text = sb_cfg_resolved_text(&sc);
 		sb_sha256_hex(text, strlen(text), sw->runs[r].sha256);
 		free(text);
-	} else {
+		hash_inputs(sw, r, &sc);
+	}
+	if (rc) {
 		sb_fail(err, "%s: point %s: %s", sw->spec, sw->points[sw->runs[r].point].name, inner.msg);
 	}
 	sb_scenario_free(&sc);
@@ -387,8 +556,61 @@ static int check_run(struct sb_sweep *sw, size_t r, struct sb_error *err)
 	return rc;
 }
 
+/*
+ * Refuse two axes that set one scenario key, under any spelling (workloads.00.load and
+ * workloads.0.load; a variant's override of a key another axis varies; a variant setting
+ * switch.scheme beside `schemes`): the later axis' value silently wins, and the earlier one's
+ * column would name values no run had.
+ */
+static int check_axis_keys(const char *spec, const struct axis *ax, size_t nax, struct sb_error *err)
+{
+	size_t n = 0, cap = 16;
+	char **keys = sb_xcalloc(cap, sizeof(*keys));
+	size_t *owner = sb_xcalloc(cap, sizeof(*owner));
+	int rc = 0;
+	for (size_t i = 0; i < nax && rc == 0; i++) {
+		size_t mine = n; /* this axis' keys start here: its variants may share keys */
+		char *one[2] = { ax[i].key, NULL };
+		for (size_t v = 0; v < (ax[i].variants ? ax[i].variants->n : 1) && rc == 0; v++) {
+			for (char **k = ax[i].variants ? ax[i].variants->set[v] : one; *k; k++) {
+				char *c = canonical_key(*k);
+				bool seen = false;
+				for (size_t j = 0; j < n && !seen; j++) {
+					if (strcmp(keys[j], c))
+						continue;
+					seen = true;
+					if (j < mine) {
+						const char *what = is_schemes(&ax[i]) ? "`schemes`" : ax[i].key;
+						rc = sb_fail(err, "%s:%u: axes: %s sets %s, which the axis %s sets already: one "
+							     "key, one axis", spec, ax[i].line ? ax[i].line : ax[owner[j]].line,
+							     what, c, ax[owner[j]].key);
+					}
+				}
+				if (seen) {
+					free(c);
+					if (rc)
+						break;
+					continue;
+				}
+				if (n == cap) {
+					cap *= 2;
+					keys = sb_xrealloc(keys, cap * sizeof(*keys));
+					owner = sb_xrealloc(owner, cap * sizeof(*owner));
+				}
+				keys[n] = c;
+				owner[n++] = i;
+			}
+		}
+	}
+	for (size_t j = 0; j < n; j++)
+		free(keys[j]);
+	free(keys);
+	free(owner);
+	return rc;
+}
+
 static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, size_t *naxes, char ***schemes,
-		     size_t *nschemes, struct sb_error *err)
+		     size_t *nschemes, unsigned *schemes_line, unsigned *seeds_line, struct sb_error *err)
 {
 	const char *spec = sw->spec;
 	const config_setting_t *root = config_root_setting(cfg);
@@ -414,8 +636,20 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 	for (size_t i = 0; i < sw->nfixed; i++)
 		if (!strchr(sw->fixed[i], '='))
 			return spec_fail(err, spec, s, "set", "\"%s\": expected KEY=VALUE", sw->fixed[i]);
-	if ((s = config_setting_get_member(root, "schemes")) && string_list(spec, s, "schemes", schemes, nschemes, err))
+	if (s && check_set_keys(spec, s, "set", sw->fixed, sw->nfixed, err))
 		return -1;
+	if ((s = config_setting_get_member(root, "schemes"))) {
+		if (string_list(spec, s, "schemes", schemes, nschemes, err))
+			return -1;
+		/* an empty list would be an axis of no values: a sweep of nothing */
+		if (*nschemes == 0)
+			return spec_fail(err, spec, s, "schemes", "expected a non-empty list of schemes [ \"dt\", \"abm\" ]");
+		size_t first, second;
+		if (find_duplicate(*schemes, *nschemes, &first, &second))
+			return spec_fail(err, spec, config_setting_get_elem(s, (unsigned)second), "schemes",
+					 "%s is listed twice (elements %zu and %zu)", (*schemes)[second], first, second);
+		*schemes_line = config_setting_source_line(s);
+	}
 	if ((s = config_setting_get_member(root, "metrics"))) {
 		if (string_list(spec, s, "metrics", &sw->metrics, &sw->nmetrics, err))
 			return -1;
@@ -432,8 +666,13 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 		if (config_setting_type(s) != CONFIG_TYPE_STRING || !*config_setting_get_string(s))
 			return spec_fail(err, spec, s, "extract", "expected a script's file name (run as sh SCRIPT RUNDIR)");
 		sw->extract = beside_spec(spec, config_setting_get_string(s));
-		if (access(sw->extract, R_OK) != 0)
-			return spec_fail(err, spec, s, "extract", "cannot read %s: %s", sw->extract, strerror(errno));
+		/* the scenario reader's check: `sh /dev/zero` or a FIFO would never end */
+		char *text;
+		size_t len;
+		struct sb_error inner = { "" };
+		if (sb_cfg_read_whole(sw->extract, sw->extract, "a script", SB_CFG_MAX_BYTES, &len, &text, &inner))
+			return spec_fail(err, spec, s, "extract", "%s", inner.msg);
+		free(text);
 	}
 	if ((s = config_setting_get_member(root, "seeds"))) {
 		bool list = config_setting_is_aggregate(s) && !config_setting_is_group(s) && config_setting_length(s) > 0;
@@ -441,16 +680,26 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 			return spec_fail(err, spec, s, "seeds", "expected a non-empty list of seeds [ 1, 2, 3 ]");
 		sw->nseeds = (size_t)config_setting_length(s);
 		sw->seeds = sb_xcalloc(sw->nseeds, sizeof(*sw->seeds));
-		for (size_t i = 0; i < sw->nseeds; i++) {
+		*seeds_line = config_setting_source_line(s);
+		char **text = sb_xcalloc(sw->nseeds + 1, sizeof(*text));
+		int rc = 0;
+		for (size_t i = 0; i < sw->nseeds && rc == 0; i++) {
 			const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
 			int t = config_setting_type(e);
 			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) || config_setting_get_int64(e) < 0)
-				return spec_fail(err, spec, e, "seeds", "element %zu: expected a non-negative integer", i);
+				rc = spec_fail(err, spec, e, "seeds", "element %zu: expected a non-negative integer", i);
 			sw->seeds[i] = config_setting_get_int64(e);
-			for (size_t k = 0; k < i; k++)
-				if (sw->seeds[k] == sw->seeds[i])
-					return spec_fail(err, spec, e, "seeds", "seed %lld is listed twice", (long long)sw->seeds[i]);
+			text[i] = value_text(e);
 		}
+		size_t first, second;
+		if (rc == 0 && find_duplicate(text, sw->nseeds, &first, &second))
+			rc = spec_fail(err, spec, config_setting_get_elem(s, (unsigned)second), "seeds",
+				       "seed %lld is listed twice", (long long)sw->seeds[second]);
+		for (size_t i = 0; i < sw->nseeds; i++)
+			free(text[i]);
+		free(text);
+		if (rc)
+			return -1;
 	}
 	if ((s = config_setting_get_member(root, "axes"))) {
 		if (!config_setting_is_list(s) && !(config_setting_is_array(s) && config_setting_length(s) == 0))
@@ -472,29 +721,26 @@ static int read_spec(struct sb_sweep *sw, config_t *cfg, struct axis **axes, siz
 	return 0;
 }
 
-int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const char *const *sets, size_t nsets,
-		  struct sb_error *err)
+/* sb_sweep_load and sb_sweep_load_text: the spec from its file (text NULL) or from text. */
+static int load(struct sb_sweep *sw, const char *spec, const char *text, const char *out, const char *const *sets,
+		size_t nsets, size_t max_runs, struct sb_error *err)
 {
 	memset(sw, 0, sizeof(*sw));
 	sw->spec = sb_xstrdup(spec);
 	sw->out = sb_xstrdup(out);
 	sw->nseeds = 1;
-	FILE *f = sb_fopen_regular(spec);
-	if (!f)
-		return sb_fail(err, "cannot open %s: %s", spec, errno == EINVAL ? "not a regular file" : strerror(errno));
+	/* the scenario reader's checks: a regular file of bounded size, its @includes too */
 	config_t cfg;
 	config_init(&cfg);
-	int ok = config_read(&cfg, f);
-	fclose(f);
-	if (ok != CONFIG_TRUE) {
-		int rc = sb_fail(err, "%s:%d: %s", spec, config_error_line(&cfg), config_error_text(&cfg));
+	if (sb_cfg_parse(&cfg, text ? NULL : spec, text, spec, err)) {
 		config_destroy(&cfg);
-		return rc;
+		return -1;
 	}
 	struct axis *axes = NULL;
 	size_t naxes = 0, nschemes = 0;
 	char **schemes = NULL;
-	int rc = read_spec(sw, &cfg, &axes, &naxes, &schemes, &nschemes, err);
+	unsigned schemes_line = 0, seeds_line = 0;
+	int rc = read_spec(sw, &cfg, &axes, &naxes, &schemes, &nschemes, &schemes_line, &seeds_line, err);
 	config_destroy(&cfg);
 	if (rc == 0 && nsets) {
 		sw->fixed = sb_xrealloc(sw->fixed, (sw->nfixed + nsets + 1) * sizeof(*sw->fixed));
@@ -505,7 +751,7 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const 
 	}
 	if (rc == 0 && nschemes) { /* the schemes are the last axis */
 		axes = sb_xrealloc(axes, (naxes + 1) * sizeof(*axes));
-		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false, NULL };
+		axes[naxes] = (struct axis){ sb_xstrdup("switch.scheme"), schemes, nschemes, false, NULL, schemes_line };
 		naxes++;
 		schemes = NULL;
 		nschemes = 0;
@@ -513,6 +759,10 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const 
 	for (size_t i = 0; i < nschemes; i++)
 		free(schemes[i]);
 	free(schemes);
+	if (rc == 0)
+		rc = check_axis_keys(sw->spec, axes, naxes, err);
+	if (rc == 0)
+		rc = count_runs(sw->spec, axes, naxes, sw->nseeds, seeds_line, max_runs, &sw->npoints, err);
 	if (rc == 0) {
 		sw->ncolumns = naxes;
 		sw->columns = sb_xcalloc(naxes + 1, sizeof(*sw->columns));
@@ -542,6 +792,18 @@ int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const 
 	return rc;
 }
 
+int sb_sweep_load(struct sb_sweep *sw, const char *spec, const char *out, const char *const *sets, size_t nsets,
+		  struct sb_error *err)
+{
+	return load(sw, spec, NULL, out, sets, nsets, SB_SWEEP_MAX_RUNS, err);
+}
+
+int sb_sweep_load_text(struct sb_sweep *sw, const char *name, const char *text, const char *out,
+		       const char *const *sets, size_t nsets, size_t max_runs, struct sb_error *err)
+{
+	return load(sw, name, text, out, sets, nsets, max_runs, err);
+}
+
 void sb_sweep_free(struct sb_sweep *sw)
 {
 	for (size_t p = 0; p < sw->npoints; p++) {
@@ -565,8 +827,13 @@ void sb_sweep_free(struct sb_sweep *sw)
 	for (size_t i = 0; i < sw->nfixed; i++)
 		free(sw->fixed[i]);
 	free(sw->fixed);
-	for (size_t r = 0; r < sw->nruns; r++)
+	for (size_t r = 0; r < sw->nruns; r++) {
 		free(sw->runs[r].dir);
+		free(sw->runs[r].inputs);
+	}
+	for (size_t i = 0; i < sw->nfiles; i++)
+		free(sw->files[i].path);
+	free(sw->files);
 	free(sw->runs);
 	free(sw->seeds);
 	free(sw->base);
