@@ -345,7 +345,7 @@ static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 	tcp->snd_nxt = tcp->snd_una;
 	tcp_hystart_on_timeout(tcp);
 	/* RFC 6298 (5.5): back off. */
-	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+	tcp_rto_backoff(tcp);
 	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 	newreno_send_available(sim, f, tcp);
 }
@@ -437,7 +437,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		f->timeouts++;
 		sim->stats.tcp.timeouts++;
 		sim->stats.tcp.syn_retransmits++;
-		tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+		tcp_rto_backoff(tcp);
 		send_syn(sim, f, 0, true);
 		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 		return;
