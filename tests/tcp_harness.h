@@ -209,10 +209,10 @@ static inline const char *th_script_start(struct th_script *s, const char *trans
 }
 
 /* At `at` (not before now), an ACK reaches the sender: cumulative `cum`, SACKing `nsack`
- * segments from segment number `sack_seg` (nsack = 0: none), echoing `t_sent`, flagged as the
- * ACK of a retransmission when `retx`. */
-static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg, uint32_t nsack,
-				 sb_time t_sent, bool retx)
+ * segments from segment number `sack_seg` (nsack = 0: none), echoing `t_sent`, with `flags`
+ * (SB_PF_RETX: the ACK of a retransmission; SB_PF_ECE). th_script_ack: flags RETX or none. */
+static inline void th_script_ack_flags(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg,
+				       uint32_t nsack, sb_time t_sent, uint8_t flags)
 {
 	th_script_run(s, at);
 	struct sb_packet a;
@@ -225,9 +225,14 @@ static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, 
 	a.src = s->f->dst;
 	a.dst = s->f->src;
 	a.t_sent = t_sent;
-	if (retx)
-		a.flags |= SB_PF_RETX;
+	a.flags = flags;
 	s->f->ops->on_ack(&s->sim, s->f, &a);
+}
+
+static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg, uint32_t nsack,
+				 sb_time t_sent, bool retx)
+{
+	th_script_ack_flags(s, at, cum, sack_seg, nsack, t_sent, retx ? SB_PF_RETX : 0);
 }
 
 /* At `at`, the data segment number `seg` (sent at `t_sent`) reaches the receiver. */

@@ -9,6 +9,8 @@
  *   RFC 5681 (4)    ssthresh = max(FlightSize / 2, 2 SMSS), FlightSize not cwnd; after a
  *                   timeout cwnd = LW = 1 SMSS; ssthresh held on a repeated timeout
  *   RFC 5681 §3.2   fast retransmit on the third duplicate ACK
+ *   RFC 3168 §6.1.2 an ECN echo: ssthresh as for a loss, cwnd = ssthresh, at most once per
+ *                   window of data (the ECN response of controls without their own)
  *   RFC 6582 §3.2   step 2: recover = HighData, cwnd = ssthresh + 3 SMSS, not below recover
  *                   (after a timeout's go-back-N); step 3: +1 SMSS per further duplicate;
  *                   step 4: a partial ACK retransmits the next hole, deflates by the
@@ -248,6 +250,32 @@ static void test_rfc6582_recover_after_timeout(void **state)
 	th_script_end(&s);
 }
 
+/* RFC 3168 §6.1.2: ECE halves (ssthresh = max(FlightSize / 2, 2 MSS), cwnd = ssthresh) once
+ * per window: not again until the data sent before the reduction is acknowledged. */
+static void test_rfc3168_ecn_once_per_window(void **state)
+{
+	(void)state;
+	static struct th_script s;
+	const char *const sets[] = { "tlp", "false" };
+	start(&s, "newreno", 1000, 20, sets, 2);
+	sb_time t = T0 + 50 * SB_US;
+	th_script_ack_flags(&s, t, 1 * SEG, 0, 0, T0, SB_PF_ECE);
+	assert_int_equal(s.tcp->ssthresh, 19 * SEG / 2); /* 19 MSS in flight after the ACK */
+	assert_int_equal(s.tcp->cwnd, 19 * SEG / 2);
+	uint64_t end = s.tcp->snd_max;
+	/* more echoes for the same window: no further reduction (congestion avoidance goes on) */
+	for (uint64_t una = 2 * SEG; una < end; una += SEG) {
+		th_script_ack_flags(&s, t += SB_US, una, 0, 0, T0, SB_PF_ECE);
+		assert_int_equal(s.tcp->ssthresh, 19 * SEG / 2);
+		assert_true(s.tcp->cwnd >= 19 * SEG / 2);
+	}
+	/* the window after: the next echo reduces again */
+	uint64_t flight = s.tcp->snd_max - end;
+	th_script_ack_flags(&s, t += SB_US, end, 0, 0, T0, SB_PF_ECE);
+	assert_int_equal(s.tcp->ssthresh, flight / 2 > 2 * SEG ? flight / 2 : 2 * SEG);
+	th_script_end(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_rfc5681_timeout_response),
 		cmocka_unit_test(test_rfc6582_fast_recovery),
 		cmocka_unit_test(test_rfc6582_recover_after_timeout),
+		cmocka_unit_test(test_rfc3168_ecn_once_per_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

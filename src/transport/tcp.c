@@ -247,7 +247,7 @@ void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	if (tcp->in_recovery || tcp->snd_una < tcp->cwr_end)
 		return;
 	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, false);
-	tcp->cwnd = tcp->ssthresh;
+	tcp->cwnd = tcp->ssthresh; /* RFC 3168 §6.1.2: cwnd = ssthresh */
 	tcp_cap(tcp);
 	tcp->ca_bytes = 0;
 	tcp->cwr_end = tcp->snd_max;
