@@ -157,6 +157,18 @@ static void test_rfc5681_timeout_response(void **state)
 		assert_int_equal(s.tcp->ssthresh, 14 * SEG);
 		assert_int_equal(s.tcp->cwnd, 1 * SEG);
 		th_script_end(&s);
+		/* progress in between: the next timeout is a new one, ssthresh from the window of
+		 * then (β × 2 MSS, raised to 2 MSS) */
+		start(&s, "cubic", 100, 20, sets, 4);
+		th_script_run(&s, T0 + SB_MS + SB_US);
+		sb_time rexmit = th_sent_at(&s.tap, 0, 2);
+		th_script_ack(&s, rexmit + 50 * SB_US, SEG, 0, 0, rexmit, true);
+		assert_int_equal(s.tcp->cwnd, 2 * SEG);
+		assert_int_equal(s.tcp->rto_at, rexmit + 50 * SB_US + 2 * SB_MS); /* Karn: still 2 ms */
+		th_script_run(&s, rexmit + 50 * SB_US + 2 * SB_MS + SB_US);
+		assert_int_equal(s.f->timeouts, 2);
+		assert_int_equal(s.tcp->ssthresh, 2 * SEG);
+		th_script_end(&s);
 	}
 }
 
