@@ -134,6 +134,12 @@ static void test_rfc6298_bounds(void **state)
 	tcp_rtt_sample(tcp, 30 * SB_SEC);
 	assert_int_equal(tcp->rto, 60 * SB_SEC);
 	th_script_end(&s);
+	/* before any sample: tcp.init_rto_us (500 us), raised to the floor too */
+	const char *const low[] = { "init_rto_us", "500", "tlp", "false" };
+	start(&s, "newreno", 100, 10, low, 4);
+	assert_int_equal(s.tcp->rto, SB_MS);
+	assert_int_equal(s.tcp->rto_at, TH_SCRIPT_START + SB_MS);
+	th_script_end(&s);
 }
 
 /* (5.4)-(5.6): with no ACK at all, the segment at snd_una is retransmitted at 1, 2, 4, 8 ms
@@ -251,6 +257,8 @@ static void test_rfc6298_karn(void **state)
 	th_script_run(&s, TH_SCRIPT_START + SB_MS + rtt + SB_US / 1000);
 	assert_false(s.tcp->syn_sent);
 	assert_int_equal(s.tcp->srtt, 0);
+	/* (5.7): the data's timer starts afresh from the initial RTO, not the SYN's 2 ms */
+	assert_int_equal(s.tcp->rto, SB_MS);
 	th_script_end(&s);
 	/* ... and the answer to the first SYN is one */
 	prepare(&s, "newreno", 100, 10, syn, 2);
