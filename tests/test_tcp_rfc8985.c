@@ -56,33 +56,35 @@ static void test_rack_reo_wnd_rules(void **state)
 	assert_int_equal(s.tcp->min_rtt, rtt);
 	assert_int_equal(s.tcp->rack.rtt, rtt);
 	assert_int_equal(s.tcp->reo_at, t1 + rtt / 4);
-	/* a second segment SACKed (2 MSS, not more than DupThresh − 1): still a window */
-	sack(&s, t1, 2);
-	assert_false(s.tcp->in_recovery);
-	assert_int_equal(s.tcp->board.lost, 0);
-	assert_int_equal(s.tcp->reo_at, t1 + rtt / 4);
 	/* the timer: segment 0 is lost exactly at T0 + RACK.rtt + reo_wnd and goes again */
 	th_script_run(&s, t1 + rtt / 4 + SB_US);
 	assert_true(s.tcp->in_recovery);
 	assert_int_equal(th_sent_at(&s.tap, 0, 2), t1 + rtt / 4);
-	/* in recovery, without reordering, reo_wnd = 0: the SACK of segment 4 marks 3 lost at
-	 * once (PRR holds its retransmission), and arms no timer */
+	/* in recovery, without reordering, reo_wnd = 0 (with 2 MSS SACKed, not more than
+	 * DupThresh − 1): the SACK of segment 3, sent in the same burst (after 2 by end_seq),
+	 * marks 2 lost at once (PRR may hold its retransmission), and arms no timer */
 	const sb_time t2 = t1 + 20 * SB_US;
-	sack(&s, t2, 4);
+	sack(&s, t2, 3);
+	assert_int_equal(s.tcp->board.sacked, 2 * SEG);
 	assert_int_equal(s.tcp->rack.rtt, t2 - T0);
-	assert_int_equal(s.tcp->board.lost + (th_transmissions(&s.tap, 3 * SEG) - 1) * SEG, SEG);
+	assert_int_equal(s.tcp->board.lost + (th_transmissions(&s.tap, 2 * SEG) - 1) * SEG, SEG);
 	assert_int_equal(s.tcp->reo_at, SB_TIME_NEVER);
-	/* the retransmission of 0 delivered below RACK.fack (5 MSS) is no reordering */
+	/* the retransmission of 0 delivered below RACK.fack (4 MSS) is no reordering */
 	sb_time rexmit = th_sent_at(&s.tap, 0, 2);
-	th_script_ack(&s, t2 + SB_US, 3 * SEG, 0, 0, rexmit, true);
-	assert_int_equal(s.tcp->rack.fack, 5 * SEG);
+	th_script_ack(&s, t2 + SB_US, 2 * SEG, 0, 0, rexmit, true);
+	assert_int_equal(s.tcp->rack.fack, 4 * SEG);
 	assert_false(s.tcp->rack.reordering_seen);
 	th_script_end(&s);
 
-	/* three segments SACKed: no window, segment 0 is lost with the third SACK */
+	/* outside recovery, two segments SACKed (2 MSS, not more than DupThresh − 1): still the
+	 * window */
 	start(&s, 100, "false");
 	sack(&s, t1, 1);
 	sack(&s, t1, 2);
+	assert_false(s.tcp->in_recovery);
+	assert_int_equal(s.tcp->board.lost, 0);
+	assert_int_equal(s.tcp->reo_at, t1 + rtt / 4);
+	/* three: no window, segment 0 is lost with the third SACK */
 	sack(&s, t1, 3);
 	assert_true(s.tcp->in_recovery);
 	assert_int_equal(th_sent_at(&s.tap, 0, 2), t1);
