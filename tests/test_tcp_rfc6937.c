@@ -204,6 +204,9 @@ static void test_rfc6675_rescue_once(void **state)
 	assert_int_equal(th_transmissions(&s.tap, 19 * SEG), 2);
 	for (uint32_t k = 16; k < 19; k++)
 		assert_int_equal(th_transmissions(&s.tap, (uint64_t)k * SEG), 1);
+	/* SetPipe: 0, 1, 2 lost and retransmitted count once each, 16..18 once, 19 twice (its
+	 * original was not deemed lost, so both copies may be in flight): 8 segments */
+	assert_int_equal(tcp_pipe(s.tcp), 8 * SEG);
 	/* more ACKs (the retransmissions arriving): no second rescue */
 	for (uint32_t k = 0; k < 3; k++)
 		th_script_ack(&s, t += SB_US, (k + 1) * SEG, 0, 0, th_sent_at(&s.tap, (uint64_t)k * SEG, 2), true);
