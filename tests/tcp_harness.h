@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "engine/packet.h"
 #include "sim/scenario.h"
@@ -23,6 +24,7 @@
 
 struct th_event {
 	sb_time t;
+	sb_time t_sent; /* the packet's timestamp (an ACK's echo) */
 	uint64_t seq;
 	uint8_t type, flags;
 	uint16_t sack;
@@ -66,7 +68,7 @@ static inline bool th_inject(void *ctx, struct sb_packet *p)
 	if (p->type < 8)
 		t->sent_by_type[p->type]++;
 	if (t->nev < TH_MAX_EVENTS)
-		t->ev[t->nev++] = (struct th_event){ .t = sb_now(&t->sim->engine), .seq = p->seq, .type = p->type,
+		t->ev[t->nev++] = (struct th_event){ .t = sb_now(&t->sim->engine), .t_sent = p->t_sent, .seq = p->seq, .type = p->type,
 						     .flags = p->flags, .sack = p->type == SB_PKT_ACK ? p->sack : 0,
 						     .dropped = drop };
 	return drop;
@@ -139,6 +141,135 @@ static inline void th_scenario(struct sb_scenario *sc, int hosts, double gbps, d
 static inline sb_time th_one_way(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t bytes)
 {
 	return sb_path_rtt(sim, src, dst, bytes, 0) - sb_path_rtt(sim, src, dst, 0, 0) / 2;
+}
+
+/* --- A scripted peer: the test plays one end of a flow, packet by packet ---
+ *
+ * th_script_start() builds the two-host path, sets tcp.* keys by name, starts one flow 0 -> 1
+ * at 10 us. For the sender's tests every data packet is lost
+ * (drop_all_data) and the test feeds hand-made ACKs with th_script_ack(); for the receiver's,
+ * the test feeds data segments with th_script_data() and reads the ACKs from the tap. Each
+ * call first runs the simulation to its instant, so the engine's timers fire in between. */
+struct th_script {
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	struct sb_flow *f;
+	struct sb_tcp *tcp;
+	struct th_tap tap;
+};
+
+#define TH_SCRIPT_START (10 * SB_US)
+
+static inline void th_script_noop(void *obj, uint64_t arg)
+{
+	(void)obj;
+	(void)arg;
+}
+
+/* Run the simulation to `at`, and stand there (an event at `at` sets the clock). */
+static inline void th_script_run(struct th_script *s, sb_time at)
+{
+	if (at <= sb_now(&s->sim.engine))
+		return;
+	sb_at(&s->sim.engine, at, th_script_noop, NULL, 0);
+	sb_eventq_run_until(&s->sim.engine.eq, at);
+}
+
+/* Builds the path and creates the flow, which starts at TH_SCRIPT_START: the caller may set the
+ * tap's rules, then th_script_run(s, TH_SCRIPT_START). Returns an error message, or NULL.
+ * `sets` holds key, value pairs (keys without "tcp."). */
+static inline const char *th_script_start(struct th_script *s, const char *transport, uint64_t bytes,
+					  uint64_t init_window, const char *const *sets, size_t nsets)
+{
+	static char msg[1024];
+	th_scenario(&s->sc, 2, 10, 10);
+	s->sc.run.duration_ms = 100000; /* the tests stop the run themselves */
+	s->sc.run.arrivals_ms = 100000;
+	for (size_t i = 0; i + 1 < nsets; i += 2) {
+		struct sb_error err = { { 0 } };
+		const struct sb_param *p = sb_param_find(sb_tcp_param_table, sets[i]);
+		if (!p || sb_param_set_text(p, &s->sc.tcp, sets[i + 1], &err) != 0) {
+			snprintf(msg, sizeof msg, "tcp.%s = %s: %s", sets[i], sets[i + 1], p ? err.msg : "no such key");
+			return msg;
+		}
+	}
+	struct sb_error err = { { 0 } };
+	if (sb_sim_build(&s->sim, &s->sc, &err) != 0) {
+		snprintf(msg, sizeof msg, "build: %s", err.msg);
+		return msg;
+	}
+	s->sim.keep_finished = true;
+	s->f = sb_flow_create(&s->sim, 0, 1, bytes, TH_SCRIPT_START, sb_transport_find(transport));
+	if (init_window)
+		s->f->init_window = init_window;
+	th_tap_attach(&s->tap, &s->sim, s->f->id);
+	s->tap.drop_all_data = true;
+	s->tcp = sb_tcp_of(s->f);
+	return NULL;
+}
+
+/* At `at` (not before now), an ACK reaches the sender: cumulative `cum`, SACKing `nsack`
+ * segments from segment number `sack_seg` (nsack = 0: none), echoing `t_sent`, with `flags`
+ * (SB_PF_RETX: the ACK of a retransmission; SB_PF_ECE). th_script_ack: flags RETX or none. */
+static inline void th_script_ack_flags(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg,
+				       uint32_t nsack, sb_time t_sent, uint8_t flags)
+{
+	th_script_run(s, at);
+	struct sb_packet a;
+	memset(&a, 0, sizeof a);
+	a.type = SB_PKT_ACK;
+	a.seq = cum;
+	uint64_t mss = (uint64_t)s->sc.tcp.mss;
+	a.sack = nsack ? sb_sack_code((uint32_t)(sack_seg - cum / mss), nsack) : 0;
+	a.flow = s->f->id;
+	a.src = s->f->dst;
+	a.dst = s->f->src;
+	a.t_sent = t_sent;
+	a.flags = flags;
+	s->f->ops->on_ack(&s->sim, s->f, &a);
+}
+
+static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg, uint32_t nsack,
+				 sb_time t_sent, bool retx)
+{
+	th_script_ack_flags(s, at, cum, sack_seg, nsack, t_sent, retx ? SB_PF_RETX : 0);
+}
+
+/* At `at`, the data segment number `seg` (sent at `t_sent`) reaches the receiver. */
+static inline void th_script_data(struct th_script *s, sb_time at, uint32_t seg, sb_time t_sent, bool retx)
+{
+	th_script_run(s, at);
+	struct sb_packet d;
+	memset(&d, 0, sizeof d);
+	d.type = SB_PKT_DATA;
+	uint64_t mss = (uint64_t)s->sc.tcp.mss, seq = (uint64_t)seg * mss;
+	uint64_t left = s->f->size - seq;
+	d.seq = seq;
+	d.payload = (uint16_t)(left < mss ? left : mss);
+	d.flow = s->f->id;
+	d.src = s->f->src;
+	d.dst = s->f->dst;
+	d.t_sent = t_sent;
+	if (retx)
+		d.flags |= SB_PF_RETX;
+	s->f->ops->on_data(&s->sim, s->f, &d);
+}
+
+
+static inline void th_script_end(struct th_script *s)
+{
+	s->sim.inject = NULL;
+	sb_sim_free(&s->sim);
+	sb_scenario_free(&s->sc);
+}
+
+/* The tap's events from index `from` on of `type`: how many, and the first's index (or nev). */
+static inline uint32_t th_first(const struct th_tap *t, uint32_t from, uint8_t type)
+{
+	for (uint32_t i = from; i < t->nev; i++)
+		if (t->ev[i].type == type)
+			return i;
+	return t->nev;
 }
 
 #endif

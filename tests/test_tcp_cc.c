@@ -123,6 +123,60 @@ static void test_cubic_decrease_and_fast_convergence(void **state)
 	bench_close(&b);
 }
 
+/* RFC 9438 §4.2: the target W_cubic(t + RTT) is clamped to [cwnd, 1.5 cwnd], so one ACK of an
+ * MSS after a long silence (the cubic curve far above cwnd) adds (1.5 cwnd − cwnd) / cwnd MSS =
+ * half an MSS. The fast convergence of §4.6 applies only when W_max shrank: a second loss at
+ * the same window keeps W_max, so cwnd is back at it after K = cbrt(W_max (1 − β) / C). And
+ * ssthresh is at least 2 MSS (RFC 5681 (4), kept by RFC 9438 §4.6). */
+static void test_cubic_target_clamp_and_equal_wmax(void **state)
+{
+	(void)state;
+	struct bench b;
+	bench_open(&b, &sb_cc_cubic);
+	struct sb_tcp *tcp = b.tcp;
+	const double C = b.sc.tcp.cubic_c, beta = b.sc.tcp.cubic_beta;
+	const sb_time rtt = 100 * SB_MS;
+	bench_close(&b);
+	for (int far = 0; far < 2; far++) {
+		/* without the TCP-friendly region (ns-3's choice), so that the cubic curve alone
+		 * sets the target */
+		bench_open(&b, &sb_cc_cubic);
+		b.sc.tcp.cubic_tcp_friendly = false;
+		tcp = b.tcp;
+		tcp->srtt = rtt;
+		cubic_loss(&b, 20);
+		sb_time epoch = b.sim.engine.eq.now;
+		cubic_ack_until(&b, rtt, epoch, 0.001); /* the epoch begins, from 14 segments */
+		double c0 = (double)tcp->cwnd / tcp->mss, K = cbrt((20 - beta * 20) / C);
+		/* W(t + RTT) = 1.75 cwnd (between the clamp and twice cwnd), or far above */
+		double t = far ? 100.0 : K + cbrt((1.75 * c0 - 20) / C) - sb_time_to_sec(rtt);
+		b.sim.engine.eq.now = epoch + (sb_time)(t * (double)SB_SEC);
+		uint64_t before = tcp->cwnd;
+		tcp->snd_una += tcp->mss;
+		tcp->cc->on_ack(&b.sim, &b.f, tcp, tcp->mss);
+		print_message("cubic: W(t + RTT) %.2f cwnd: one ACK adds %llu bytes\n", far ? 1e4 : 1.75,
+			      (unsigned long long)(tcp->cwnd - before));
+		assert_true(tcp->cwnd - before >= tcp->mss / 2 && tcp->cwnd - before <= tcp->mss / 2 + 1);
+		bench_close(&b);
+	}
+
+	bench_open(&b, &sb_cc_cubic);
+	tcp = b.tcp;
+	tcp->srtt = rtt;
+	cubic_loss(&b, 1000);
+	cubic_ack_until(&b, rtt, b.sim.engine.eq.now, 20.0);
+	double cw = cubic_loss(&b, 1000); /* the same W_max: no fast convergence */
+	const double K = cbrt((1000 - cw) / C);
+	sb_time epoch = b.sim.engine.eq.now;
+	double got = cubic_ack_until(&b, rtt, epoch, K);
+	print_message("cubic, a second loss at the same W_max: cwnd %.1f at K = %.2f s\n", got, K);
+	assert_true(got >= 0.99 * 1000 && got <= 1.01 * (C * pow(sb_time_to_sec(rtt), 3) + 1000));
+	assert_true(fabs(cw - beta * 1000) < 1);
+	/* the floor */
+	assert_int_equal((uint64_t)cubic_loss(&b, 2) * tcp->mss, 2 * tcp->mss);
+	bench_close(&b);
+}
+
 /* The TCP-friendly region (RFC 8312 §4.2): with a short RTT standard TCP would grow faster than
  * the cubic curve, and CUBIC follows W_est(t) = W_epoch + 3(1 − β)/(1 + β)·t/RTT, 0.529 segments
  * per RTT for β = 0.7 — Reno's average rate at the same β. From W_max = 20 (cwnd 14), RTT
@@ -194,6 +248,11 @@ static void test_dctcp_alpha_and_cut(void **state)
 			cuts++;
 		}
 		alpha_lo = fmin(alpha_lo, alpha);
+		/* the cut is the window's new ssthresh too (RFC 3168 §6.1.2, which RFC 8257 §3.3
+		 * refines): slow start must not grow it straight back */
+		if (ece && cwr_end == tcp->snd_max && tcp->ssthresh != cwnd)
+			fail_msg("ACK %d: ssthresh %llu after the cut to %llu", k, (unsigned long long)tcp->ssthresh,
+				 (unsigned long long)cwnd);
 		if (tcp->cwnd != cwnd)
 			fail_msg("ACK %d (ECE %d): cwnd %llu, RFC 8257 gives %llu (alpha %.5f)", k, ece,
 				 (unsigned long long)tcp->cwnd, (unsigned long long)cwnd, alpha);
@@ -267,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_cubic_tcp_friendly),
 		cmocka_unit_test(test_cubic_cnt_clamp_and_friendliness),
 		cmocka_unit_test(test_dctcp_alpha_and_cut),
+		cmocka_unit_test(test_cubic_target_clamp_and_equal_wmax),
 	};
 	return cmocka_run_group_tests_name("tcp_cc", tests, NULL, NULL);
 }

@@ -183,6 +183,59 @@ static void test_hystart_classic_rules(void **state)
 		}
 		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, !over);
 	}
+	/* HyStartMinSamples = 8: the delay rule waits for the round's 8th sample, then decides on
+	 * the next ACK */
+	bare_init(&b, "classic");
+	b.tcp->cwnd = 20 * SEG;
+	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
+	bare_ack(&b, 40 * SB_US);
+	for (int k = 1; k <= 9; k++) {
+		b.sim.engine.eq.now += 3 * SB_MS;
+		bare_ack(&b, 40 * SB_US + 5 * SB_MS);
+		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, k < 9);
+	}
+	/* HyStartLowWindow = 16 segments: below it neither rule runs */
+	bare_init(&b, "classic");
+	b.tcp->cwnd = 15 * SEG;
+	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
+	bare_ack(&b, 40 * SB_US);
+	for (int k = 1; k <= 100; k++) {
+		b.sim.engine.eq.now += SB_US;
+		bare_ack(&b, k < 50 ? 40 * SB_US : 40 * SB_US + 5 * SB_MS);
+	}
+	assert_int_equal(b.tcp->ssthresh, UINT64_MAX);
+	/* HyStartAckDelta = 2 ms: ACKs 1.5 ms apart still make a train (which then spans more than
+	 * delay_min = 40 us), 2.5 ms apart they do not */
+	for (int wide = 0; wide < 2; wide++) {
+		bare_init(&b, "classic");
+		b.tcp->cwnd = 20 * SEG;
+		b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
+		bare_ack(&b, 40 * SB_US);
+		for (int k = 1; k <= 3; k++) {
+			b.sim.engine.eq.now += wide ? 2500 * SB_US : 1500 * SB_US;
+			bare_ack(&b, 40 * SB_US);
+		}
+		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, wide);
+	}
+	bare_free(&b);
+}
+
+/* RFC 9406 §4.3: HyStart++ runs in the initial slow start only; once a loss has made ssthresh
+ * finite, slow start below it is RFC 5681's, whatever the RTT does. */
+static void test_hystart_pp_initial_only(void **state)
+{
+	(void)state;
+	static struct bare b;
+	bare_init(&b, "hystartpp");
+	b.tcp->ssthresh = 1000 * SEG; /* as after a loss */
+	bare_round(&b, 40 * SB_US, 8);
+	bare_round(&b, 60 * SB_US, 8);
+	assert_int_equal(tcp_hystart_divisor(b.tcp), 1);
+	assert_int_equal(b.tcp->stats.hystart_exits, 0);
+	bare_init(&b, "hystartpp"); /* the same rounds in the initial slow start: CSS */
+	bare_round(&b, 40 * SB_US, 8);
+	bare_round(&b, 60 * SB_US, 8);
+	assert_int_equal(tcp_hystart_divisor(b.tcp), 4);
 	bare_free(&b);
 }
 
@@ -508,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_hystart_pp_rules),
 		cmocka_unit_test(test_slow_start_abc_limit),
 		cmocka_unit_test(test_hystart_classic_rules),
+		cmocka_unit_test(test_hystart_pp_initial_only),
 		cmocka_unit_test(test_hystart_linux_rules),
 		cmocka_unit_test(test_hystart_pp_exits_on_rtt_rise),
 		cmocka_unit_test(test_handshake_adds_one_rtt),

@@ -135,7 +135,7 @@ void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_o
 	tcp->min_rto = sb_time_from_us(p->min_rto_us);
 	tcp->granularity = (sb_time)(p->clock_granularity_ns * 1e3 + 0.5);
 	tcp->rto = sb_time_from_us(p->init_rto_us);
-	if (tcp->rto < tcp->min_rto)
+	if (tcp->rto < tcp->min_rto) /* RFC 6298 (2.4), before a sample too */
 		tcp->rto = tcp->min_rto;
 	tcp->rto_at = tcp->tlp_at = tcp->reo_at = SB_TIME_NEVER;
 	tcp->rack.retx_min_rtt = p->rack_retx_min_rtt;
@@ -210,7 +210,7 @@ static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	tcp->syn_sent = false;
 	/* the handshake's RTT is the first sample, unless the SYN was retransmitted (Karn) */
 	const struct sb_tcp_params *p = &sim->sc->tcp;
-	tcp->rto = sb_time_from_us(p->init_rto_us);
+	tcp->rto = sb_time_from_us(p->init_rto_us); /* RFC 6298 (5.7): the SYN's backoff ends */
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
 	if (!(pkt->flags & SB_PF_RETX)) {
@@ -247,7 +247,7 @@ void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	if (tcp->in_recovery || tcp->snd_una < tcp->cwr_end)
 		return;
 	tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, false);
-	tcp->cwnd = tcp->ssthresh;
+	tcp->cwnd = tcp->ssthresh; /* RFC 3168 §6.1.2: cwnd = ssthresh */
 	tcp_cap(tcp);
 	tcp->ca_bytes = 0;
 	tcp->cwr_end = tcp->snd_max;
@@ -345,7 +345,7 @@ static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 	tcp->snd_nxt = tcp->snd_una;
 	tcp_hystart_on_timeout(tcp);
 	/* RFC 6298 (5.5): back off. */
-	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+	tcp_rto_backoff(tcp);
 	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 	newreno_send_available(sim, f, tcp);
 }
@@ -437,7 +437,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		f->timeouts++;
 		sim->stats.tcp.timeouts++;
 		sim->stats.tcp.syn_retransmits++;
-		tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+		tcp_rto_backoff(tcp);
 		send_syn(sim, f, 0, true);
 		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 		return;

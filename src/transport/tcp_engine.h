@@ -118,6 +118,12 @@ static inline void tcp_rack_delivered(struct sb_tcp *tcp, sb_time xmit, uint64_t
 uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq);
 /* Send the next new segment at snd_nxt (recording it on the scoreboard in SACK mode). */
 void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+/* RFC 6298 (5.5): the timer expired, double the RTO (at most TCP_MAX_RTO, (2.5)). One helper
+ * for the data's and the SYN's timers, so that one rule has one line. */
+static inline void tcp_rto_backoff(struct sb_tcp *tcp)
+{
+	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO;
+}
 /* RFC 6298 (5.2)/(5.3): restart the RTO, or stop it when nothing is outstanding. */
 static inline void tcp_restart_rto(sb_time now, struct sb_tcp *tcp)
 {

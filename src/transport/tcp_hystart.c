@@ -190,7 +190,7 @@ static void hystart_classic(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_ti
 				h->found = true;
 		}
 		if (h->found) {
-			tcp->ssthresh = tcp->cwnd;
+			tcp->ssthresh = tcp->cwnd; /* ns-3's exit: congestion avoidance from here */
 			tcp->stats.hystart_exits++;
 			return;
 		}

@@ -91,7 +91,7 @@ static void enter_recovery(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 {
 	tcp->stats.recoveries++;
 	sim->stats.tcp.recoveries++;
-	tcp->recover = tcp->snd_max;
+	tcp->recover = tcp->snd_max; /* RFC 6675 §5 (4.1): RecoveryPoint = HighData */
 	tcp_congestion_event(sim, f, tcp);
 	tcp->in_recovery = true;
 	tcp->in_loss = false;
@@ -259,7 +259,7 @@ void tcp_sack_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	tcp->tlp_at = tcp->reo_at = SB_TIME_NEVER;
 	tcp_hystart_on_timeout(tcp);
 	tcp_board_mark_all_lost(tcp);
-	tcp->rto = tcp->rto * 2 < TCP_MAX_RTO ? tcp->rto * 2 : TCP_MAX_RTO; /* RFC 6298 (5.5) */
+	tcp_rto_backoff(tcp); /* RFC 6298 (5.5) */
 	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
 	tcp_sack_transmit(sim, f, tcp);
 }
