@@ -290,6 +290,49 @@ static void test_compare_scheme_link(void **state)
 	free(dir);
 }
 
+/* The same for a sweep's own names: a link planted as DIR/runs or as a point's directory
+ * DIR/runs/POINT is refused before any run starts, and what it points to is untouched (the
+ * runs once wrote through it). */
+static void test_sweep_runs_link(void **state)
+{
+	(void)state;
+	static const char *const planted[] = { "runs", "runs/0000-load=0.3-scheme=dt" };
+	for (size_t k = 0; k < 2; k++) {
+		char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *elsewhere = tl_path_in(dir, "elsewhere");
+		char args[8192], *runs = tl_path_in(out, "runs"), *link = tl_path_in(out, planted[k]);
+		char *spec = tl_write_file(dir, "spec.cfg",
+					   "set = ( \"run.duration_ms=2\", \"run.arrivals_ms=1\" );\n"
+					   "axes = ( { key = \"workloads.0.load\"; values = [0.3]; } );\n"
+					   "schemes = [ \"dt\" ];\nseeds = [ 1 ];\n");
+		assert_int_equal(mkdir(out, 0777), 0);
+		if (k == 1)
+			assert_int_equal(mkdir(runs, 0777), 0);
+		assert_int_equal(mkdir(elsewhere, 0777), 0);
+		char *flows = precious_file(elsewhere, "flows.csv");
+		if (symlink(elsewhere, link))
+			fail_msg("symlink %s: %s", link, strerror(errno));
+		snprintf(args, sizeof(args), "sweep '%s' --quiet --jobs 1 --out '%s'", spec, out);
+		struct tl_cmd r = tl_sharebuf(args);
+		print_message("DIR/%s a link -> %d: %s", planted[k], r.status, r.err);
+		char want[8400];
+		snprintf(want, sizeof(want), "sharebuf: sweep: %s is a symbolic link: a sweep writes its runs into "
+					     "directories of its own (remove the link)\n", link);
+		assert_int_equal(r.status, 1);
+		assert_string_equal(r.err, want);
+		tl_cmd_free(&r);
+		expect_untouched(flows);
+		assert_int_equal(tl_count_entries(elsewhere), 1);
+		free(flows);
+		free(spec);
+		free(link);
+		free(runs);
+		free(elsewhere);
+		free(out);
+		tl_rmtree(dir);
+		free(dir);
+	}
+}
+
 /* --- a full disk --- */
 
 /* The lock's pid is the first thing written: with room for less than a pid the run fails
@@ -407,6 +450,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_lock_not_a_file),
 		cmocka_unit_test(test_output_links),
 		cmocka_unit_test(test_compare_scheme_link),
+		cmocka_unit_test(test_sweep_runs_link),
 		cmocka_unit_test(test_full_disk_lock),
 		cmocka_unit_test(test_full_disk_outputs),
 		cmocka_unit_test(test_full_disk_compare),

@@ -241,6 +241,38 @@ static size_t pending(const struct sb_sweep *sw, long point, size_t *todo, size_
 	return n;
 }
 
+/* The names a sweep makes under DIR (runs/, runs/POINT/, runs/POINT/seed-N) are the sweep's,
+ * not the user's: a symbolic link planted as one of them would lead its runs to write, and
+ * remove their names' stale files, wherever it points (as compare refuses for DIR/<scheme>).
+ * Returns 0, or -1 with the message printed. */
+static int refuse_planted_links(const struct sb_sweep *sw, long point)
+{
+	size_t base = strlen(sw->out);
+	for (size_t r = 0; r < sw->nruns; r++) {
+		if (point >= 0 && sw->runs[r].point != (size_t)point)
+			continue;
+		const char *dir = sw->runs[r].dir;
+		char path[4096];
+		/* every component after DIR: at each '/' past DIR, and the whole */
+		for (size_t i = base + 1; dir[i - 1]; i++) {
+			if (dir[i] != '/' && dir[i] != '\0')
+				continue;
+			if (i >= sizeof(path))
+				break;
+			memcpy(path, dir, i);
+			path[i] = '\0';
+			struct stat st;
+			if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+				fprintf(stderr, "sharebuf: sweep: %s is a symbolic link: a sweep writes its runs into directories of "
+						"its own (remove the link)\n",
+					path);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int run_local(const struct sb_sweep *sw, const struct options *o, sb_command_fn *run)
 {
 	struct sb_error err = { "" };
@@ -249,6 +281,11 @@ static int run_local(const struct sb_sweep *sw, const struct options *o, sb_comm
 	if (whole && sb_outdir_claim(sw->out, sweep_names, &err)) {
 		sb_outdir_release(true);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
+		return 1;
+	}
+	if (refuse_planted_links(sw, o->point)) {
+		if (whole)
+			sb_outdir_release(false);
 		return 1;
 	}
 	size_t *todo = sb_xcalloc(sw->nruns + 1, sizeof(*todo)), complete;
