@@ -52,16 +52,17 @@ struct sb_load_server_opts {
 
 /* What the server did, printed when it stops as one line on its log:
  *   sharebuf-load server: stats connections=N requests=N responses=N streams_ended=N
- *   protocol_errors=N peer_gone=N idle_closed=N fd_limit_pauses=N
+ *   protocol_errors=N peer_gone=N idle_closed=N fd_limit_pauses=N wakeups=N
  * responses: finite responses sent whole; streams_ended: long-lived ones ended by their peer;
  * protocol_errors: connections closed for bytes that are not a request, a request cut short,
  * or bytes during a response; peer_gone: closed because the peer reset or closed before the
  * last byte of a response (or reset an idle one); idle_closed: closed by the idle timeout;
  * fd_limit_pauses: times accept() found no descriptor (EMFILE/ENFILE) and the server stopped
- * accepting until a connection closed. */
+ * accepting until a connection closed; wakeups: returns from epoll_wait, about 10 a second when
+ * idle (the loop's 100 ms tick) — a server that spins shows millions. */
 struct sb_load_server_stats {
 	uint64_t connections, requests, responses, streams_ended, protocol_errors, peer_gone, idle_closed,
-		fd_limit_pauses;
+		fd_limit_pauses, wakeups;
 };
 
 /* Serve until sb_load_stop. -1 + err if the port cannot be bound or cc set. */

@@ -258,6 +258,7 @@ int sb_load_serve(const struct sb_load_server_opts *o, struct sb_error *err)
 		if (!s.listening && sb_load_now() - s.paused_at >= SB_SEC)
 			listen_again(&s);
 		int n = epoll_wait(s.ep, evs, 64, expire_idle(&s));
+		s.st.wakeups++;
 		for (int i = 0; i < n; i++) {
 			struct conn *c = evs[i].data.ptr;
 			if (!c) {
@@ -282,8 +283,8 @@ int sb_load_serve(const struct sb_load_server_opts *o, struct sb_error *err)
 	fprintf(o->log,
 		"sharebuf-load server: stats connections=%" PRIu64 " requests=%" PRIu64 " responses=%" PRIu64
 		" streams_ended=%" PRIu64 " protocol_errors=%" PRIu64 " peer_gone=%" PRIu64 " idle_closed=%" PRIu64
-		" fd_limit_pauses=%" PRIu64 "\n",
+		" fd_limit_pauses=%" PRIu64 " wakeups=%" PRIu64 "\n",
 		s.st.connections, s.st.requests, s.st.responses, s.st.streams_ended, s.st.protocol_errors,
-		s.st.peer_gone, s.st.idle_closed, s.st.fd_limit_pauses);
+		s.st.peer_gone, s.st.idle_closed, s.st.fd_limit_pauses, s.st.wakeups);
 	return 0;
 }
