@@ -27,6 +27,10 @@ int sb_fuzz_scenario(const uint8_t *data, size_t size, struct sb_error *why);
 int sb_fuzz_flowfile(const uint8_t *data, size_t size, struct sb_error *why);
 /* A CDF file, read from memory; when accepted, sampled and its quantiles checked. */
 int sb_fuzz_cdf(const uint8_t *data, size_t size, struct sb_error *why);
+/* An Ethernet frame, parsed by the software switch (src/dataplane/frame.c) and marked CE;
+ * "refused" is a frame the switch does not read as IP (its control path), with why naming
+ * its length and EtherType. */
+int sb_fuzz_frame(const uint8_t *data, size_t size, struct sb_error *why);
 
 /* A sweep spec (src/cli/sweep_spec.c), read from memory over the embedded default scenario,
  * with at most 64 runs; inputs that would open a file (base, extract, @include, a CDF or flow

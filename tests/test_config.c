@@ -518,11 +518,26 @@ static void test_out_of_range(void **state)
 	expect_load_error("workloads = ({ type = \"poisson\"; prio = 9; });", NULL, 0,
 			  "(default):1: workloads.0.prio: 9 is out of range, expected a value in [-1, 7]");
 	expect_load_error("run: {\n duration_ms = -1.0;\n};", NULL, 0,
-			  "(default):2: run.duration_ms: -1 is out of range, expected a value in [0, 1e+07] ms");
+			  "(default):2: run.duration_ms: -1 is out of range, expected a value in [0, 10000000] ms");
 	expect_load_error("switch: { ecn_pmax = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.5]; };", NULL, 0,
 			  "(default):1: switch.ecn_pmax[7]: 1.5 is out of range, expected a value in [0, 1]");
 	expect_load_error("tcp: { mss = 1e30; };", NULL, 0,
 			  "(default):1: tcp.mss: 1e+30 is out of range, expected a value in [1, 65535] bytes");
+	/* a value and its bound never look equal: %g printed "1e+15 is out of range, expected a
+	 * value in [0, 1e+15]" and "1 is out of range ... [0, 1]"; whole numbers print with all
+	 * their digits, others in the fewest digits that read back exactly */
+	expect_load_error("run: { seed = 1000000000000001L; };", NULL, 0,
+			  "(default):1: run.seed: 1000000000000001 is out of range, expected a value in [0, 1000000000000000]");
+	expect_set_error("run.seed=1000000000000001",
+			 "--set run.seed: 1000000000000001 is out of range, expected a value in [0, 1000000000000000]");
+	expect_set_error("run.duration_ms=10000000.5",
+			 "--set run.duration_ms: 10000000.5 is out of range, expected a value in [0, 10000000] ms");
+	expect_load_error("switch: { ecn_pmax = 1.0000000000000002; };", NULL, 0,
+			  "(default):1: switch.ecn_pmax: 1.0000000000000002 is out of range, expected a value in [0, 1]");
+	expect_load_error("tcp: { dctcp_g = 1.000001; };", NULL, 0,
+			  "(default):1: tcp.dctcp_g: 1.000001 is out of range, expected a value in [0, 1]");
+	expect_load_error("tcp: { dctcp_g = -0.1; };", NULL, 0,
+			  "(default):1: tcp.dctcp_g: -0.1 is out of range, expected a value in [0, 1]");
 	/* libconfig 1.5 would silently wrap this to 705032704 */
 	expect_load_error("switch: {\n  buffer_bytes = 5000000000; # 5 GB\n};", NULL, 0,
 			  "(default):2: integer 5000000000 does not fit in 32 bits; write it as 5000000000L "
@@ -558,7 +573,7 @@ static void test_bad_overrides(void **state)
 	expect_set_error("swich.scheme=cs", "--set swich.scheme: unknown key (did you mean switch?)");
 	expect_set_error("run.seed.x=1", "--set run.seed.x: unknown key (run.seed is not a group)");
 	expect_set_error("tcp.mss=abc", "--set tcp.mss: expected an integer, got abc");
-	expect_set_error("run.seed=1e300", "--set run.seed: 1e+300 is out of range, expected a value in [0, 1e+15]");
+	expect_set_error("run.seed=1e300", "--set run.seed: 1e+300 is out of range, expected a value in [0, 1000000000000000]");
 	expect_set_error("switch.dt.alpha=[1,2]",
 			 "--set switch.dt.alpha: expected one number or a list of 8 (one per priority), got a list of 2");
 	expect_set_error("workloads.0.load=0.3",
@@ -633,17 +648,20 @@ static void test_validate(void **state)
 		       "(default):1: workloads.0.transport: a cbr workload sends with transport \"cbr\", got \"dctcp\"");
 	expect_invalid("workloads = ({ type = \"poisson\"; start_ms = 5; stop_ms = 2; });",
 		       "(default):1: workloads.0.stop_ms: 2 is not after start_ms (5); use 0 for run.arrivals_ms");
+	/* %g printed both as 1 */
+	expect_invalid("workloads = ({ type = \"poisson\"; start_ms = 1.0000001; stop_ms = 1.00000005; });",
+		       "(default):1: workloads.0.stop_ms: 1.00000005 is not after start_ms (1.0000001); use 0 for run.arrivals_ms");
 
 	/* a quantum beyond 32 bits wrapped to 0 (a host NIC looped for ever) or overflowed the deficit */
 	expect_invalid("host: {\n  sched = \"drr\";\n  drr_weight = 1000000.0;\n  drr_quantum_bytes = 10000000;\n};",
 		       "(default):4: host.drr_quantum_bytes: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
-		       "bytes per turn, got 1e+06 × 10000000 = 1e+13 at priority 0");
+		       "bytes per turn, got 1000000 × 10000000 = 10000000000000 at priority 0");
 	expect_invalid("topology: { leaves = 1024; hosts_per_leaf = 1; links_per_spine = 64; };",
 		       "(default):1: topology.links_per_spine: expected at most 65535 ports per switch, got 65536 on each spine "
 		       "(leaves × links_per_spine)");
 	expect_invalid("switch: { drr_quantum_bytes = 100000000; drr_weight = (1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 20.0); };",
 		       "(default):1: switch.drr_weight: expected drr_weight × drr_quantum_bytes of at most 2^30 = 1073741824 "
-		       "bytes per turn, got 20 × 100000000 = 2e+09 at priority 7");
+		       "bytes per turn, got 20 × 100000000 = 2000000000 at priority 7");
 	/* a positive time that rounds to 0 ps: sampling silently off, a SYN retransmitted for ever
 	 * at one instant; scheme and workload keys alike */
 	expect_invalid("run: { sample_interval_us = 1e-7; };",

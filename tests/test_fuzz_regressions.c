@@ -63,6 +63,14 @@ static const struct regression regressions[] = {
 	/* a defect of the harness: an empty spec (one run of the default scenario, no base) has
 	 * run arguments of three words, which its check took for too few */
 	{ "sweep/empty-spec.cfg", NULL },
+	/* the frame parser (the harness checks every field against the bytes): ports were read
+	 * from the second fragment of a datagram, from Ethernet padding after a header-only
+	 * packet, and TCP's fields from a header cut short of its data offset; each is still IP */
+	{ "frame/later-fragment.bin", NULL },
+	{ "frame/ports-in-padding.bin", NULL },
+	{ "frame/tcp-header-cut.bin", NULL },
+	/* an IPv4 total length (8) below its header's 20 bytes was read as IP */
+	{ "frame/total-below-header.bin", "not IP: 54 bytes, EtherType 0x800" },
 };
 
 static harness_fn harness_of(const char *dir)
@@ -75,6 +83,8 @@ static harness_fn harness_of(const char *dir)
 		return sb_fuzz_cdf;
 	if (!strcmp(dir, "sweep"))
 		return sb_fuzz_sweep;
+	if (!strcmp(dir, "frame"))
+		return sb_fuzz_frame;
 	return NULL;
 }
 
@@ -151,6 +161,7 @@ static void test_regressions(void **state)
 	n += replay("fuzz/regressions", "flowfile", check_regression);
 	n += replay("fuzz/regressions", "cdf", check_regression);
 	n += replay("fuzz/regressions", "sweep", check_regression);
+	n += replay("fuzz/regressions", "frame", check_regression);
 	/* every line of the table has its file (a renamed file would otherwise go untested) */
 	assert_int_equal(n, sizeof(regressions) / sizeof(regressions[0]));
 }
@@ -161,6 +172,9 @@ static void check_seed(const char *name, int refused, const struct sb_error *why
 {
 	if ((!strcmp(name, "flowfile/docs-example.csv") || !strncmp(name, "sweep/", 6)) && refused)
 		fail_msg("%s: refused: %s", name, why->msg);
+	bool not_ip = strstr(name, "frame/arp") || strstr(name, "frame/runt") || strstr(name, "frame/vlan");
+	if (!strncmp(name, "frame/", 6) && refused != not_ip)
+		fail_msg("%s: %s", name, refused ? why->msg : "read as IP");
 }
 
 static void test_seeds(void **state)
@@ -169,6 +183,8 @@ static void test_seeds(void **state)
 	assert_true(replay("fuzz/seeds", "flowfile", check_seed) >= 3);
 	/* the sweep specs of the seed corpus: each is a spec of docs/sweep.md, accepted */
 	assert_true(replay("fuzz/seeds", "sweep", check_seed) >= 3);
+	/* a frame of each kind the switch meets; the IP ones are read as IP */
+	assert_true(replay("fuzz/seeds", "frame", check_seed) >= 10);
 	/* the CDFs shipped in data/ are the CDF harness's seeds: every one is accepted */
 	size_t n = 0;
 	DIR *d = opendir("data/cdf");

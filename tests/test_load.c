@@ -2,7 +2,8 @@
  * test_load.c — the testbed's load generator (src/load/, docs/testbed.md): its plan is the
  * simulator's own flows, its outputs are the simulator's writers fed with measured times,
  * its wire format and transport mapping, the switch's counts in the summary, a real run over
- * loopback sockets (no root needed), and testbed/run.sh's refusals (bad arguments, not root).
+ * loopback sockets (no root needed), the report's refusal of bad values, and testbed/run.sh's
+ * refusals (bad arguments, not root). The sockets when things go wrong are test_load_net.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,30 +24,8 @@
 #include "load/nstat.h"
 #include "load/switch_counts.h"
 #include "sim/report.h"
+#include "load_harness.h"
 #include "testlib.h"
-
-/* 4 hosts at 1 Gb/s, incast of fan-in 2 and Poisson background flows, 200 ms. */
-static const char small[] =
-	"run: { seed = 3; duration_ms = 200.0; arrivals_ms = 150.0; sample_interval_us = 1000.0; };\n"
-	"topology: { type = \"single\"; hosts = 4; host_rate_gbps = 1.0; host_delay_us = 10.0; };\n"
-	"switch: { scheme = \"dt\"; buffer_bytes = 200000; };\n"
-	"tcp: { mss = 1448; header_bytes = 66; min_rto_us = 200000.0; };\n"
-	"workloads = (\n"
-	"  { type = \"incast\"; query_rate = 20.0; fanin = 2; size_bytes = 40000; responders = \"any\"; transport = \"cubic\"; prio = 2; },\n"
-	"  { type = \"poisson\"; cdf = \"websearch\"; load = 0.05; dest = \"any\"; transport = \"newreno\"; prio = 1; }\n"
-	");\n";
-
-static char load_prog[4096];
-
-static char *write_file(const char *dir, const char *name, const char *text)
-{
-	char *p = tl_path_in(dir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
 
 static void open_plan(struct sb_load_plan *p, const char *path, const char *const *sets, size_t n)
 {
@@ -249,6 +228,162 @@ static void test_report_refuses_foreign_measurements(void **state)
 	free(dir);
 }
 
+/* Every field report reads is checked for its type, range and finiteness, with FILE:LINE (or
+ * FILE: KEY for the switch's JSON) and what was expected, and nothing is written (its
+ * contract, docs/testbed.md): an FCT of 0 gave a slowdown of 0 and one of -1 (wrapped to
+ * 2^64 - 1) a slowdown of 2·10^10; a switch summary's negative count wrapped to 2^64 - 7 and a
+ * utilisation of nan vanished from the summary's mean. */
+static void test_report_refuses_bad_values(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *path = write_file(dir, "s.cfg", small), *sw = tl_path_in(dir, "sw");
+	assert_int_equal(mkdir(sw, 0755), 0);
+	struct sb_load_plan p;
+	open_plan(&p, path, NULL, 0);
+	const struct sb_load_flow *f = NULL;
+	for (size_t k = 0; k < p.n && !f; k++)
+		if (p.flows[k].size)
+			f = &p.flows[k];
+	assert_non_null(f);
+	/* the longest FCT a client can report: the run's end plus the largest grace, from the start */
+	unsigned long long hi = (unsigned long long)(p.sim.stop_at - f->start) + 3600ull * 1000000000000ull;
+	char over[32];
+	snprintf(over, sizeof(over), "%llu", hi + 1);
+	const struct {
+		const char *fct, *msg;
+	} fcts[] = {
+		{ "0", "m.csv:2: fct_ps: expected a whole number of picoseconds in [1, " },
+		{ "-1", "m.csv:2: fct_ps: " },
+		{ "18446744073709551615", "m.csv:2: fct_ps: " },
+		{ over, "m.csv:2: fct_ps: " },
+		{ "5e6", "m.csv:2: fct_ps: " },
+		{ " 5", "m.csv:2: fct_ps: " },
+		{ "", "m.csv:2: fct_ps: " },
+	};
+	for (size_t c = 0; c < sizeof(fcts) / sizeof(fcts[0]); c++) {
+		struct sb_load_plan q;
+		open_plan(&q, path, NULL, 0);
+		char text[256];
+		snprintf(text, sizeof(text), "flow_id,src,dst,size_bytes,fct_ps\n%u,%u,%u,%llu,%s\n", f->id, f->src, f->dst,
+			 (unsigned long long)f->size, fcts[c].fct);
+		char *m = write_file(dir, "m.csv", text), *out = tl_path_in(dir, "out");
+		struct sb_error err = { "" };
+		const char *files[] = { m };
+		assert_int_equal(sb_load_plan_report(&q, files, 1, out, &err), -1);
+		if (!strstr(err.msg, fcts[c].msg))
+			fail_msg("fct_ps \"%s\": %s", fcts[c].fct, err.msg);
+		assert_false(tl_exists(out));
+		sb_load_plan_free(&q);
+		free(m);
+		free(out);
+	}
+	/* the largest FCT the client can measure is taken; so is 1 ps */
+	for (int c = 0; c < 2; c++) {
+		struct sb_load_plan q;
+		open_plan(&q, path, NULL, 0);
+		char text[256];
+		snprintf(text, sizeof(text), "flow_id,src,dst,size_bytes,fct_ps\n%u,%u,%u,%llu,%llu\n", f->id, f->src, f->dst,
+			 (unsigned long long)f->size, c ? hi : 1ull);
+		char *m = write_file(dir, "m.csv", text), *out = tl_path_in(dir, c ? "out1" : "out0");
+		struct sb_error err = { "" };
+		const char *files[] = { m };
+		if (sb_load_plan_report(&q, files, 1, out, &err))
+			fail_msg("fct %llu: %s", c ? hi : 1ull, err.msg);
+		sb_load_plan_free(&q);
+		free(m);
+		free(out);
+	}
+	/* a negative host index no longer wraps to 2^32 - 1 */
+	{
+		char text[256];
+		snprintf(text, sizeof(text), "flow_id,src,dst,size_bytes,fct_ps\n%u,-1,%u,%llu,5\n", f->id, f->dst,
+			 (unsigned long long)f->size);
+		char *m = write_file(dir, "m.csv", text), *out = tl_path_in(dir, "out");
+		struct sb_error err = { "" };
+		const char *files[] = { m };
+		assert_int_equal(sb_load_plan_report(&p, files, 1, out, &err), -1);
+		assert_non_null(strstr(err.msg, "m.csv:2: src: expected a whole number in [0, 4294967295], got `-1`"));
+		free(m);
+		free(out);
+	}
+	/* the switch's summary: every count a whole number >= 0, the total their sum */
+	static const struct {
+		const char *json, *msg;
+	} sums[] = {
+		{ "{\"peak_occupancy_bytes\": 100, \"dropped\": {\"pkts\": -7, \"by_cause\": {}}}",
+		  "summary.json: dropped.pkts: expected a whole number >= 0, got -7" },
+		{ "{\"peak_occupancy_bytes\": 100, \"dropped\": {\"pkts\": 0, \"by_cause\": {\"threshold\": -3, \"rx_ring\": 3}}}",
+		  "summary.json: dropped.by_cause.threshold: expected a whole number >= 0, got -3" },
+		{ "{\"peak_occupancy_bytes\": 100, \"dropped\": {\"pkts\": 1, \"by_cause\": {\"rx_ring\": \"1\"}}}",
+		  "summary.json: dropped.by_cause.rx_ring: expected a whole number >= 0, got a JSON string" },
+		{ "{\"peak_occupancy_bytes\": -1, \"dropped\": {\"pkts\": 0, \"by_cause\": {}}}",
+		  "summary.json: peak_occupancy_bytes: expected a whole number >= 0, got -1" },
+		{ "{\"peak_occupancy_bytes\": 1.5, \"dropped\": {\"pkts\": 0, \"by_cause\": {}}}",
+		  "summary.json: peak_occupancy_bytes: expected a whole number >= 0, got a JSON real" },
+		{ "{\"peak_occupancy_bytes\": 1, \"dropped\": {\"pkts\": 5, \"by_cause\": {\"threshold\": 2}}}",
+		  "summary.json: dropped.pkts: expected the sum of dropped.by_cause, 2, got 5" },
+	};
+	free(write_file(sw, "occupancy.csv", "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n"));
+	for (size_t c = 0; c < sizeof(sums) / sizeof(sums[0]); c++) {
+		free(write_file(sw, "summary.json", sums[c].json));
+		struct sb_load_plan q;
+		open_plan(&q, path, NULL, 0);
+		struct sb_error err = { "" };
+		assert_int_equal(sb_load_switch_counts(&q, sw, &err), -1);
+		if (!strstr(err.msg, sums[c].msg))
+			fail_msg("summary %zu: %s", c, err.msg);
+		assert_int_equal(q.sim.stats.pkts_dropped, 0); /* nothing taken from a refused file */
+		sb_load_plan_free(&q);
+	}
+	/* occupancy.csv: each column checked, the line and the column named */
+	static const struct {
+		const char *row, *msg;
+	} rows[] = {
+		{ "1000.000,tor0,500,0,nan,0", "occupancy.csv:3: mem_bw_util: expected a finite number >= 0, got `nan`" },
+		{ "1000.000,tor0,500,0,inf,0", "occupancy.csv:3: mem_bw_util: " },
+		{ "1000.000,tor0,500,0,-0.1,0", "occupancy.csv:3: mem_bw_util: " },
+		{ "1000.000,tor0,500,0,0x1p-1,0", "occupancy.csv:3: mem_bw_util: " },
+		{ "1000.000,tor0,-7,0,0.5,0", "occupancy.csv:3: lossy_bytes: expected a whole number of bytes, got `-7`" },
+		{ "1000.000,tor0,7,+1,0.5,0", "occupancy.csv:3: lossless_bytes: " },
+		{ "1000.000,tor0,7,1,0.5,-7", "occupancy.csv:3: drops: " },
+		{ "nan,tor0,7,1,0.5,0", "occupancy.csv:3: time_ns: " },
+		{ "1000.000,tor0,7,1,0.5", "occupancy.csv:3: expected 6 fields" },
+		{ "1000.000,tor0,7,1,0.5,0,9", "occupancy.csv:3: expected 6 fields" },
+	};
+	free(write_file(sw, "summary.json", "{\"peak_occupancy_bytes\": 0, \"dropped\": {\"pkts\": 0, \"by_cause\": {}}}"));
+	for (size_t c = 0; c < sizeof(rows) / sizeof(rows[0]); c++) {
+		char text[256];
+		snprintf(text, sizeof(text), "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n500.0,tor0,1,0,1.2,0\n%s\n",
+			 rows[c].row);
+		free(write_file(sw, "occupancy.csv", text));
+		struct sb_load_plan q;
+		open_plan(&q, path, NULL, 0);
+		struct sb_error err = { "" };
+		assert_int_equal(sb_load_switch_counts(&q, sw, &err), -1);
+		if (!strstr(err.msg, rows[c].msg))
+			fail_msg("row `%s`: %s", rows[c].row, err.msg);
+		sb_load_plan_free(&q);
+	}
+	/* the program: exit 2, the message, no output directory */
+	char text[256];
+	snprintf(text, sizeof(text), "flow_id,src,dst,size_bytes,fct_ps\n%u,%u,%u,%llu,0\n", f->id, f->src, f->dst,
+		 (unsigned long long)f->size);
+	char *m = write_file(dir, "m.csv", text), *out = tl_path_in(dir, "prog"), *errf = tl_path_in(dir, "err");
+	assert_int_equal(sh("'%s' report '%s' --out '%s' '%s' 2>'%s'", load_prog, path, out, m, errf), 2);
+	char *t = tl_slurp(errf);
+	assert_non_null(strstr(t, "m.csv:2: fct_ps: expected a whole number of picoseconds in [1, "));
+	assert_false(tl_exists(out));
+	free(t);
+	free(errf);
+	free(out);
+	free(m);
+	sb_load_plan_free(&p);
+	free(sw);
+	tl_rmtree(dir);
+	free(path);
+	free(dir);
+}
+
 /* What a kernel TCP cannot play is refused with the scenario's key. */
 static void test_plan_refuses_what_the_testbed_cannot_play(void **state)
 {
@@ -400,18 +535,6 @@ static void test_nstat_in_the_summary(void **state)
 	free(dir);
 }
 
-static int sh(const char *fmt, ...) SB_PRINTF(1, 2);
-static int sh(const char *fmt, ...)
-{
-	char cmd[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	int rc = system(cmd);
-	return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 /* Real sockets over loopback, every host at 127.0.0.1: the server answers, the client plays
  * host 0's flows and reports each one of them, and the report of its measured.csv is the
  * simulator's files. No root and no namespace needed. */
@@ -544,14 +667,13 @@ static void test_run_sh_refusals(void **state)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	const char *slash = strrchr(argv[0], '/');
-	snprintf(load_prog, sizeof(load_prog), "%.*s/../sharebuf-load", slash ? (int)(slash - argv[0]) : 1,
-		 slash ? argv[0] : ".");
+	load_harness_init(argv[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_is_the_simulators_flows),
 		cmocka_unit_test(test_report_uses_the_measured_times),
 		cmocka_unit_test(test_report_ties_in_flow_order),
 		cmocka_unit_test(test_report_refuses_foreign_measurements),
+		cmocka_unit_test(test_report_refuses_bad_values),
 		cmocka_unit_test(test_plan_refuses_what_the_testbed_cannot_play),
 		cmocka_unit_test(test_request_format),
 		cmocka_unit_test(test_switch_counts_in_the_summary),

@@ -5,9 +5,10 @@
 #   sh tools/fuzz.sh BUILD_DIR SECONDS [HARNESS...]     (make fuzz FUZZ_SECONDS=N calls it)
 #
 # The corpus of each harness lives in BUILD_DIR/corpus/HARNESS and grows from run to run; it
-# starts from the repo's own inputs (the scenarios, CDFs and flow lists we ship, fuzz/seeds/,
-# and every regression input). The scenario harness gets a dictionary of every key, section
-# and enumerated value of docs/scenario-keys.md. A finding (crash, sanitizer report, broken
+# starts from the repo's own inputs (the scenarios, CDFs and flow lists we ship, fuzz/seeds/ —
+# for the frame harness a frame of each kind the switch meets — and every regression input).
+# The scenario harness gets a dictionary of every key, section and enumerated value of
+# docs/scenario-keys.md. A finding (crash, sanitizer report, broken
 # contract, an input slower than 10 s or above 2 GB) is saved in BUILD_DIR/findings/HARNESS/
 # and the script exits 1: minimise it, fix the defect and keep the input in
 # fuzz/regressions/HARNESS/ with its expected answer in tests/test_fuzz_regressions.c.
@@ -95,6 +96,9 @@ for h in $HARNESSES; do
 		opts="-max_len=4096" ;;
 	sweep)
 		opts="-max_len=4096" ;;
+	frame)
+		# above a ring slot (SB_DP_FRAME_MAX, 1536 bytes) and a jumbo frame
+		opts="-max_len=9216" ;;
 	esac
 	log="$BUILD/fuzz-$h.log"
 	before=$(ls "$BUILD/findings/$h" | wc -l)

@@ -86,8 +86,10 @@ int cfg_int_range_fail(struct sb_error *err, const char *place, const struct sb_
 {
 	if (p->type != SB_P_INT || (v >= p->min && v <= p->max))
 		return 0;
-	return cfg_fail_place(err, place, "%g is out of range, expected a value in [%g, %g]%s%s", v, p->min,
-			      p->max, p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
+	char a[SB_NUM_TEXT], lo[SB_NUM_TEXT], hi[SB_NUM_TEXT];
+	return cfg_fail_place(err, place, "%s is out of range, expected a value in [%s, %s]%s%s",
+			      sb_param_num_text(v, a), sb_param_num_text(p->min, lo), sb_param_num_text(p->max, hi),
+			      p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
 }
 
 /* ---------- "did you mean" ---------- */

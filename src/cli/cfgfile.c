@@ -64,7 +64,11 @@ static void describe(const config_setting_t *s, char *buf, size_t n)
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
 	case CONFIG_TYPE_INT64: snprintf(buf, n, "%lld", config_setting_get_int64(s)); break;
-	case CONFIG_TYPE_FLOAT: snprintf(buf, n, "%g", config_setting_get_float(s)); break;
+	case CONFIG_TYPE_FLOAT: {
+		char num[SB_NUM_TEXT];
+		snprintf(buf, n, "%s", sb_param_num_text(config_setting_get_float(s), num));
+		break;
+	}
 	case CONFIG_TYPE_BOOL: snprintf(buf, n, "%s", config_setting_get_bool(s) ? "true" : "false"); break;
 	case CONFIG_TYPE_STRING: snprintf(buf, n, "\"%.200s\"", config_setting_get_string(s)); break;
 	case CONFIG_TYPE_ARRAY:
@@ -155,8 +159,9 @@ static int set_list(const char *file, const struct sb_param *p, void *obj, const
 					      p->type == SB_P_PRIO ? "a number" : "an integer", e ? got : "nothing");
 		}
 		double v = number_of(e);
+		char num[SB_NUM_TEXT];
 		if (p->type == SB_P_INT_LIST && v != floor(v))
-			return cfg_fail_place(err, place, "expected an integer, got %g", v);
+			return cfg_fail_place(err, place, "expected an integer, got %s", sb_param_num_text(v, num));
 		int rc = n == 1 && p->type == SB_P_PRIO ? sb_param_set_double(p, obj, v, &inner)
 							 : sb_param_set_elem(p, obj, (size_t)i, (size_t)n, v, &inner);
 		if (rc)

@@ -22,10 +22,28 @@ static int range_ok(const struct sb_param *p, double v)
 	return !(v < p->min || v > p->max) && !isnan(v);
 }
 
+const char *sb_param_num_text(double v, char buf[SB_NUM_TEXT])
+{
+	if (v == floor(v) && fabs(v) < 1e21) {
+		/* a whole number as one, every digit (%.0f of a double is its exact value) */
+		snprintf(buf, SB_NUM_TEXT, "%.0f", v == 0 ? 0.0 : v);
+		return buf;
+	}
+	/* the shortest %g that reads back as v: 0.1 stays 0.1, and 1e15 + 0.5 is not 1e+15 */
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, SB_NUM_TEXT, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf; /* nan and inf print as %g has them */
+}
+
 static int range_fail(const struct sb_param *p, double v, struct sb_error *err)
 {
-	return sb_fail(err, "%s: %g is out of range, expected a value in [%g, %g]%s%s", p->name,
-		       v, p->min, p->max, p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
+	char a[SB_NUM_TEXT], lo[SB_NUM_TEXT], hi[SB_NUM_TEXT];
+	return sb_fail(err, "%s: %s is out of range, expected a value in [%s, %s]%s%s", p->name,
+		       sb_param_num_text(v, a), sb_param_num_text(p->min, lo), sb_param_num_text(p->max, hi),
+		       p->unit && *p->unit ? " " : "", p->unit ? p->unit : "");
 }
 
 void sb_param_type_text(const struct sb_param *p, char *buf, size_t n)

@@ -59,6 +59,12 @@ struct sb_param {
 
 const struct sb_param *sb_param_find(const struct sb_param *table, const char *name);
 
+/* v as a message prints it, so that a value and a bound never look equal when they differ: a
+ * whole number with all its digits (1000000000000001, not %g's 1e+15), any other number in
+ * the fewest digits that read back as exactly v (0.1, 1e+30, 1000000000000000.5). Returns buf. */
+#define SB_NUM_TEXT 40
+const char *sb_param_num_text(double v, char buf[SB_NUM_TEXT]);
+
 /* Set every parameter of `table` in `obj` to its default. */
 void sb_params_defaults(const struct sb_param *table, void *obj);
 

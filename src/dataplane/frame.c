@@ -19,12 +19,15 @@ static uint32_t fnv(uint32_t h, const uint8_t *p, unsigned n)
 	return h;
 }
 
-static void parse_l4(const uint8_t *f, uint32_t len, uint32_t l4_end, struct sb_frame_info *fi)
+/* The transport header, read only inside the IP packet: [l4_off, l4_end) is what its length
+ * field says, cut to the frame. A byte past it is Ethernet padding (a frame is at least 60
+ * bytes) and a port read there would be zeros, not the flow's. */
+static void parse_l4(const uint8_t *f, uint32_t l4_end, struct sb_frame_info *fi)
 {
 	uint32_t off = fi->l4_off;
 	if (fi->proto != 6 && fi->proto != 17)
 		return;
-	if (off + 4 > len)
+	if (off + 4 > l4_end)
 		return;
 	fi->has_ports = true;
 	fi->sport = rd16(f + off);
@@ -33,10 +36,11 @@ static void parse_l4(const uint8_t *f, uint32_t len, uint32_t l4_end, struct sb_
 		fi->l4_payload = l4_end > off + 8 ? l4_end - off - 8 : 0;
 		return;
 	}
-	if (off + 20 > len)
+	if (off + 20 > l4_end)
 		return;
+	/* a complete header: seq, flags and the payload's start are the header's own */
 	unsigned doff = (unsigned)(f[off + 12] >> 4) * 4u;
-	if (doff < 20)
+	if (doff < 20 || off + doff > l4_end)
 		return;
 	fi->tcp = true;
 	fi->tcp_seq = rd32(f + off + 4);
@@ -59,15 +63,20 @@ void sb_frame_parse(const uint8_t *f, uint32_t len, struct sb_frame_info *fi)
 		if (avail < 20 || ip[0] >> 4 != 4)
 			return;
 		unsigned ihl = (unsigned)(ip[0] & 15) * 4u;
-		if (ihl < 20 || ihl > avail)
+		uint32_t total = rd16(ip + 2);
+		/* a total length below the header's is a bad header (RFC 1812 §5.2.2) */
+		if (ihl < 20 || ihl > avail || total < ihl)
 			return;
 		fi->ip_version = 4;
 		fi->dscp = ip[1] >> 2;
 		fi->ecn = ip[1] & 3;
 		fi->proto = ip[9];
 		fi->l4_off = (uint16_t)(SB_ETH_HLEN + ihl);
-		uint32_t total = rd16(ip + 2);
 		l4_end = SB_ETH_HLEN + (total < avail ? total : avail);
+		/* a fragment other than the first carries the datagram's middle, no transport
+		 * header (RFC 791 §3.1: fragment offset, the low 13 bits of bytes 6..7) */
+		if (rd16(ip + 6) & 0x1fff)
+			l4_end = fi->l4_off;
 		h = fnv(h, ip + 12, 8);
 	} else if (fi->ethertype == SB_ETHERTYPE_IPV6) {
 		if (avail < 40 || ip[0] >> 4 != 6)
@@ -85,7 +94,7 @@ void sb_frame_parse(const uint8_t *f, uint32_t len, struct sb_frame_info *fi)
 		return;
 	}
 	fi->ip = true;
-	parse_l4(f, len, l4_end, fi);
+	parse_l4(f, l4_end, fi);
 	uint8_t rest[5] = { fi->proto, (uint8_t)(fi->sport >> 8), (uint8_t)fi->sport, (uint8_t)(fi->dport >> 8),
 			    (uint8_t)fi->dport };
 	fi->hash = fnv(h, rest, sizeof(rest));

@@ -26,15 +26,19 @@ enum { SB_ECN_NOT_ECT = 0, SB_ECN_ECT1 = 1, SB_ECN_ECT0 = 2, SB_ECN_CE = 3 };
 struct sb_frame_info {
 	const uint8_t *dst_mac, *src_mac;
 	uint16_t ethertype;
-	bool ip;             /* a complete IPv4 or IPv6 header follows the Ethernet header */
+	bool ip;             /* a complete IPv4 or IPv6 header follows the Ethernet header (IPv4:
+			      * with a total length of at least its header's) */
 	uint8_t ip_version;  /* 4 or 6 */
 	uint8_t dscp;        /* 0..63 */
 	uint8_t ecn;         /* SB_ECN_* */
 	uint8_t proto;       /* IPv4 protocol / IPv6 next header (no extension headers walked) */
 	uint16_t l4_off;     /* offset of the transport header in the frame */
-	bool has_ports;      /* TCP or UDP with its ports inside the frame */
+	bool has_ports;      /* TCP or UDP with its ports inside the IP packet (its length field,
+			      * cut to the frame; never in Ethernet padding, never in an IPv4
+			      * fragment other than the first) */
 	uint16_t sport, dport;
-	bool tcp;            /* a complete TCP header: seq, flags and payload below are valid */
+	bool tcp;            /* a complete TCP header (all its data offset, inside the IP packet):
+			      * seq, flags and payload below are valid */
 	uint32_t tcp_seq;
 	uint8_t tcp_flags;
 	uint32_t l4_payload; /* bytes after the TCP/UDP header (as the IP length says) */
@@ -46,7 +50,7 @@ struct sb_frame_info {
 #define SB_TCP_RST 0x04
 
 /* Parse a frame of `len` bytes. Never reads past `len`; a truncated IP header makes the frame
- * "not IP". */
+ * "not IP". fuzz/fuzz_frame.c checks every field against the bytes. */
 void sb_frame_parse(const uint8_t *frame, uint32_t len, struct sb_frame_info *fi);
 
 /* The priority of an IP frame: DSCP >> 3, 0..7. */

@@ -42,8 +42,24 @@ struct client {
 	struct conn **conns;             /* every connection ever opened */
 	size_t nconns, cap;
 	size_t busy;                     /* connections carrying a finite flow */
-	sb_time t0;
+	sb_time t0, run_end;             /* run_end: the run's length */
+	size_t issued, completed, lost;  /* this host's flows, finite and long-lived */
+	const char *lost_why;            /* how the first lost flow was lost */
+	uint32_t lost_flow, lost_peer;
 };
+
+/* Flow k->flow (if any) failed on its connection: counted, the first one's cause kept for the
+ * message (net.h: a client that lost a flow fails). */
+static void lose_flow(struct client *c, struct conn *k, const char *why)
+{
+	if (!k->flow)
+		return;
+	if (!c->lost++) {
+		c->lost_why = why;
+		c->lost_flow = k->flow->id;
+		c->lost_peer = k->peer;
+	}
+}
 
 static int read_peers(struct client *c, const char *path, struct sb_error *err)
 {
@@ -124,6 +140,7 @@ static void send_request(struct client *c, struct conn *k)
 		setsockopt(k->fd, IPPROTO_TCP, TCP_CONGESTION, f->cc, (socklen_t)strlen(f->cc));
 	/* 32 bytes into an idle connection's empty send buffer: all of it or a broken connection */
 	if (send(k->fd, buf, sizeof(buf), MSG_NOSIGNAL) != (ssize_t)sizeof(buf)) {
+		lose_flow(c, k, "the request could not be sent");
 		drop_conn(c, k);
 		return;
 	}
@@ -140,8 +157,12 @@ static void issue(struct client *c, const struct sb_load_flow *f)
 		if (c->conns[i]->fd >= 0 && c->conns[i]->peer == f->src && !c->conns[i]->flow && c->conns[i]->connected)
 			k = c->conns[i];
 	sb_time now = sb_load_now();
-	if (!k && !(k = open_conn(c, f->src, f->cc)))
-		return; /* unreachable now: the flow is lost, as any flow the network fails */
+	c->issued++;
+	if (!k && !(k = open_conn(c, f->src, f->cc))) {
+		struct conn none = { .flow = f, .peer = f->src };
+		lose_flow(c, &none, "no connection could be opened");
+		return;
+	}
 	k->flow = f;
 	k->left = f->size;
 	k->issued = now;
@@ -159,6 +180,7 @@ static void on_event(struct client *c, struct conn *k, uint32_t events)
 		socklen_t len = sizeof(e);
 		getsockopt(k->fd, SOL_SOCKET, SO_ERROR, &e, &len);
 		if (e) {
+			lose_flow(c, k, e == ECONNREFUSED ? "connection refused" : "the connection failed");
 			drop_conn(c, k);
 			return;
 		}
@@ -175,7 +197,11 @@ static void on_event(struct client *c, struct conn *k, uint32_t events)
 	for (;;) {
 		ssize_t r = recv(k->fd, sink, sizeof(sink), 0);
 		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
-			drop_conn(c, k); /* a flow it carried is lost */
+			/* a long-lived flow the server ends after the run's end is not lost */
+			if (k->flow && (k->flow->size || sb_load_now() < c->t0 + c->run_end))
+				lose_flow(c, k, r == 0 ? "the server closed the connection before the last byte"
+						       : "the connection was reset before the last byte");
+			drop_conn(c, k);
 			return;
 		}
 		if (r < 0)
@@ -185,6 +211,7 @@ static void on_event(struct client *c, struct conn *k, uint32_t events)
 		k->left -= (uint64_t)r < k->left ? (uint64_t)r : k->left;
 		if (k->left == 0) {
 			sb_load_measured_row(c->o->measured, k->flow, sb_load_now() - k->issued);
+			c->completed++;
 			k->flow = NULL;
 			c->busy--;
 			if (!c->o->reuse) {
@@ -249,7 +276,7 @@ static int preopen(struct client *c, const struct sb_load_plan *p, struct sb_err
 
 int sb_load_play(const struct sb_load_plan *p, const struct sb_load_client_opts *o, struct sb_error *err)
 {
-	struct client c = { .o = o, .nhosts = p->sim.nhosts };
+	struct client c = { .o = o, .nhosts = p->sim.nhosts, .run_end = p->sim.stop_at };
 	c.addr = sb_xcalloc(c.nhosts, sizeof(*c.addr));
 	for (uint32_t h = 0; h < c.nhosts; h++) {
 		c.addr[h].sin_family = AF_INET;
@@ -281,6 +308,17 @@ int sb_load_play(const struct sb_load_plan *p, const struct sb_load_client_opts 
 			poll_once(&c, issued_all ? give_up : c.t0 + p->flows[next].start);
 		}
 	}
+	/* finite flows still running now are unfinished, left out as a run leaves them out */
+	size_t finite = 0;
+	for (size_t i = 0; i < p->n; i++)
+		finite += p->flows[i].dst == o->host && p->flows[i].size;
+	if (rc == 0 && !sb_load_stop && c.lost)
+		rc = sb_fail(err, "host %u: %zu of its %zu flows lost (flow %u from host %u: %s); a lost flow is the "
+			     "testbed failing, not the network: no output is written", o->host, c.lost, c.issued,
+			     c.lost_flow, c.lost_peer, c.lost_why);
+	else if (rc == 0 && !sb_load_stop && finite && !c.completed)
+		rc = sb_fail(err, "host %u: none of its %zu flows completed before the run's end plus %.17g ms of grace; "
+			     "no output is written", o->host, finite, (double)o->grace / (double)SB_MS);
 	for (size_t i = 0; i < c.nconns; i++) {
 		if (c.conns[i]->fd >= 0)
 			close(c.conns[i]->fd);

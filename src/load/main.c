@@ -1,7 +1,7 @@
 /*
  * main.c — build/sharebuf-load: the testbed's load generator (docs/testbed.md).
  *
- *   sharebuf-load server --listen PORT [--cc NAME]
+ *   sharebuf-load server --listen PORT [--cc NAME] [--idle-ms MS]
  *   sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P]
  *                        [--preopen N] [--grace-ms MS] [--reuse]
  *   sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] [--nstat FILE]...
@@ -46,7 +46,7 @@ struct args {
 	size_t nfiles;
 	const char *nstat[MAX_SETS];
 	size_t nnstat;
-	long long host, port, listen, preopen, grace_ms;
+	long long host, port, listen, preopen, grace_ms, idle_ms;
 	bool reuse;
 };
 
@@ -54,7 +54,7 @@ static int usage(const char *fmt, const char *what)
 {
 	fprintf(stderr, "sharebuf-load: ");
 	fprintf(stderr, fmt, what);
-	fputs("\nusage: sharebuf-load server --listen PORT\n"
+	fputs("\nusage: sharebuf-load server --listen PORT [--cc NAME] [--idle-ms MS]\n"
 	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS] [--reuse]\n"
 	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] [--nstat FILE]... MEASURED.csv...\n"
 	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n"
@@ -80,13 +80,14 @@ static int number(const char *opt, const char *v, long long lo, long long hi, lo
 static int parse(int argc, char **argv, struct args *a)
 {
 	/* port 5301: testbed/run.sh's; iperf3's default is 5201 */
-	*a = (struct args){ .host = -1, .port = 5301, .listen = -1, .preopen = 1, .grace_ms = 2000 };
+	*a = (struct args){ .host = -1, .port = 5301, .listen = -1, .preopen = 1, .grace_ms = 2000,
+			  .idle_ms = SB_LOAD_IDLE_MS_DEFAULT };
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--nstat") || !strcmp(s, "--cc") || !strcmp(s, "--host") ||
 			     !strcmp(s, "--port") || !strcmp(s, "--listen") || !strcmp(s, "--preopen") ||
-			     !strcmp(s, "--grace-ms");
+			     !strcmp(s, "--grace-ms") || !strcmp(s, "--idle-ms");
 		if (takes && !v)
 			return usage("%s needs a value", s);
 		int rc = 0;
@@ -118,7 +119,9 @@ static int parse(int argc, char **argv, struct args *a)
 		else if (!strcmp(s, "--preopen"))
 			rc = number(s, v, 0, 64, &a->preopen);
 		else if (!strcmp(s, "--grace-ms"))
-			rc = number(s, v, 0, 3600000, &a->grace_ms);
+			rc = number(s, v, 0, SB_LOAD_MAX_GRACE_MS, &a->grace_ms);
+		else if (!strcmp(s, "--idle-ms"))
+			rc = number(s, v, 0, 86400000, &a->idle_ms);
 		else if (!strcmp(s, "--reuse"))
 			a->reuse = true;
 		else if (s[0] == '-' && s[1] == '-')
@@ -155,7 +158,9 @@ static int cmd_server(const struct args *a)
 		return usage("server: %s is required", "--listen PORT");
 	catch_stop();
 	struct sb_error err = { 0 };
-	if (sb_load_serve((uint16_t)a->listen, a->cc, stderr, &err) == 0)
+	struct sb_load_server_opts o = { .port = (uint16_t)a->listen, .cc = a->cc, .idle = (sb_time)a->idle_ms * SB_MS,
+					 .log = stderr };
+	if (sb_load_serve(&o, &err) == 0)
 		return 0;
 	fprintf(stderr, "sharebuf-load: %s\n", err.msg);
 	return 1;

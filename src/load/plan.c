@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli/cfgfile.h"
 #include "core/lines.h"
+#include "load/fields.h"
 #include "load/proto.h"
 #include "sim/report.h"
 
@@ -117,17 +118,35 @@ static const struct sb_load_flow *find_flow(const struct sb_load_plan *p, uint32
 	return NULL;
 }
 
-/* One row of measured.csv, checked against the plan. */
+/* The longest FCT a client can measure for flow fl: it reports a flow only when its last byte
+ * came before the run's end plus its grace period (net.h), at most the largest --grace-ms. */
+static uint64_t max_fct(const struct sb_load_plan *p, const struct sb_load_flow *fl)
+{
+	sb_time end = p->sim.stop_at > fl->start ? p->sim.stop_at - fl->start : 0;
+	return (uint64_t)end + (uint64_t)SB_LOAD_MAX_GRACE_MS * (uint64_t)SB_MS;
+}
+
+/* One row of measured.csv, checked against the plan: every field a plain whole number in its
+ * range (sscanf's %u would take "-1" as 2^32 - 1), the FCT at least 1 ps (0 would make a
+ * slowdown of 0) and no longer than the client could have measured. */
 static int parse_row(const struct sb_load_plan *p, const struct sb_lines *in, char *line, struct measured *m,
 		     struct sb_error *err)
 {
-	uint32_t id, src, dst;
-	uint64_t size, fct;
-	int end = 0;
-	if (sscanf(line, "%" SCNu32 ",%" SCNu32 ",%" SCNu32 ",%" SCNu64 ",%" SCNu64 "%n", &id, &src, &dst, &size,
-		   &fct, &end) != 5 || line[end] != '\0')
-		return sb_fail(err, "%s:%d: expected flow_id,src,dst,size_bytes,fct_ps, got `%s`", in->name, in->line,
-			       line);
+	static const char *const col[] = { "flow_id", "src", "dst", "size_bytes", "fct_ps" };
+	char copy[160];
+	snprintf(copy, sizeof(copy), "%s", line);
+	char *f[5];
+	int nf = sb_load_fields_split(line, f, 5);
+	if (nf != 5)
+		return sb_fail(err, "%s:%d: expected 5 fields flow_id,src,dst,size_bytes,fct_ps, got %d in `%s`", in->name,
+			       in->line, nf, copy);
+	uint64_t v[5];
+	for (int c = 0; c < 4; c++)
+		if (sb_load_field_u64(f[c], 0, c == 3 ? UINT64_MAX : UINT32_MAX, &v[c]))
+			return sb_fail(err, "%s:%d: %s: expected a whole number in [0, %" PRIu64 "], got `%s`", in->name,
+				       in->line, col[c], c == 3 ? UINT64_MAX : (uint64_t)UINT32_MAX, f[c]);
+	uint32_t id = (uint32_t)v[0], src = (uint32_t)v[1], dst = (uint32_t)v[2];
+	uint64_t size = v[3];
 	const struct sb_load_flow *fl = find_flow(p, id);
 	if (!fl || fl->src != src || fl->dst != dst || fl->size != size)
 		return sb_fail(err, "%s:%d: flow %" PRIu32 " (%" PRIu32 " -> %" PRIu32 ", %" PRIu64
@@ -135,7 +154,12 @@ static int parse_row(const struct sb_load_plan *p, const struct sb_lines *in, ch
 			       in->name, in->line, id, src, dst, size);
 	if (fl->size == 0)
 		return sb_fail(err, "%s:%d: flow %" PRIu32 " is long-lived and never completes", in->name, in->line, id);
-	*m = (struct measured){ .flow = id, .fct = (sb_time)fct, .finish = fl->start + (sb_time)fct };
+	uint64_t hi = max_fct(p, fl);
+	if (sb_load_field_u64(f[4], 1, hi, &v[4]))
+		return sb_fail(err, "%s:%d: fct_ps: expected a whole number of picoseconds in [1, %" PRIu64
+			       "] (up to the run's end plus the longest grace after the flow's start), got `%s`",
+			       in->name, in->line, hi, f[4]);
+	*m = (struct measured){ .flow = id, .fct = (sb_time)v[4], .finish = fl->start + (sb_time)v[4] };
 	return 0;
 }
 

@@ -57,12 +57,18 @@ int sb_load_plan_open(struct sb_load_plan *p, const char *path, const char *cons
 		      struct sb_error *err);
 void sb_load_plan_free(struct sb_load_plan *p);
 
+/* The longest time a client waits after the run's end for flows still running (--grace-ms):
+ * with the run's length, it bounds the FCT a measured.csv can hold. */
+#define SB_LOAD_MAX_GRACE_MS 3600000
+
 /* measured.csv's header line and one row. */
 void sb_load_measured_header(FILE *f);
 void sb_load_measured_row(FILE *f, const struct sb_load_flow *fl, sb_time fct);
 
 /* Complete the flows of the `nfiles` measured.csv files (each flow at most once, each row
- * checked against the plan: a file of another scenario is refused, naming file and line),
+ * checked against the plan: a file of another scenario is refused, naming file and line, and
+ * every field must be a whole number in its range, the FCT in [1 ps, the run's end plus
+ * SB_LOAD_MAX_GRACE_MS after the flow's start]),
  * in the order they finished, then write flows.csv and summary.json (and the simulator's
  * other outputs, empty of switch data) into dir. -1 + err, nothing written, on a bad file. */
 int sb_load_plan_report(struct sb_load_plan *p, const char *const *files, size_t nfiles, const char *dir,

@@ -95,13 +95,14 @@ static int validate_workload(const struct sb_scenario *sc, size_t index, const s
 		return sb_scenario_fail(sc, KEY("transport"), err, "unknown transport \"%s\", expected one of %s",
 					wl->transport ? wl->transport : "", known);
 	}
+	char na[SB_NUM_TEXT], nb[SB_NUM_TEXT];
 	if (wl->stop_ms != 0 && wl->stop_ms <= wl->start_ms)
-		return sb_scenario_fail(sc, KEY("stop_ms"), err, "%g is not after start_ms (%g); use 0 for run.arrivals_ms",
-					wl->stop_ms, wl->start_ms);
+		return sb_scenario_fail(sc, KEY("stop_ms"), err, "%s is not after start_ms (%s); use 0 for run.arrivals_ms",
+					sb_param_num_text(wl->stop_ms, na), sb_param_num_text(wl->start_ms, nb));
 	if (wl->start_ms >= sc->run.duration_ms)
 		return sb_scenario_fail(sc, KEY("start_ms"), err,
-					"%g is not before run.duration_ms (%g), the workload would never run",
-					wl->start_ms, sc->run.duration_ms);
+					"%s is not before run.duration_ms (%s), the workload would never run",
+					sb_param_num_text(wl->start_ms, na), sb_param_num_text(sc->run.duration_ms, nb));
 
 	switch (wl->type) {
 	case SB_WL_POISSON:
@@ -188,8 +189,10 @@ static int check_time_resolution(const struct sb_scenario *sc, const char *prefi
 		if (ps_per_unit > 0 && v > 0 && v * ps_per_unit < 0.5) {
 			char key[160];
 			snprintf(key, sizeof(key), "%s%s", prefix, p->name);
-			return sb_scenario_fail(sc, key, err, "expected %sat least %g %s (1 ps, the clock's resolution), got %g %s, "
-						"which would be 0", p->min > 0 ? "" : "0 or ", 1 / ps_per_unit, p->unit, v, p->unit);
+			char lo[SB_NUM_TEXT], got[SB_NUM_TEXT];
+			return sb_scenario_fail(sc, key, err, "expected %sat least %s %s (1 ps, the clock's resolution), got %s %s, "
+						"which would be 0", p->min > 0 ? "" : "0 or ", sb_param_num_text(1 / ps_per_unit, lo),
+						p->unit, sb_param_num_text(v, got), p->unit);
 		}
 	}
 	return 0;
@@ -239,13 +242,13 @@ static int check_drr(const struct sb_scenario *sc, const char *group, const doub
 	for (int p = 0; p < 8; p++) {
 		double q = weight[p] * (double)quantum;
 		if (q > DRR_MAX_QUANTUM) {
-			char wkey[48], qkey[48];
+			char wkey[48], qkey[48], wtext[SB_NUM_TEXT], qtext[SB_NUM_TEXT];
 			snprintf(wkey, sizeof(wkey), "%s.drr_weight", group);
 			snprintf(qkey, sizeof(qkey), "%s.drr_quantum_bytes", group);
 			const char *key = set_last(sc, wkey, qkey);
 			return sb_scenario_fail(sc, key, err, "expected drr_weight × drr_quantum_bytes of at most 2^30 = "
-						"1073741824 bytes per turn, got %g × %" PRId64 " = %.4g at priority %d",
-						weight[p], quantum, q, p);
+						"1073741824 bytes per turn, got %s × %" PRId64 " = %s at priority %d",
+						sb_param_num_text(weight[p], wtext), quantum, sb_param_num_text(q, qtext), p);
 		}
 	}
 	return 0;
@@ -289,8 +292,10 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 	const struct sb_run_params *run = &sc->run;
 	const struct sb_topo_params *t = &sc->topo;
 
+	char num[SB_NUM_TEXT];
 	if (!(run->duration_ms > 0))
-		return sb_scenario_fail(sc, "run.duration_ms", err, "must be greater than 0, got %g", run->duration_ms);
+		return sb_scenario_fail(sc, "run.duration_ms", err, "must be greater than 0, got %s",
+					sb_param_num_text(run->duration_ms, num));
 
 	if (t->type == SB_TOPO_FATTREE && t->k % 2 != 0)
 		return sb_scenario_fail(sc, "topology.k", err, "a fattree needs an even k, got %" PRId64, t->k);
@@ -315,10 +320,13 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 					"must be greater than 0 when switch.buffer_bytes = 0 (the buffer would be empty)");
 	if (sc->sw.ecn_mode == SB_ECN_RED)
 		for (int p = 0; p < 8; p++)
-			if (sc->sw.ecn_kmax_bytes[p] < sc->sw.ecn_kmin_bytes[p])
+			if (sc->sw.ecn_kmax_bytes[p] < sc->sw.ecn_kmin_bytes[p]) {
+				char hi[SB_NUM_TEXT], lo[SB_NUM_TEXT];
 				return sb_scenario_fail(sc, set_last(sc, "switch.ecn_kmax_bytes", "switch.ecn_kmin_bytes"), err,
-							"priority %d: %g is below ecn_kmin_bytes (%g); red needs kmin <= kmax",
-							p, sc->sw.ecn_kmax_bytes[p], sc->sw.ecn_kmin_bytes[p]);
+							"priority %d: %s is below ecn_kmin_bytes (%s); red needs kmin <= kmax", p,
+							sb_param_num_text(sc->sw.ecn_kmax_bytes[p], hi),
+							sb_param_num_text(sc->sw.ecn_kmin_bytes[p], lo));
+			}
 
 	if (sc->tcp.mss + sc->tcp.header_bytes > 65535)
 		return sb_scenario_fail(sc, set_last(sc, "tcp.mss", "tcp.header_bytes"), err, "mss + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
@@ -327,14 +335,18 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 	if (sc->rdma.mtu + sc->rdma.header_bytes > 65535)
 		return sb_scenario_fail(sc, set_last(sc, "rdma.mtu", "rdma.header_bytes"), err, "mtu + header_bytes = %" PRId64 " bytes, a packet can be at most 65535 bytes",
 					sc->rdma.mtu + sc->rdma.header_bytes);
-	if (sc->rdma.timely_thigh_us < sc->rdma.timely_tlow_us)
-		return sb_scenario_fail(sc, set_last(sc, "rdma.timely_thigh_us", "rdma.timely_tlow_us"), err, "%g is below timely_tlow_us (%g); TIMELY needs T_low <= T_high",
-					sc->rdma.timely_thigh_us, sc->rdma.timely_tlow_us);
+	if (sc->rdma.timely_thigh_us < sc->rdma.timely_tlow_us) {
+		char hi[SB_NUM_TEXT], lo[SB_NUM_TEXT];
+		return sb_scenario_fail(sc, set_last(sc, "rdma.timely_thigh_us", "rdma.timely_tlow_us"), err,
+					"%s is below timely_tlow_us (%s); TIMELY needs T_low <= T_high",
+					sb_param_num_text(sc->rdma.timely_thigh_us, hi), sb_param_num_text(sc->rdma.timely_tlow_us, lo));
+	}
 
 	struct topo_shape shape = topo_shape(t);
 	if (run->sample_hosts.n && !(run->sample_interval_us > 0))
 		return sb_scenario_fail(sc, "run.sample_hosts", err,
-					"sampling host throughput needs run.sample_interval_us > 0, got %g", run->sample_interval_us);
+					"sampling host throughput needs run.sample_interval_us > 0, got %s",
+					sb_param_num_text(run->sample_interval_us, num));
 	for (size_t i = 0; i < run->sample_hosts.n; i++) {
 		char elem[48];
 		snprintf(elem, sizeof(elem), "run.sample_hosts[%zu]", i);
