@@ -1,6 +1,6 @@
 /*
  * load_harness.h — what the load generator's test programs share (test_load.c,
- * test_load_net.c): a small scenario the testbed can play, the path of build/sharebuf-load
+ * realtime/test_load_net.c): a small scenario the testbed can play, the path of build/sharebuf-load
  * next to the test program, a file writer and a shell runner.
  */
 #ifndef LOAD_HARNESS_H
@@ -8,10 +8,13 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <jansson.h>
 #include "core/util.h"
+#include "load/plan.h"
 #include "testlib.h"
 
 /* 4 hosts at 1 Gb/s, incast of fan-in 2 and Poisson background flows, 200 ms. */
@@ -50,12 +53,36 @@ static inline char *write_file(const char *dir, const char *name, const char *te
 }
 
 
-/* load_prog from the test program's argv[0]: BUILD/tests/NAME -> BUILD/sharebuf-load */
+/* load_prog from the test program's argv[0]: BUILD/tests/NAME -> BUILD/sharebuf-load, or
+ * BUILD/tests/realtime/NAME -> BUILD/sharebuf-load */
 static inline void load_harness_init(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
 	snprintf(load_prog, sizeof(load_prog), "%.*s/../sharebuf-load", slash ? (int)(slash - argv0) : 1,
 		 slash ? argv0 : ".");
+	if (access(load_prog, X_OK))
+		snprintf(load_prog, sizeof(load_prog), "%.*s/../../sharebuf-load", slash ? (int)(slash - argv0) : 1,
+			 slash ? argv0 : ".");
+}
+
+/* The testbed's plan of the scenario at `path`, or the test fails. */
+static inline void open_plan(struct sb_load_plan *p, const char *path, const char *const *sets, size_t n)
+{
+	struct sb_error err = { "" };
+	if (sb_load_plan_open(p, path, sets, n, &err))
+		fail_msg("plan: %s", err.msg);
+}
+
+/* DIR/NAME as JSON, or the test fails. */
+static inline json_t *load_json(const char *dir, const char *name)
+{
+	char *p = tl_path_in(dir, name);
+	json_error_t e;
+	json_t *j = json_load_file(p, 0, &e);
+	if (!j)
+		fail_msg("%s: %s", p, e.text);
+	free(p);
+	return j;
 }
 
 #endif

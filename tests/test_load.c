@@ -1,9 +1,10 @@
 /*
  * test_load.c — the testbed's load generator (src/load/, docs/testbed.md): its plan is the
  * simulator's own flows, its outputs are the simulator's writers fed with measured times,
- * its wire format and transport mapping, the switch's counts in the summary, a real run over
- * loopback sockets (no root needed), the report's refusal of bad values, and testbed/run.sh's
- * refusals (bad arguments, not root). The sockets when things go wrong are test_load_net.c's.
+ * its wire format and transport mapping, the switch's counts in the summary, the report's
+ * refusal of bad values, and testbed/run.sh's refusals (bad arguments, not root). Real sockets
+ * (a run over loopback, and the sockets when things go wrong) are in real time:
+ * tests/realtime/test_load_net.c (make test-realtime).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,13 +27,6 @@
 #include "sim/report.h"
 #include "load_harness.h"
 #include "testlib.h"
-
-static void open_plan(struct sb_load_plan *p, const char *path, const char *const *sets, size_t n)
-{
-	struct sb_error err = { "" };
-	if (sb_load_plan_open(p, path, sets, n, &err))
-		fail_msg("plan: %s", err.msg);
-}
 
 /* Every flow a run starts is in the plan with the same hosts, size, start, query and
  * priority, and nothing else is: the plan is the simulator's workloads, not a copy of them. */
@@ -76,17 +70,6 @@ static void test_plan_is_the_simulators_flows(void **state)
 	tl_rmtree(dir);
 	free(path);
 	free(dir);
-}
-
-static json_t *load_json(const char *dir, const char *name)
-{
-	char *p = tl_path_in(dir, name);
-	json_error_t e;
-	json_t *j = json_load_file(p, 0, &e);
-	if (!j)
-		fail_msg("%s: %s", p, e.text);
-	free(p);
-	return j;
 }
 
 /* Measured FCTs become the simulator's rows: the slowdown is the measured time over the
@@ -535,58 +518,6 @@ static void test_nstat_in_the_summary(void **state)
 	free(dir);
 }
 
-/* Real sockets over loopback, every host at 127.0.0.1: the server answers, the client plays
- * host 0's flows and reports each one of them, and the report of its measured.csv is the
- * simulator's files. No root and no namespace needed. */
-static void test_loopback_run(void **state)
-{
-	(void)state;
-	char *dir = tl_tmpdir(), *path = write_file(dir, "s.cfg", small);
-	free(write_file(dir, "peers", "0 127.0.0.1\n1 127.0.0.1\n2 127.0.0.1\n3 127.0.0.1\n"));
-	int port = 20000 + (int)(getpid() % 20000);
-	pid_t srv = fork();
-	assert_true(srv >= 0);
-	if (srv == 0) {
-		char p[16];
-		snprintf(p, sizeof(p), "%d", port);
-		execl(load_prog, load_prog, "server", "--listen", p, (char *)NULL);
-		_exit(127);
-	}
-	usleep(300000);
-	int rc = sh("timeout 60 '%s' client '%s' --host 0 --port %d --peers '%s/peers' --out '%s/h0' --grace-ms 500 2>'%s/err'",
-		    load_prog, path, port, dir, dir, dir);
-	kill(srv, SIGTERM);
-	int st;
-	waitpid(srv, &st, 0);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	if (rc != 0) {
-		char *e = tl_path_in(dir, "err"), *t = tl_slurp(e);
-		fail_msg("client: %d: %s", rc, t ? t : "");
-	}
-	struct sb_load_plan p;
-	open_plan(&p, path, NULL, 0);
-	size_t mine = 0;
-	for (size_t k = 0; k < p.n; k++)
-		mine += p.flows[k].dst == 0;
-	assert_true(mine > 0);
-	char *h0 = tl_path_in(dir, "h0");
-	json_t *s = load_json(h0, "summary.json");
-	assert_int_equal(json_integer_value(json_object_get(s, "flows_completed")), mine);
-	json_decref(s);
-	char *m = tl_path_in(h0, "measured.csv"), *rows = tl_slurp(m);
-	size_t lines = 0;
-	for (const char *c = rows; *c; c++)
-		lines += *c == '\n';
-	assert_int_equal(lines, mine + 1);
-	free(rows);
-	free(m);
-	free(h0);
-	sb_load_plan_free(&p);
-	tl_rmtree(dir);
-	free(path);
-	free(dir);
-}
-
 /* `info` tells run.sh how to set the hosts up, from the scenario as the simulator reads it;
  * a cbr workload is iperf3's, listed there and left out of the plan. */
 static void test_info_and_cbr(void **state)
@@ -678,7 +609,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_request_format),
 		cmocka_unit_test(test_switch_counts_in_the_summary),
 		cmocka_unit_test(test_nstat_in_the_summary),
-		cmocka_unit_test(test_loopback_run),
 		cmocka_unit_test(test_info_and_cbr),
 		cmocka_unit_test(test_run_sh_refusals),
 	};

@@ -3,8 +3,10 @@
  * client.c; docs/testbed.md): the server at its descriptor limit (no spin, still serving,
  * silent connections closed after --idle-ms) and against bad peers (garbage, a request cut
  * short, a reset in the middle of a response: each closed and counted in its stats line), and
- * the client's failure when it lost flows or completed none. Every socket is on 127.0.0.1;
- * each test is bounded in time (a few seconds) and asserts counts, not timings.
+ * the client's failure when it lost flows or completed none, and a whole run over loopback.
+ * Every socket is on 127.0.0.1; each test is bounded in time (a few seconds) and asserts
+ * counts, not timings. Still, what a server has read when it is stopped depends on the
+ * machine's scheduling: these are real-time tests (make test-realtime), not `make test`'s.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "load/proto.h"
-#include "load_harness.h"
+#include "../load_harness.h"
 
 /* A loopback port of this test program, k-th of its own (test_load's loopback run takes
  * 20000 + pid % 20000 of its own process). */
@@ -295,6 +297,53 @@ static void test_client_fails_when_flows_are_lost(void **state)
 	free(dir);
 }
 
+/* Real sockets over loopback, every host at 127.0.0.1 (moved here from test_load.c: a server
+ * started, then a fixed 0.3 s sleep before the client, was a race on a loaded machine): the server answers, the client plays
+ * host 0's flows and reports each one of them, and the report of its measured.csv is the
+ * simulator's files. No root and no namespace needed. */
+static void test_loopback_run(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), *path = write_file(dir, "s.cfg", small);
+	free(write_file(dir, "peers", "0 127.0.0.1\n1 127.0.0.1\n2 127.0.0.1\n3 127.0.0.1\n"));
+	int port = test_port(3);
+	char *errpath = tl_path_in(dir, "server.err");
+	pid_t srv = start_server(port, 0, 0, errpath); /* returns once it accepts connections */
+	int rc = sh("timeout 60 '%s' client '%s' --host 0 --port %d --peers '%s/peers' --out '%s/h0' --grace-ms 500 2>'%s/err'",
+		    load_prog, path, port, dir, dir, dir);
+	kill(srv, SIGTERM);
+	int st;
+	waitpid(srv, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	free(errpath);
+	if (rc != 0) {
+		char *e = tl_path_in(dir, "err"), *t = tl_slurp(e);
+		fail_msg("client: %d: %s", rc, t ? t : "");
+	}
+	struct sb_load_plan p;
+	open_plan(&p, path, NULL, 0);
+	size_t mine = 0;
+	for (size_t k = 0; k < p.n; k++)
+		mine += p.flows[k].dst == 0;
+	assert_true(mine > 0);
+	char *h0 = tl_path_in(dir, "h0");
+	json_t *s = load_json(h0, "summary.json");
+	assert_int_equal(json_integer_value(json_object_get(s, "flows_completed")), mine);
+	json_decref(s);
+	char *m = tl_path_in(h0, "measured.csv"), *rows = tl_slurp(m);
+	size_t lines = 0;
+	for (const char *c = rows; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, mine + 1);
+	free(rows);
+	free(m);
+	free(h0);
+	sb_load_plan_free(&p);
+	tl_rmtree(dir);
+	free(path);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -303,6 +352,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_server_at_its_descriptor_limit),
 		cmocka_unit_test(test_server_closes_bad_peers),
 		cmocka_unit_test(test_client_fails_when_flows_are_lost),
+		cmocka_unit_test(test_loopback_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
