@@ -217,10 +217,194 @@ static void test_occupancy_and_memory_bandwidth(void **state)
 	occupancy_run(200, 100000, true);
 }
 
-int main(void)
+/* --- flows.csv and the slowdown groups -------------------------------------------------- */
+
+/* The ideal FCT of docs/outputs.md §2 for TCP on the single switch (two hops of C and d each):
+ * one way 2d + 2 ser(first) + ser(wire − first), then 2d + 2 ser(ack) back. */
+static sb_time ideal_tcp(uint64_t size, uint64_t mss, uint64_t h, uint64_t a, uint64_t C, sb_time d)
 {
+	uint64_t packets = size ? (size + mss - 1) / mss : 1;
+	uint64_t wire = size + packets * h, first = (size < mss ? size : mss) + h;
+	return 2 * d + 2 * ser(first, C) + ser(wire - first, C) + 2 * d + 2 * ser(a, C);
+}
+
+struct flow_row {
+	unsigned long long size;
+	char kind[16];
+	int query;
+	sb_time start, fct, ideal, rx_fct;
+	double slowdown;
+};
+
+/* "123.456" (ns, three decimals) as exact picoseconds. */
+static sb_time ps_of(const char *ns) { return (sb_time)llround(strtod(ns, NULL) * 1000.0); }
+
+static void group_check(json_t *j, const char *name, double *v, size_t n)
+{
+	char key[64];
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i]; /* in completion order, as the rows */
+	snprintf(key, sizeof key, "%s.count", name);
+	assert_int_equal(tl_json_int(j, key), n);
+	snprintf(key, sizeof key, "%s.mean", name);
+	expect_close(tl_json_num(j, key), n ? sum / (double)n : 0, 1e-9 * (n ? sum / (double)n : 1), key);
+	static const double ps[] = { 50, 95, 99 };
+	for (int k = 0; k < 3; k++) {
+		double want = rank_of(v, n, ps[k]);
+		snprintf(key, sizeof key, "%s.p%.0f", name, ps[k]);
+		expect_close(tl_json_num(j, key), want, 1e-9 * (want ? want : 1), key);
+	}
+}
+
+/*
+ * A flow list on one switch (8 hosts, 25 Gb/s, 1 µs links), DCTCP: sizes on both sides of the
+ * group boundaries (99,999 and 100,000 B; 1,000,000 and 1,000,001 B), flows that share links,
+ * and two queries: id 5 (three 40 KB responses at 300 µs) and id 17 (30 KB at 100 µs from
+ * host 2, 20 KB at 120 µs from host 3, listed in that reverse order), renumbered in start order:
+ * 0 (id 17, the first to start) and 1 (id 5) in flows.csv. From the rows alone: each ideal FCT from §2's formula,
+ * each slowdown = fct/ideal (six decimals), the four groups' count, mean and nearest-rank
+ * percentiles, and each query's QCT = last completion − earliest start over the ideal FCT of
+ * all its bytes; all must be summary.json's.
+ */
+static void test_flows_and_groups(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char *list = tl_write_file(dir, "list.csv",
+		"start_us,src,dst,size_bytes,priority,transport,class,query\n"
+		"0,0,7,99999,1,dctcp,,\n"
+		"5,6,7,100000,1,dctcp,,\n"
+		"10,5,0,1000000,1,dctcp,,\n"
+		"12,4,0,1000001,1,dctcp,,\n"
+		"20,1,2,3000,1,dctcp,,\n"
+		"21,3,2,64000,1,dctcp,,\n"
+		"22,7,2,5000,1,dctcp,,\n"
+		"40,2,6,250000,1,dctcp,,\n"
+		"41,0,6,1500,1,dctcp,,\n"
+		"60,5,4,7000,1,dctcp,,\n"
+		"61,6,4,7000,1,dctcp,,\n"
+		"62,7,4,7000,1,dctcp,,\n"
+		"120,3,1,20000,1,dctcp,,17\n"
+		"100,2,1,30000,1,dctcp,,17\n"
+		"300,4,1,40000,1,dctcp,,5\n"
+		"300,5,1,40000,1,dctcp,,5\n"
+		"300,6,1,40000,1,dctcp,,5\n"
+		"310,0,3,12345,1,dctcp,,\n"
+		"500,1,5,999,1,dctcp,,\n"
+		"501,2,5,1,1,dctcp,,\n");
+	char *cfg = tl_write_file(dir, "run.cfg",
+		"run: { duration_ms = 5.0; arrivals_ms = 5.0; sample_interval_us = 0.0; };\n"
+		"topology: { type = \"single\"; hosts = 8; host_rate_gbps = 25.0; host_delay_us = 1.0; };\n"
+		"switch: { scheme = \"dt\"; };\n"
+		"workloads = ({ type = \"file\"; path = \"list.csv\"; });\n");
+	char *out = tl_path_in(dir, "out"), args[4096];
+	snprintf(args, sizeof args, "run --quiet '%s' --out '%s'", cfg, out);
+	struct tl_cmd r = tl_sharebuf(args);
+	if (r.status != 0)
+		fail_msg("exit %d: %s", r.status, r.err);
+	tl_cmd_free(&r);
+
+	const uint64_t C = 25000000000ULL, mss = 1000, h = 48, a = 64;
+	const sb_time d = SB_US;
+	char *text = tl_slurp_in(out, "flows.csv"), *save = NULL;
+	char *l = strtok_r(text, "\n", &save);
+	assert_string_equal(l, "flow_id,src,dst,size_bytes,priority,class,kind,query_id,start_ns,fct_ns,ideal_fct_ns,"
+			       "slowdown,rx_fct_ns");
+	static struct flow_row v[32];
+	size_t n = 0;
+	while ((l = strtok_r(NULL, "\n", &save)) && n < 32) {
+		char *f[13], *fs = NULL;
+		int nf = 0;
+		for (char *x = strtok_r(l, ",", &fs); x && nf < 13; x = strtok_r(NULL, ",", &fs))
+			f[nf++] = x;
+		assert_int_equal(nf, 13);
+		struct flow_row *w = &v[n++];
+		w->size = strtoull(f[3], NULL, 10);
+		snprintf(w->kind, sizeof w->kind, "%s", f[6]);
+		w->query = atoi(f[7]);
+		w->start = ps_of(f[8]);
+		w->fct = ps_of(f[9]);
+		w->ideal = ps_of(f[10]);
+		w->rx_fct = ps_of(f[12]);
+		sb_time ideal = ideal_tcp(w->size, mss, h, a, C, d);
+		char want[64];
+		snprintf(want, sizeof want, "%.3f", sb_time_to_ns(ideal));
+		if (strcmp(f[10], want))
+			fail_msg("flow %s of %llu B: ideal_fct_ns %s, the formula gives %s", f[0], w->size, f[10], want);
+		w->slowdown = (double)w->fct / (double)w->ideal;
+		snprintf(want, sizeof want, "%.6f", w->slowdown);
+		if (strcmp(f[11], want))
+			fail_msg("flow %s: slowdown %s, fct/ideal = %s", f[0], f[11], want);
+		assert_true(w->rx_fct > 0 && w->rx_fct < w->fct); /* the last ACK's way back is in fct only */
+		assert_true(w->slowdown >= 1.0);
+		assert_string_equal(f[5], "lossy");
+		assert_string_equal(w->kind, w->query >= 0 ? "incast" : "file");
+	}
+	assert_int_equal(n, 20);
+	json_t *j = tl_json_load(out, "summary.json");
+	assert_int_equal(tl_json_int(j, "flows_completed"), n);
+	assert_int_equal(tl_json_int(j, "flows_started"), n);
+	double all[32], small[32], large[32], inc[32];
+	size_t na = 0, ns = 0, nl = 0, ni = 0;
+	for (size_t i = 0; i < n; i++) {
+		all[na++] = v[i].slowdown;
+		if (v[i].size < 100000)
+			small[ns++] = v[i].slowdown;
+		if (v[i].size > 1000000)
+			large[nl++] = v[i].slowdown;
+		if (!strcmp(v[i].kind, "incast"))
+			inc[ni++] = v[i].slowdown;
+	}
+	assert_int_equal(nl, 1);
+	group_check(j, "fct_slowdown.all", all, na);
+	group_check(j, "fct_slowdown.short", small, ns);
+	group_check(j, "fct_slowdown.long", large, nl);
+	group_check(j, "fct_slowdown.incast", inc, ni);
+
+	/* the queries, by the rows' query_id: 0 is id 17 (2 responses, 50 KB), 1 is id 5 (120 KB) */
+	double qct[2];
+	static const struct { unsigned responses; uint64_t bytes; sb_time start; } want_q[2] = {
+		{ 2, 50000, 100 * SB_US }, { 3, 120000, 300 * SB_US },
+	};
+	for (int q = 0; q < 2; q++) {
+		sb_time start = SB_TIME_NEVER, end = 0;
+		uint64_t bytes = 0;
+		unsigned m = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].query != q)
+				continue;
+			m++;
+			bytes += v[i].size;
+			start = v[i].start < start ? v[i].start : start;
+			end = v[i].start + v[i].fct > end ? v[i].start + v[i].fct : end;
+		}
+		assert_int_equal(m, want_q[q].responses);
+		assert_int_equal(bytes, want_q[q].bytes);
+		assert_int_equal(start, want_q[q].start);
+		qct[q] = (double)(end - start) / (double)ideal_tcp(bytes, mss, h, a, C, d);
+		print_message("  query %d: %u responses, %llu B, QCT %.3f ns, slowdown %.6f\n", q, m,
+			      (unsigned long long)bytes, sb_time_to_ns(end - start), qct[q]);
+	}
+	assert_int_equal(tl_json_int(j, "queries_started"), 2);
+	assert_int_equal(tl_json_int(j, "queries_completed"), 2);
+	group_check(j, "qct_slowdown", qct, 2);
+	json_decref(j);
+	free(text);
+	free(list);
+	free(cfg);
+	free(out);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	tl_sharebuf_init(argv[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_occupancy_and_memory_bandwidth),
+		cmocka_unit_test(test_flows_and_groups),
 	};
 	return cmocka_run_group_tests_name("output_metrics", tests, NULL, NULL);
 }
