@@ -231,24 +231,28 @@ static void dcqcn_increase_stages_mode(const char *first_cut)
 /* The byte counter (Zhu et al. §3, Fig. 6's BC; dcqcn_byte_counter_bytes = 10,000 here): after a
  * cut, every 10,000 wire bytes sent is an increase event as the timer's are. With T timer and B
  * byte events counted since the cut, F = 2: max(T, B) < F fast recovery, min(T, B) > F hyper
- * increase, otherwise additive. First cut at the CNP (α = 1, a halving), timer 100 µs, so:
- *   +1…+50   50 packets of 1,000 wire bytes: a byte event exactly at the 10th, 20th, … packet
- *            (none at the 9th): B = 0, 1 fast recovery; B = 2, 3, 4 additive (T = 0)
- *   +100…+300  timer events with T = 0, 1, 2: additive (min(T, B) ≤ F)
- *   +400      T = 3, B = 5: min = 3 > F, hyper
- *   +401…     10 more packets: a byte event with T = 4, B = 5: hyper. */
+ * increase, otherwise additive. R_AI = 0.5 Gb/s, R_HAI = 2 Gb/s, timer 100 µs, α stays 1 (its
+ * interval is 1 ms), first cut at the CNP (a halving), clamp_target = false:
+ *   −40…−11  bytes sent before the first CNP count for nothing
+ *   0        first CNP: R = L/2, R_T = L
+ *   +1…+10   10 packets of 1,000 wire bytes: one byte event (fast recovery), R = 3L/4
+ *   +14      CNP, cut at the check at +16: after an increase R_T ← R = 3L/4, R = 3L/8
+ *   +17…+66  50 packets: a byte event exactly at the 10th, 20th, … packet (none at the 9th):
+ *            B = 0, 1 fast recovery; B = 2, 3, 4 additive (T = 0)
+ *   +116…+316  timer events with T = 0, 1, 2: additive (min(T, B) ≤ F)
+ *   +416     T = 3, B = 5: min = 3 > F, hyper
+ *   +470…    10 more packets: a byte event with T = 4, B = 5: hyper (R_T capped at L). */
 static void test_dcqcn_byte_counter_stages(void **state)
 {
 	(void)state;
-	const char *const sets[] = { "dcqcn_first_cut", "cnp", "dcqcn_g", "0.0625", "dcqcn_alpha_interval_us", "20",
+	const char *const sets[] = { "dcqcn_first_cut", "cnp", "dcqcn_alpha_interval_us", "1000",
 				     "dcqcn_rate_decrease_interval_us", "4", "dcqcn_rp_timer_us", "100",
-				     "dcqcn_fast_recovery", "2", "dcqcn_ai_mbps", "1000", "dcqcn_hai_mbps", "3000",
+				     "dcqcn_fast_recovery", "2", "dcqcn_ai_mbps", "500", "dcqcn_hai_mbps", "2000",
 				     "dcqcn_byte_counter_bytes", "10000", "dcqcn_clamp_target", "false", NULL };
 	struct bench b;
 	bench_open(&b, "dcqcn", &sb_rdma_cc_dcqcn, sets, 10 * SB_US);
-	const double ai = 1e9, hai = 3e9, F = 2;
+	const double ai = 0.5e9, hai = 2e9, F = 2;
 	double r = LINE, rt = LINE;
-	/* bytes sent before the first CNP count for nothing */
 	for (int j = 0; j < 30; j++) {
 		at(&b, us(-40 + j));
 		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
@@ -256,6 +260,16 @@ static void test_dcqcn_byte_counter_stages(void **state)
 	dcqcn_cnp(&b, 0);
 	r /= 2;
 	dcqcn_check(&b, 0.5, r, "first cut at the CNP");
+	for (int j = 1; j <= 10; j++) {
+		at(&b, us(j));
+		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
+	}
+	r = (rt + r) / 2;
+	expect_rate(&b, r, "one byte event: fast recovery");
+	dcqcn_cnp(&b, 14);
+	rt = r;
+	r /= 2;
+	dcqcn_check(&b, 16.5, r, "cut after an increase: R_T = R");
 	int T = 0, B = 0;
 	/* one increase event of the stage rule, the model's side */
 	#define EVENT(by_timer)                                                                        \
@@ -270,7 +284,7 @@ static void test_dcqcn_byte_counter_stages(void **state)
 				B++;                                                                   \
 		} while (0)
 	for (int j = 1; j <= 50; j++) {
-		at(&b, us(j));
+		at(&b, us(16.5 + j));
 		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
 		if (j % 10 == 0)
 			EVENT(false);
@@ -281,11 +295,11 @@ static void test_dcqcn_byte_counter_stages(void **state)
 	for (int k = 1; k <= 4; k++) {
 		EVENT(true);
 		char what[64];
-		snprintf(what, sizeof what, "timer event %d (T %d, B %d)", k, T, B);
-		dcqcn_check(&b, 100 * k + 50, r, what);
+		snprintf(what, sizeof what, "timer event %d (T %d, B %d), R_T %.2f G", k, T, B, rt / 1e9);
+		dcqcn_check(&b, 16 + 100 * k + 50, r, what);
 	}
 	for (int j = 1; j <= 10; j++) {
-		at(&b, us(450 + j));
+		at(&b, us(470 + j));
 		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
 	}
 	EVENT(false);
