@@ -80,6 +80,7 @@ static void test_set_rate_clamps_and_retimes(void **state)
 	static const struct { double ask; uint64_t want; const char *why; } v[] = {
 		{ 5e9, 5000000000ULL, "within the range: as asked" },
 		{ 1e15, 25000000000ULL, "above line rate: line rate" },
+		{ 40e9, 25000000000ULL, "1.6 x line rate: line rate" },
 		{ 1.0, 100000000ULL, "below the floor: rdma.min_rate_mbps" },
 		{ 99999999.0, 100000000ULL, "just below the floor: the floor" },
 		{ 1234567890.5, 1234567891ULL, "x.5 b/s: rounded up" },
