@@ -29,6 +29,8 @@
 #include "sim/report.h"
 #include "sim/sim.h"
 #include "testlib.h"
+#include "transport/cbr.h"
+#include "transport/transport.h"
 
 /* ser(n, C) of docs/outputs.md §2, in ps: rounded up. */
 static sb_time ser(uint64_t bytes, uint64_t bps)
@@ -87,17 +89,18 @@ static uint64_t started_by(sb_time x, sb_time first, sb_time step)
 
 /*
  * One switch, 4 hosts at 25 Gb/s, 1 µs links, samples every 10 µs for 200 µs. Hosts 1 and 2 send
- * CBR at line rate (1048-B packets, T = 335.36 ns apart) to host 0 from t = 0; host 3 sends
+ * CBR at line rate (1048-B packets, T = 335.36 ns apart) to host 0 from t = 0, P packets each
+ * (P = 150, then they stop and the queue drains; or without end); host 3 sends
  * 1250-B packets at 10 Gb/s to host 1. Both of the first arrive at the switch at a0 = T + 1 µs
  * and every T after: two packets in, one out (the port starts one, releasing it, each T), so at
- * a sampling instant t the queue holds k + 1 packets, k = floor((t − a0)/T), until the buffer
- * is full; then one of the two arriving packets is refused each T (buffer_full). The stream to
- * host 1 never queues. The interval's memory bandwidth: 1048 B per start of port 0 (a0 + jT)
+ * a sampling instant t, with k + 1 = the packet times since a0, 2 min(k + 1, P) packets have
+ * arrived and min(k + 1, 2P) have started, until the buffer is full; then one of the two
+ * arriving packets is refused each T (buffer_full). The stream to host 1 never queues. The interval's memory bandwidth: 1048 B per start of port 0 (a0 + jT)
  * plus 1250 B per start of port 1 (1.4 µs + m µs) in (t − 10 µs, t], × 8 / (4 × 25 Gb/s × 10 µs).
  * No start falls on a sampling instant. Run in bytes and with switch.cell_bytes = 200 (a packet
  * takes 6 cells: 1200 B), with a buffer that holds them all and with one of 100 KB.
  */
-static void occupancy_run(int64_t cell_bytes, uint64_t buffer, bool check_drops)
+static void occupancy_run(int64_t cell_bytes, uint64_t buffer, uint64_t packets, bool check_drops)
 {
 	struct sb_scenario sc;
 	tl_single_switch(&sc, 4, 25, buffer);
@@ -110,8 +113,10 @@ static void occupancy_run(int64_t cell_bytes, uint64_t buffer, bool check_drops)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	const uint64_t C = 25000000000ULL;
-	tl_cbr(&sim, 1, 0, C, 1048, 0);
-	tl_cbr(&sim, 2, 0, C, 1048, 0);
+	for (uint32_t src = 1; src <= 2; src++) {
+		struct sb_flow *f = sb_flow_create(&sim, src, 0, packets * 1000, 0, sb_transport_find("cbr"));
+		sb_cbr_configure(f, C, 1048);
+	}
 	tl_cbr(&sim, 3, 1, 10000000000ULL, 1250, 0);
 	char *dir = tl_tmpdir();
 	struct sb_error err = { "" };
@@ -134,8 +139,12 @@ static void occupancy_run(int64_t cell_bytes, uint64_t buffer, bool check_drops)
 		sb_time t = (sb_time)(i + 1) * I;
 		assert_true(fabs(rows[i].t_ns - sb_time_to_ns(t)) < 1e-3);
 		assert_string_equal(rows[i].sw, "leaf0");
-		uint64_t k1 = started_by(t, a0, T); /* the queue, in packets, while nothing is refused */
-		uint64_t port0 = started_by(t, a0, T) - started_by(t - I, a0, T);
+		/* the queue, in packets, while nothing is refused: 2 min(k + 1, P) arrived, min(k + 1, 2P)
+		 * started (the port is busy while the queue is not empty) */
+		uint64_t k = started_by(t, a0, T), in = 2 * (packets && k > packets ? packets : k);
+		uint64_t out = packets && k > 2 * packets ? 2 * packets : k, k1 = in - out;
+		uint64_t port0 = out - (packets && started_by(t - I, a0, T) > 2 * packets ? 2 * packets
+										       : started_by(t - I, a0, T));
 		uint64_t port1 = started_by(t, b0, SB_US) - started_by(t - I, b0, SB_US);
 		double util = 8.0 * (double)(port0 * 1048 + port1 * 1250) / (4.0 * (double)C * sb_time_to_sec(I));
 		char what[64];
@@ -174,7 +183,8 @@ static void occupancy_run(int64_t cell_bytes, uint64_t buffer, bool check_drops)
 	long long peak = tl_json_int(j, "buffer.peak_mmu_occupancy_bytes");
 	uint64_t k_end = started_by(sc.run.duration_ms * SB_MS, a0, T);
 	uint64_t other = cell_bytes ? (1250 + (uint64_t)cell_bytes - 1) / (uint64_t)cell_bytes * (uint64_t)cell_bytes : 1250;
-	uint64_t bound = (k_end + 1 < fits ? k_end + 1 : fits) * unit + other;
+	uint64_t q_end = packets && k_end > packets ? packets : k_end; /* the longest the queue grew */
+	uint64_t bound = (q_end + 1 < fits ? q_end + 1 : fits) * unit + other;
 	print_message("  peak_mmu_occupancy_bytes %lld in [%llu, %llu]\n", peak, max_occ, (unsigned long long)bound);
 	assert_true((uint64_t)peak >= max_occ && (uint64_t)peak <= bound);
 	if (cell_bytes)
@@ -208,13 +218,13 @@ static void test_occupancy_and_memory_bandwidth(void **state)
 {
 	(void)state;
 	print_message("bytes, no drops\n");
-	occupancy_run(0, 64u << 20, false);
+	occupancy_run(0, 64u << 20, 150, false);
 	print_message("cells of 200 B, no drops\n");
-	occupancy_run(200, 64u << 20, false);
+	occupancy_run(200, 64u << 20, 150, false);
 	print_message("bytes, a 100 KB buffer\n");
-	occupancy_run(0, 100000, true);
+	occupancy_run(0, 100000, 0, true);
 	print_message("cells of 200 B, a 100 KB buffer\n");
-	occupancy_run(200, 100000, true);
+	occupancy_run(200, 100000, 0, true);
 }
 
 /* --- flows.csv and the slowdown groups -------------------------------------------------- */
