@@ -110,6 +110,84 @@ static void test_rate_rule(void **state)
 	sb_scenario_free(&sc);
 }
 
+/*
+ * The rule with every parameter moved off its default (α = 0.5, β = 0.5, T_low = 40 µs,
+ * T_high = 200 µs, minRTT = 100 µs, δ = 100 Mb/s, Nδ = 400 Mb/s after N = 3), evaluated in the
+ * test from Algorithm 1 step by step (the NIC's whole b/s fed back each time):
+ *   rtt_diff ← (1 − α) rtt_diff + α (new − prev),  g = rtt_diff / minRTT
+ *   new < T_low: + δ;  new > T_high: × (1 − β (1 − T_high/new));  g ≤ 0: + δ, or + Nδ from the
+ *   N-th such update in a row;  else × (1 − β g).
+ * RTTs exactly at T_low and at T_high fall in the band (the comparisons are strict), and a run of
+ * negative gradients is broken by an update outside the band: the count starts again.
+ */
+static void test_rate_rule_parameters(void **state)
+{
+	(void)state;
+	struct sb_scenario sc;
+	struct sb_sim sim;
+	single_switch_25g(&sc, 2, 1);
+	static const char *const kv[] = { "timely_alpha", "0.5", "timely_beta", "0.5", "timely_tlow_us", "40",
+					  "timely_thigh_us", "200", "timely_min_rtt_us", "100", "timely_ai_mbps", "100",
+					  "timely_hai_mbps", "400", "timely_hai_after", "3", NULL };
+	for (const char *const *p = kv; *p; p += 2) {
+		struct sb_error err = { { 0 } };
+		const struct sb_param *par = sb_param_find(sb_rdma_param_table, p[0]);
+		assert_non_null(par);
+		assert_int_equal(sb_param_set_text(par, &sc.rdma, p[1], &err), 0);
+	}
+	tl_build(&sim, &sc);
+	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 0, SB_MS, sb_transport_find("timely"));
+	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
+	memset(qp, 0, sizeof(*qp));
+	qp->cc = &sb_rdma_cc_timely;
+	qp->line_bps = 25000000000ULL;
+	qp->rate_bps = 10000000000ULL;
+	sb_rdma_cc_timely.init(&sim, f, qp);
+	/* thresholds and RTTs in seconds as the control converts them (µs × 10⁻⁶, ps × 10⁻¹²): equal
+	 * doubles at the boundaries, so "exactly at T_low" is exact */
+	const double a = 0.5, beta = 0.5, tlow = sc.rdma.timely_tlow_us * 1e-6, thigh = sc.rdma.timely_thigh_us * 1e-6;
+	const double minrtt = 100e-6, delta = 100e6, hai = 400e6;
+	const int N = 3;
+	/* RTTs (µs): first; band with g = 0 (+δ); rises (two cuts); falls: +δ, +δ, and at T_low
+	 * exactly still the band, the third g ≤ 0 in a row: +Nδ; below T_low: +δ, which ends the run,
+	 * so of the next three band updates with g ≤ 0 only the third adds Nδ; above T_high:
+	 * × (1 − β (1 − 200/400)), which ends that run too: band, g < 0, + δ; at T_high exactly, the
+	 * band's rule, here a cut by β g. */
+	static const double rtts[] = { 100, 100, 104, 103, 102, 101, 40, 30, 45, 44, 43, 400, 150, 200 };
+	double rate = 10e9, diff = 0, prev = 0;
+	int neg = 0;
+	for (size_t i = 0; i < sizeof(rtts) / sizeof(rtts[0]); i++) {
+		double rtt = sb_time_to_sec(sb_time_from_us(rtts[i]));
+		const char *why = "first sample";
+		if (i > 0) {
+			diff = (1 - a) * diff + a * (rtt - prev);
+			double g = diff / minrtt;
+			if (rtt < tlow) {
+				rate += delta, neg = 0, why = "< T_low: +δ";
+			} else if (rtt > thigh) {
+				rate *= 1 - beta * (1 - thigh / rtt), neg = 0, why = "> T_high";
+			} else if (g <= 0) {
+				neg++;
+				rate += neg >= N ? hai : delta;
+				why = neg >= N ? "g <= 0: +Nδ" : "g <= 0: +δ";
+			} else {
+				rate *= 1 - beta * g, neg = 0, why = "g > 0: ×(1 − βg)";
+			}
+			rate = floor(fmin(fmax(rate, sc.rdma.min_rate_mbps * 1e6), 25e9) + 0.5);
+		}
+		prev = rtt;
+		qp->snd_nxt += 1000;
+		struct sb_rdma_feedback fb = { .ack = qp->snd_nxt, .rtt = sb_time_from_us(rtts[i]) };
+		sb_rdma_cc_timely.on_ack(&sim, f, qp, &fb);
+		double got = (double)qp->rate_bps;
+		print_message("  #%-2zu RTT %4.0f us, %-18s rate %.0f, rule %.0f b/s\n", i, rtts[i], why, got, rate);
+		if (fabs(got - rate) > 1)
+			fail_msg("step %zu: rate %.0f, the rule gives %.0f", i, got, rate);
+	}
+	sb_sim_free(&sim);
+	sb_scenario_free(&sc);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* The queue at a bottleneck.                                                                  */
 
@@ -221,6 +299,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_rule),
+		cmocka_unit_test(test_rate_rule_parameters),
 		cmocka_unit_test(test_queue_between_thresholds),
 	};
 	return cmocka_run_group_tests_name("timely", tests, NULL, NULL);
