@@ -295,6 +295,16 @@ pid_t tl_sharebuf_start(const char *const *argv, const char *out, const char *er
 	if (pid < 0)
 		fail_msg("fork failed");
 	if (pid == 0) {
+		/* the signals the tests send, as a program started from a terminal has them: a shell
+		 * that runs `make test &` (or nohup) starts it with SIGINT and SIGQUIT ignored, and
+		 * sharebuf keeps an ignored signal ignored, so that a test sending SIGINT waited for
+		 * a run that never stopped */
+		static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		int in = open("/dev/null", O_RDONLY);
 		int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
