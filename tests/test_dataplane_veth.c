@@ -95,8 +95,6 @@ static void test_bad_input(void **state)
 	free(tmp);
 }
 
-#define PRECIOUS "precious: a file the switch must never touch\n"
-#define OLD_MTIME 1000000000
 
 /* The switch for 50 ms between the two ends of a veth pair in a new network namespace, its
  * stderr in *err; 77 when there is no namespace to be had (not root, no veth). */
@@ -116,17 +114,6 @@ static int switch_in_netns(const char *tmp, const char *cfg, const char *out, ch
 	return st;
 }
 
-static void expect_untouched(const char *path)
-{
-	char *text = tl_slurp(path);
-	struct stat st;
-	assert_non_null(text);
-	assert_string_equal(text, PRECIOUS);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mtim.tv_sec, OLD_MTIME);
-	free(text);
-}
-
 static void test_planted_links(void **state)
 {
 	(void)state;
@@ -136,9 +123,7 @@ static void test_planted_links(void **state)
 	}
 	char *tmp = tl_tmpdir(), *out = tl_path_in(tmp, "out"), *err = NULL;
 	char *cfg = tl_write_file(tmp, "single.cfg", "topology: { type = \"single\"; hosts = 2; };\n");
-	char *target = tl_write_file(tmp, "target", PRECIOUS);
-	struct timespec t[2] = { { OLD_MTIME, 0 }, { OLD_MTIME, 0 } };
-	assert_int_equal(utimensat(AT_FDCWD, target, t, 0), 0);
+	char *target = tl_precious_file(tmp, "target");
 	assert_int_equal(mkdir(out, 0777), 0);
 	char *lock = tl_path_in(out, ".sharebuf.lock");
 	assert_int_equal(symlink(target, lock), 0);
@@ -160,7 +145,7 @@ static void test_planted_links(void **state)
 	assert_non_null(err);
 	assert_non_null(strstr(err, want));
 	assert_int_equal(tl_count_entries(out), 1); /* nothing written beside the link */
-	expect_untouched(target);
+	tl_expect_untouched(target);
 	free(err);
 
 	/* links as the outputs: replaced by the switch's files, never written through */
@@ -172,7 +157,7 @@ static void test_planted_links(void **state)
 		free(p);
 	}
 	assert_int_equal(switch_in_netns(tmp, cfg, out, &err), 0);
-	expect_untouched(target);
+	tl_expect_untouched(target);
 	for (int i = 0; i < 3; i++) {
 		char *p = tl_path_in(out, names[i]);
 		struct stat ls;

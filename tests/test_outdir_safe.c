@@ -48,30 +48,8 @@
 #include "testlib.h"
 
 #define SHORT "--set run.duration_ms=2 --set run.arrivals_ms=1"
-#define PRECIOUS "precious: a file the runs must never touch\n"
-#define OLD_MTIME 1000000000 /* 2001-09-09: any write would move it to now */
 
 static char load_prog[4200];
-
-/* DIR/NAME holding PRECIOUS, dated OLD_MTIME. */
-static char *precious_file(const char *dir, const char *name)
-{
-	char *p = tl_write_file(dir, name, PRECIOUS);
-	struct timespec t[2] = { { OLD_MTIME, 0 }, { OLD_MTIME, 0 } };
-	assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
-	return p;
-}
-
-static void expect_untouched(const char *path)
-{
-	char *text = tl_slurp(path);
-	struct stat st;
-	assert_non_null(text);
-	assert_string_equal(text, PRECIOUS);
-	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_mtim.tv_sec, OLD_MTIME);
-	free(text);
-}
 
 static void plant_link(const char *target, const char *dir, const char *name)
 {
@@ -147,7 +125,7 @@ static void expect_refused(const char *what, const char *args, int status, const
 	snprintf(want, sizeof(want), "%s is a symbolic link, not a sharebuf lock", lock);
 	assert_int_equal(r.status, status);
 	assert_non_null(strstr(r.err, want));
-	expect_untouched(target);
+	tl_expect_untouched(target);
 	tl_cmd_free(&r);
 }
 
@@ -157,7 +135,7 @@ static void test_lock_link(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *lock = tl_path_in(out, ".sharebuf.lock");
-	char *target = precious_file(dir, "target"), args[8192];
+	char *target = tl_precious_file(dir, "target"), args[8192];
 	assert_int_equal(mkdir(out, 0777), 0);
 	plant_link(target, out, ".sharebuf.lock");
 
@@ -191,7 +169,7 @@ static void test_lock_not_a_file(void **state)
 {
 	(void)state;
 	char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *lock = tl_path_in(out, ".sharebuf.lock");
-	char *target = precious_file(dir, "target"), args[8192];
+	char *target = tl_precious_file(dir, "target"), args[8192];
 	assert_int_equal(mkdir(out, 0777), 0);
 	assert_int_equal(mkfifo(lock, 0666), 0);
 	snprintf(args, sizeof(args), "run --quiet " SHORT " --out '%s'", out);
@@ -208,7 +186,7 @@ static void test_lock_not_a_file(void **state)
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "has another hard link, not a sharebuf lock"));
 	tl_cmd_free(&r);
-	expect_untouched(target);
+	tl_expect_untouched(target);
 	free(target);
 	free(lock);
 	free(out);
@@ -233,7 +211,7 @@ static void test_output_links(void **state)
 	for (size_t i = 0; i < 9 + 2; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "target%zu", i);
-		target[i] = precious_file(dir, name);
+		target[i] = tl_precious_file(dir, name);
 		plant_link(target[i], out, i < 9 ? outputs[i] : old_tmp[i - 9]);
 	}
 	snprintf(args, sizeof(args), "run --quiet " SHORT " --out '%s'", out);
@@ -242,7 +220,7 @@ static void test_output_links(void **state)
 	assert_int_equal(r.status, 0);
 	tl_cmd_free(&r);
 	for (size_t i = 0; i < 9 + 2; i++) {
-		expect_untouched(target[i]);
+		tl_expect_untouched(target[i]);
 		free(target[i]);
 	}
 	/* the lossy run's five files are its own now; the other four names and the old
@@ -267,7 +245,7 @@ static void test_compare_scheme_link(void **state)
 	char *dir = tl_tmpdir(), *out = tl_path_in(dir, "out"), *elsewhere = tl_path_in(dir, "elsewhere"), args[8192];
 	assert_int_equal(mkdir(out, 0777), 0);
 	assert_int_equal(mkdir(elsewhere, 0777), 0);
-	char *flows = precious_file(elsewhere, "flows.csv"), *pfc = precious_file(elsewhere, "pfc.csv");
+	char *flows = tl_precious_file(elsewhere, "flows.csv"), *pfc = tl_precious_file(elsewhere, "pfc.csv");
 	plant_link(elsewhere, out, "dt");
 	snprintf(args, sizeof(args), "compare --quiet --schemes dt " SHORT " --out '%s'", out);
 	struct tl_cmd r = tl_sharebuf(args);
@@ -278,8 +256,8 @@ static void test_compare_scheme_link(void **state)
 	assert_int_equal(r.status, 1);
 	assert_string_equal(r.err, want);
 	tl_cmd_free(&r);
-	expect_untouched(flows);
-	expect_untouched(pfc);
+	tl_expect_untouched(flows);
+	tl_expect_untouched(pfc);
 	assert_int_equal(tl_count_entries(elsewhere), 2);
 	assert_int_equal(tl_count_entries(out), 1); /* the link: no lock, no compare.csv */
 	free(pfc);
@@ -308,7 +286,7 @@ static void test_sweep_runs_link(void **state)
 		if (k == 1)
 			assert_int_equal(mkdir(runs, 0777), 0);
 		assert_int_equal(mkdir(elsewhere, 0777), 0);
-		char *flows = precious_file(elsewhere, "flows.csv");
+		char *flows = tl_precious_file(elsewhere, "flows.csv");
 		if (symlink(elsewhere, link))
 			fail_msg("symlink %s: %s", link, strerror(errno));
 		snprintf(args, sizeof(args), "sweep '%s' --quiet --jobs 1 --out '%s'", spec, out);
@@ -320,7 +298,7 @@ static void test_sweep_runs_link(void **state)
 		assert_int_equal(r.status, 1);
 		assert_string_equal(r.err, want);
 		tl_cmd_free(&r);
-		expect_untouched(flows);
+		tl_expect_untouched(flows);
 		assert_int_equal(tl_count_entries(elsewhere), 1);
 		free(flows);
 		free(spec);

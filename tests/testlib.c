@@ -195,6 +195,25 @@ char *tl_write_file(const char *dir, const char *name, const char *text)
 	return path;
 }
 
+char *tl_precious_file(const char *dir, const char *name)
+{
+	char *p = tl_write_file(dir, name, TL_PRECIOUS);
+	struct timespec t[2] = { { TL_OLD_MTIME, 0 }, { TL_OLD_MTIME, 0 } };
+	assert_int_equal(utimensat(AT_FDCWD, p, t, 0), 0);
+	return p;
+}
+
+void tl_expect_untouched(const char *path)
+{
+	char *text = tl_slurp(path);
+	struct stat st;
+	assert_non_null(text);
+	assert_string_equal(text, TL_PRECIOUS);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mtim.tv_sec, TL_OLD_MTIME);
+	free(text);
+}
+
 char tl_group_dir[64];
 
 int tl_group_tmpdir(void **state)

@@ -70,6 +70,14 @@ double tl_rel(double got, double want);
 
 /* Write text to DIR/NAME (failing the test if it cannot) and return the path (malloc'd). */
 char *tl_write_file(const char *dir, const char *name, const char *text);
+
+/* A file no program may touch (the target of a planted link): DIR/NAME holding
+ * TL_PRECIOUS, dated TL_OLD_MTIME (2001-09-09: any write would move it to now); its path.
+ * tl_expect_untouched fails the test unless PATH still has both. */
+#define TL_PRECIOUS "precious: a file the programs must never touch\n"
+#define TL_OLD_MTIME 1000000000
+char *tl_precious_file(const char *dir, const char *name);
+void tl_expect_untouched(const char *path);
 /* cmocka group setup/teardown giving the group a temporary directory, tl_group_dir (the
  * tests remove what they create in it; teardown removes the directory itself). */
 extern char tl_group_dir[64];
