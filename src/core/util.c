@@ -38,6 +38,23 @@ char *sb_trim(char *s)
 	return s;
 }
 
+int sb_parse_digits(const char *s, uint64_t *out)
+{
+	if (*s == '\0')
+		return -1;
+	uint64_t v = 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
 void *sb_xcalloc_aligned(size_t n, size_t size, size_t align)
 {
 	size_t bytes = (n ? n : 1) * (size ? size : 1);

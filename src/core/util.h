@@ -21,6 +21,10 @@ char *sb_xstrdup(const char *s);
 /* `s` without leading and trailing blanks, in place: cuts the trailing ones off the string and
  * returns a pointer past the leading ones. */
 char *sb_trim(char *s);
+/* A whole number written as decimal digits only (no sign, blank, exponent or empty string),
+ * refusing what overflows 64 bits: 0 with *out set, or -1. The flow-list and the load
+ * generator's readers share it, so "+5", " 5" and 2^64 mean the same to both. */
+int sb_parse_digits(const char *s, uint64_t *out);
 
 #define SB_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define SB_MAX(a, b) ((a) > (b) ? (a) : (b))

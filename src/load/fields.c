@@ -2,6 +2,7 @@
  * fields.c — strict reading of the load generator's input fields (fields.h).
  */
 #include "load/fields.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,17 +11,9 @@
 
 int sb_load_field_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
-	if (*s == '\0')
+	uint64_t v;
+	if (sb_parse_digits(s, &v))
 		return -1;
-	uint64_t v = 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
 	if (v < lo || v > hi)
 		return -1;
 	*out = v;

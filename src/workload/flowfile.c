@@ -63,24 +63,6 @@ static int col_fail(const struct reader *r, int col, const char *expected, const
 		       col_name[col], expected, SHOW, got);
 }
 
-/* Digits only: no sign, no exponent, no spaces inside; rejects overflow. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	if (*s == '\0')
-		return -1;
-	uint64_t v = 0;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
 /* A plain decimal number; strtod would also accept "nan", "inf" and hex floats. */
 static int parse_decimal(const char *s, double *out)
 {
@@ -95,7 +77,7 @@ static int parse_decimal(const char *s, double *out)
 static int parse_host(const struct reader *r, int col, const char *s, uint32_t *out)
 {
 	uint64_t v;
-	if (parse_u64(s, &v) < 0 || v >= r->nhosts) {
+	if (sb_parse_digits(s, &v) < 0 || v >= r->nhosts) {
 		char what[64];
 		snprintf(what, sizeof(what), "a host index 0..%u", r->nhosts - 1);
 		return col_fail(r, col, what, s);
@@ -141,10 +123,10 @@ static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb
 	if (rec->src == rec->dst)
 		return sb_fail(r->err, "%s:%d: column dst: expected a host other than src, got %u for both",
 			       r->path, r->line, rec->dst);
-	if (parse_u64(f[COL_SIZE], &rec->size_bytes) < 0 || rec->size_bytes == 0)
+	if (sb_parse_digits(f[COL_SIZE], &rec->size_bytes) < 0 || rec->size_bytes == 0)
 		return col_fail(r, COL_SIZE, "a whole number of bytes >= 1", f[COL_SIZE]);
 	uint64_t prio;
-	if (parse_u64(f[COL_PRIO], &prio) < 0 || prio > 7)
+	if (sb_parse_digits(f[COL_PRIO], &prio) < 0 || prio > 7)
 		return col_fail(r, COL_PRIO, "an integer priority 0..7", f[COL_PRIO]);
 	rec->priority = (int)prio;
 	if (f[COL_TRANSPORT][0] == '\0')
@@ -161,7 +143,7 @@ static int parse_record(const struct reader *r, char *s, size_t ncols, struct sb
 	rec->query = -1;
 	if (ncols > COL_QUERY && f[COL_QUERY][0] != '\0') {
 		uint64_t q;
-		if (parse_u64(f[COL_QUERY], &q) < 0 || q > INT32_MAX)
+		if (sb_parse_digits(f[COL_QUERY], &q) < 0 || q > INT32_MAX)
 			return col_fail(r, COL_QUERY, "a query id 0..2147483647, or nothing", f[COL_QUERY]);
 		rec->query = (int64_t)q;
 	}
