@@ -10,7 +10,8 @@
 # point list (`sweep --dry-run`) and one point of each spec run; `sharebuf-load plan` and `info`
 # on the testbed's scenarios (experiments/occamy/); and the listings (`list`, `params`). Each output
 # file's SHA-256 goes to the digest, after removing what no two runs share: wall-clock times,
-# the command line and the commit of provenance. The run takes about three minutes on 2 CPUs.
+# the command line and the commit of provenance, and the paths of the
+# output directory and of the checkout. The run takes about three minutes on 2 CPUs.
 # A refactor is shown not to move any answer when the digests of the tree before and after are
 # identical (docs/architecture.md, "Refactors").
 set -eu
@@ -35,6 +36,7 @@ done
 [ ! -e "$OUT" ] || { echo "same-outputs: $OUT exists; give a new directory" >&2; exit 2; }
 mkdir -p "$OUT/runs"
 OUT=$(cd "$OUT" && pwd)
+TREE=$(pwd)   # a sweep's runs name their scenario by its absolute path
 SETS="--set run.duration_ms=$RUN_MS --set run.arrivals_ms=$RUN_MS"
 
 # every scenario, every scheme it admits
@@ -69,6 +71,6 @@ done
 (cd "$OUT/runs" && find . -type f | LC_ALL=C sort | while read -r f; do
 	case $f in *.log | */meta.tsv) continue ;; esac
 	sed -e '/"wall_time_s"/d' -e '/"command_line"/d' -e '/"commit"/d' -e '/"cpu_seconds"/d' \
-	    -e '/"started"/d' -e '/"finished"/d' -e "s#$OUT#OUT#g" "$f" | sha256sum | sed "s#-\$#$f#"
+	    -e '/"started"/d' -e '/"finished"/d' -e "s#$OUT#OUT#g" -e "s#$TREE#TREE#g" "$f" | sha256sum | sed "s#-\$#$f#"
 done) > "$OUT/digest.txt"
 echo "same-outputs: $(wc -l < "$OUT/digest.txt") outputs in $OUT/digest.txt"
