@@ -9,12 +9,14 @@
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       the libFuzzer harnesses (fuzz/README.md), FUZZ_SECONDS (60) each, with clang
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
-#                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
+#                   25 Gb/s (bench/run-scaling.sh), rows appended to bench/results/*.tsv (no
+#                   file at the root changes; `make docs` then updates BENCHMARKS.md)
 #   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
 #   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 #   make docs       regenerate docs/scenario-keys.md and the generated parts of the READMEs
+#                   and of BENCHMARKS.md (its tables, from bench/results/)
 #   make install    the MMU library, its headers and sbmmu.pc under PREFIX (/usr/local;
 #                   DESTDIR honoured; docs/mmu.md §7); make uninstall removes them
 CC      ?= cc
