@@ -9,12 +9,16 @@
 #   make sanitize   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       the libFuzzer harnesses (fuzz/README.md), FUZZ_SECONDS (60) each, with clang
 #   make bench      the reference benchmarks (bench/run-bench.sh) and the scaling table at
-#                   25 Gb/s (bench/run-scaling.sh), appended to BENCHMARKS.md
+#                   25 Gb/s (bench/run-scaling.sh), rows appended to bench/results/*.tsv (no
+#                   file at the root changes; `make docs` then updates BENCHMARKS.md)
 #   make bench-scaling  the whole scaling table: 256 to 16,384 hosts at 25, 100 and 400 Gb/s
 #   make bench-dataplane  the software switch's forwarding rate and added latency (root)
 #   make deps       install the Debian packages the build needs (needs root)
 #   make demo       build, then compare every scheme on the default scenario (README)
 #   make docs       regenerate docs/scenario-keys.md and the generated parts of the READMEs
+#                   and of BENCHMARKS.md (its tables, from bench/results/)
+#   make install    the MMU library, its headers and sbmmu.pc under PREFIX (/usr/local;
+#                   DESTDIR honoured; docs/mmu.md §7); make uninstall removes them
 CC      ?= cc
 BUILD   ?= build
 PKGS    := libconfig jansson nettle
@@ -65,6 +69,27 @@ FORCE:
 $(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o $(BUILD)/gen/commit.o
 	@rm -f $@
 	ar rcs $@ $^
+
+# ---- The MMU library as an artifact (docs/mmu.md §7, "Embedding"): libsbmmu.a holds src/core
+# and src/mmu only, which need libc and libm and nothing else, so an embedder links it without
+# the simulator or its packages. `make install` puts it, the headers the public mmu.h includes
+# and lib/pkgconfig/sbmmu.pc under PREFIX (DESTDIR honoured); tools/install-mmu.sh does the
+# work, tests/test_mmu_install.c builds examples/embed_mmu.c against an installed copy.
+PREFIX ?= /usr/local
+SBMMU_OBJ := $(filter $(BUILD)/src/core/% $(BUILD)/src/mmu/%,$(LIB_OBJ))
+$(BUILD)/libsbmmu.a: $(SBMMU_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+install: $(BUILD)/libsbmmu.a
+	CC="$(CC)" sh tools/install-mmu.sh install $(BUILD) "$(PREFIX)"
+uninstall:
+	sh tools/install-mmu.sh uninstall $(BUILD) "$(PREFIX)"
+# the test compiles the example as this build compiles (a sanitized build's archive needs the
+# sanitizer's flags to link)
+$(BUILD)/tests/test_mmu_install: | $(BUILD)/libsbmmu.a
+$(BUILD)/tests/test_mmu_install.o: CFLAGS += -DSB_BUILD_CC='"$(CC)"' -DSB_BUILD_OPT='"$(OPT)"'
+.PHONY: install uninstall
+# ---- end of the MMU library
 
 # MPI (docs/sweep.md): with Open MPI's mpicc on the PATH (tools/install-deps.sh installs it),
 # `sweep --mpi` is built into the program from src/cli/mpi/; without it, the option says how to
@@ -129,10 +154,11 @@ test:
 	@$(QUIETLY) $(BUILD)/build.log $(MAKE) --no-print-directory build-tests
 	@$(MAKE) --no-print-directory test-only
 
-# examples are built (and run) with the tests so the documented embedding code cannot rot
-$(BUILD)/examples/%: examples/%.c $(BUILD)/libsharebuf.a
+# examples are built (and run) with the tests so the documented embedding code cannot rot;
+# they link the MMU library alone, as an embedder does
+$(BUILD)/examples/%: examples/%.c $(BUILD)/libsbmmu.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsharebuf.a -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) -fno-lto $< $(BUILD)/libsbmmu.a -o $@ -lm
 
 # programs of the experiments that embed the library (built, not run: experiments run them)
 EXP_PROGS := $(BUILD)/experiments/dsh/fig13-probe

@@ -9,7 +9,8 @@
 # prefetch is judged by CPU time, a smaller footprint by this. A benchmark, not a test: it
 # asserts nothing, it records.
 #
-# Appends a row per size to the table "Cache misses per packet-hop" of BENCHMARKS.md.
+# Appends a row per size to bench/results/misses.tsv (BENCHMARKS.md, "Cache misses per
+# packet-hop", shows the latest).
 #
 # usage: sh bench/cache-misses.sh [BINARY] [HOSTS...] [-- LABEL]
 #   BINARY  default build/sharebuf
@@ -31,6 +32,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$SIZES" ] || SIZES="256 16384"
 command -v valgrind >/dev/null 2>&1 || { echo "cache-misses.sh: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 OUT=$(mktemp -d /tmp/sharebuf-misses.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 for hosts in $SIZES; do
@@ -51,11 +53,11 @@ for hosts in $SIZES; do
 		awk '/PROGRAM TOTALS/ { gsub(",", ""); gsub(/\([^)]*\)/, ""); print $1 + $2; exit }')
 	reads=$(cg_annotate --show=D1mr,D1mw "$OUT/cg.out" 2>/dev/null |
 		awk '/PROGRAM TOTALS/ { gsub(",", ""); gsub(/\([^)]*\)/, ""); print $1 + $2; exit }')
-	awk -v d="$(date -u +%Y-%m-%d)" -v l="$LABEL" -v h="$hosts" -v p="$hops" -v m="$misses" -v r="$reads" 'BEGIN {
-		printf "| %s | %s | %s | 1 | %s | %s | %.2f | %.2f |\n", d, l, h, p, m, m / p, r / p }' >> "$OUT/rows.txt"
+	awk -v d="$(date -u +%Y-%m-%d)" -v l="$LABEL" -v h="$hosts" -v p="$hops" -v m="$misses" -v r="$reads" -v c="$cpu" 'BEGIN {
+		printf "%s\t%s\t%s\t1\t%s\t%s\t%.2f\t%.2f\t%s\n", d, l, h, p, m, m / p, r / p, c }' >> "$OUT/rows.txt"
 	tail -n 1 "$OUT/rows.txt"
 done
-sh bench/table-append.sh BENCHMARKS.md 'Cache misses per packet-hop (`bench/cache-misses.sh`, appended)' \
-	'| date | binary | hosts | ms simulated | packet-hops | L2 misses (1 MB) | L2 misses per packet-hop | L1 misses per packet-hop |
-|---|---|---|---|---|---|---|---|' "$OUT/rows.txt"
-echo "appended to BENCHMARKS.md (binary $LABEL)"
+sh bench/results-append.sh misses \
+	"$(printf 'date\tbinary\thosts\tms simulated\tpacket-hops\tL2 misses (1 MB)\tL2 misses per packet-hop\tL1 misses per packet-hop\tCPU')" \
+	"$OUT/rows.txt"
+echo "binary $LABEL"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/dataplane-bench.sh: the speed of the software switch (build/sharebuf-switch, issue 13),
-# appended to BENCHMARKS.md ("Software switch data plane"). A benchmark: it asserts nothing, it
+# appended to bench/results/dataplane.tsv (BENCHMARKS.md, "Software switch data plane", shows
+# the latest). A benchmark: it asserts nothing, it
 # records. Needs root (network namespaces). Two measurements:
 #
 #   forwarding  N hosts (default 4) in namespaces, each blasting 1514-byte UDP frames
@@ -115,14 +116,13 @@ row() { # mode fwd via
 	mode=$1 mpps=$2 gbps=$3 drop=$4 vp50=$5 vp99=$6
 	set -- $direct
 	dp50=$1 dp99=$2
-	printf '| %s | %s | %s (%s cores) | %s | %s | %s | %s | %s | %s / %s | %s / %s | %s / %s |\n' "$(date -u +%Y-%m-%d)" \
+	printf '%s\t%s\t%s (%s cores)\t%s\t%s\t%s\t%s\t%s\t%s / %s\t%s / %s\t%s / %s\n' "$(date -u +%Y-%m-%d)" \
 		"$LABEL" "$cpu" "$ncpu" "$mode" "$N" "$mpps" "$gbps" "$drop" "$vp50" "$vp99" "$dp50" "$dp99" \
 		"$(awk -v a="$vp50" -v b="$dp50" 'BEGIN { printf "%.1f", a - b }')" \
 		"$(awk -v a="$vp99" -v b="$dp99" 'BEGIN { printf "%.1f", a - b }')"
 }
 { row poll "$fw" "$via"; row busy-poll "$fw_busy" "$via_busy"; } > "$OUT/rows.txt"
 cat "$OUT/rows.txt"
-sh bench/table-append.sh BENCHMARKS.md 'Software switch data plane (bench/dataplane-bench.sh, appended)' \
-	'| dataplane: date | build | CPU | loop | ports loaded | Mpps | Gb/s (1514 B frames) | % dropped | RTT via switch p50 / p99 µs | RTT direct veth p50 / p99 µs | added p50 / p99 µs |
-|---|---|---|---|---|---|---|---|---|---|---|' "$OUT/rows.txt"
-echo "appended to BENCHMARKS.md"
+sh bench/results-append.sh dataplane \
+	"$(printf 'date\tbuild\tCPU\tloop\tports loaded\tMpps\tGb/s (1514 B frames)\t%% dropped\tRTT via switch p50 / p99 µs\tRTT direct veth p50 / p99 µs\tadded p50 / p99 µs')" \
+	"$OUT/rows.txt"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/flowlist-bench.sh: a flow list of LINES lines (default 2·10^7, the length the scale
 # issue asked to run) through the default scenario's network, with the binary given; its wall
-# time, peak RSS and flow counts are appended to BENCHMARKS.md ("Long flow lists"). The list is
+# time, peak RSS and flow counts are appended to bench/results/flowlist.tsv (BENCHMARKS.md, "Long
+# flow lists", shows the latest). The list is
 # read as the run goes (docs/workloads.md §2), so the peak RSS should not depend on LINES: run
 # it with LINES=2000000 too to see that. A benchmark: it asserts nothing, it records.
 #
@@ -30,9 +31,9 @@ wall=$(echo "$line" | sed -n 's/^resources: \([0-9.]*\) s wall.*/\1/p')
 rss=$(echo "$line" | sed -n 's/.*peak RSS \([0-9.]*\) MB.*/\1/p')
 started=$(sed -n 's/^flows: \([0-9]*\) started.*/\1/p' "$OUT/stdout.txt")
 done_=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
-printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(date -u +%Y-%m-%d)" "$LABEL" "$LINES" "$list_mb" "$wall" "$rss" \
-	"$started" "$done_" > "$OUT/row.txt"
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$LABEL" "$LINES" "$list_mb" "$wall" "$rss" \
+	"$started" "$done_" "$cpu" > "$OUT/row.txt"
 cat "$OUT/row.txt"
-sh bench/table-append.sh BENCHMARKS.md 'Long flow lists (bench/flowlist-bench.sh, appended)' \
-	'| date | build | lines | list MB | wall s | peak RSS MB | flows started | flows completed |
-|---|---|---|---|---|---|---|---|' "$OUT/row.txt"
+sh bench/results-append.sh flowlist \
+	"$(printf 'date\tbuild\tlines\tlist MB\twall s\tpeak RSS MB\tflows started\tflows completed\tCPU')" "$OUT/row.txt"

@@ -2,7 +2,8 @@
 # bench/memory-bench.sh: the peak RSS of the paper-scale Reverie run (Reverie NSDI'24 §4.1,
 # Fig. 7's 80 % point with the DT baseline: sonic + policy dt, as experiments/reverie/run.sh
 # --full sets it: 16 leaves, 2 queries/s per host, ARRIVALS_MS of arrivals + DRAIN_MS), with
-# the binary given, appended to BENCHMARKS.md ("Memory at paper scale"). A benchmark: it
+# the binary given, appended to bench/results/memory.tsv (BENCHMARKS.md, "Memory at paper
+# scale", shows the latest). A benchmark: it
 # asserts nothing, it records. ARRIVALS_MS=200 makes a shorter run (about 30 s).
 #   sh bench/memory-bench.sh [BINARY] [LABEL]
 set -e
@@ -24,10 +25,10 @@ rss=$(echo "$line" | sed -n 's/.*peak RSS \([0-9.]*\) MB.*/\1/p')
 started=$(sed -n 's/^flows: \([0-9]*\) started.*/\1/p' "$OUT/stdout.txt")
 done_=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
 csv=$(du -k "$OUT/flows.csv" | cut -f1)
-row=$(printf '| %s | %s | %s + %s | %s | %s | %s | %s | %s |' "$(date -u +%Y-%m-%d)" "$LABEL" "$ARR" "$DRAIN" "$wall" \
-	"$rss" "$started" "$done_" "$csv")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+row=$(printf '%s\t%s\t%s + %s\t%s\t%s\t%s\t%s\t%s\t%s' "$(date -u +%Y-%m-%d)" "$LABEL" "$ARR" "$DRAIN" "$wall" \
+	"$rss" "$started" "$done_" "$csv" "$cpu")
 echo "$row" > "$OUT/row.txt"
-sh bench/table-append.sh BENCHMARKS.md 'Memory at paper scale (bench/memory-bench.sh, appended)' \
-	'| memory: date | build | arrivals + drain ms | wall s | peak RSS MB | flows started | flows completed | flows.csv KB |
-|---|---|---|---|---|---|---|---|' "$OUT/row.txt"
-echo "appended to BENCHMARKS.md"
+sh bench/results-append.sh memory \
+	"$(printf 'date\tbuild\tarrivals + drain ms\twall s\tpeak RSS MB\tflows started\tflows completed\tflows.csv KB\tCPU')" \
+	"$OUT/row.txt"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench: run a benchmark scenario (default bench/reference.cfg) on one core and append the
 # measured wall time, peak RSS, events/s and packet-hops/s, plus the scenario's headline
-# metrics, to BENCHMARKS.md. A benchmark, not a test: it asserts nothing, it records.
+# metrics, to bench/results/bench.tsv (BENCHMARKS.md shows the latest: `make docs`). A benchmark,
+# not a test: it asserts nothing, it records.
 # COMMIT=ID labels the row when the binary is not a build of HEAD.
 set -e
 BIN=${1:-build/sharebuf}
@@ -29,13 +30,12 @@ pauses=$(sed -n 's/^PFC: \([0-9]*\) pause.*/\1/p' "$OUT/stdout.txt")
 flows=$(sed -n 's/^flows: [0-9]* started, \([0-9]*\) completed.*/\1/p' "$OUT/stdout.txt")
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo "-")} # COMMIT=: the build measured, when not HEAD
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-bench_row=$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |' \
+bench_row=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s / %s\t%s\t%s\t%s\t%s\t%s' \
 	"$(date -u +%Y-%m-%d)" "$commit" "$(basename "$CFG")" "$wall" "$rss" "$events" "$evs" "$phops" "$hops" \
 	"$flows" "$inc_mean" "$inc_p99" "$short_p99" "$drops" "$ldrops" "$pauses" "$cpu")
 rowfile=$(mktemp)
 echo "$bench_row" > "$rowfile"
-sh bench/table-append.sh BENCHMARKS.md 'Runs of `make bench` (appended)' \
-	'| date | commit | scenario | wall s | peak RSS MB | events | M events/s | packet-hops | M packet-hops/s | flows done | incast slowdown mean/p99 | short p99 | drops | lossless drops | PFC pauses | CPU |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|' "$rowfile"
+sh bench/results-append.sh bench \
+	"$(printf 'date\tcommit\tscenario\twall s\tpeak RSS MB\tevents\tM events/s\tpacket-hops\tM packet-hops/s\tflows done\tincast slowdown mean/p99\tshort p99\tdrops\tlossless drops\tPFC pauses\tCPU')" \
+	"$rowfile"
 rm -f "$rowfile"
-echo "appended to BENCHMARKS.md"

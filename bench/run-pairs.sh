@@ -5,8 +5,8 @@
 # two runs measured minutes apart say little about a change of a few percent. Here the two
 # binaries run at the same time, one on each of cores 0 and 1 (swapped every pair), so both
 # see the same load; each pair gives the ratio of their CPU time per packet-hop. A benchmark,
-# not a test: it asserts nothing, it records, one row per pair, in the table "Paired runs of
-# `bench/run-pairs.sh` (appended)".
+# not a test: it asserts nothing, it records, one row per pair, in bench/results/pairs.tsv
+# (BENCHMARKS.md, "Paired runs", shows the latest).
 #
 # usage: sh bench/run-pairs.sh BASE_BIN BASE_LABEL NEW_BIN NEW_LABEL [LEAVES] [DURATION_MS] [PAIRS] [SCENARIO]
 #   LEAVES       leaves of bench/scaling.cfg (16 hosts each), default 1024 (16,384 hosts);
@@ -44,10 +44,10 @@ while [ "$i" -le "$PAIRS" ]; do
 	load=$(cut -d ' ' -f 1 /proc/loadavg)
 	awk -v d="$(date -u +%Y-%m-%d)" -v bl="$BLABEL" -v nl="$NLABEL" -v hosts="$HOSTS" -v dur="$DUR" \
 		-v b="$b" -v n="$n" -v load="$load" -v cpu="$cpu_model" 'BEGIN {
-		printf "| %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s |\n", d, bl, nl, hosts, dur, b, n, n / b, load, cpu }' \
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n", d, bl, nl, hosts, dur, b, n, n / b, load, cpu }' \
 		| tee -a "$OUT/rows.txt"
 	i=$((i + 1))
 done
-sh bench/table-append.sh BENCHMARKS.md 'Paired runs of `bench/run-pairs.sh` (appended)' \
-	'| date | base | new | hosts (or scenario) | ms simulated | base ns per packet-hop (CPU) | new ns per packet-hop (CPU) | new / base | load average | CPU |
-|---|---|---|---|---|---|---|---|---|---|' "$OUT/rows.txt"
+sh bench/results-append.sh pairs \
+	"$(printf 'date\tbase\tnew\thosts (or scenario)\tms simulated\tbase ns per packet-hop (CPU)\tnew ns per packet-hop (CPU)\tnew / base\tload average\tCPU')" \
+	"$OUT/rows.txt"

@@ -2,7 +2,8 @@
 # make bench-scaling (and, at 25 Gb/s only, make bench): the cost of a packet-hop as the
 # network grows. Runs bench/scaling.cfg at 256, 1,024 and 4,096 hosts (leaf-spines of 16, 64
 # and 256 leaves), 8,192 hosts (a k = 32 fat-tree) and 16,384 hosts (1,024 leaves), at each
-# link rate given (Gb/s), and appends a row per run to the scaling table of BENCHMARKS.md. A
+# link rate given (Gb/s), and appends a row per run to bench/results/scaling.tsv (BENCHMARKS.md,
+# "Scaling with the topology", shows the latest). A
 # benchmark, not a test: it asserts nothing, it records.
 #
 # Every host offers the same traffic at every size, and the duration shrinks with the rate
@@ -90,12 +91,12 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 awk -v date="$(date -u +%Y-%m-%d)" -v label="$LABEL" -v cpu_model="$cpu_model" '
 	{ rows[NR] = $0; if ($2 == 256) base[$3] = $9 }
 	END { for (i = 1; i <= NR; i++) { split(rows[i], f, " ")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s |\n", date, label, f[1], f[2], f[3], f[4],
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n", date, label, f[1], f[2], f[3], f[4],
 			f[5], f[9], base[f[3]] ? f[9] / base[f[3]] : 0, f[10], f[11], f[12], cpu_model } }' "$OUT/rows.txt" > "$OUT/table.txt"
-sh bench/table-append.sh BENCHMARKS.md 'Runs of `bench/run-scaling.sh` (appended)' \
-	'| date | binary | topology | hosts | Gb/s | runs | packet-hops | ns per packet-hop (CPU) | × 256 hosts | ns per packet-hop (wall) | M events per CPU-s | peak RSS MB | CPU |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|' "$OUT/table.txt"
-echo "appended to BENCHMARKS.md (binary $LABEL, tree at $commit)"
+sh bench/results-append.sh scaling \
+	"$(printf 'date\tbinary\ttopology\thosts\tGb/s\truns\tpacket-hops\tns per packet-hop (CPU)\t× 256 hosts\tns per packet-hop (wall)\tM events per CPU-s\tpeak RSS MB\tCPU')" \
+	"$OUT/table.txt"
+echo "binary $LABEL, tree at $commit"
 
 # What one dependent load costs on this machine from working sets around the runs' sizes (the
 # 256-host run holds about 10 MB, the 16,384-host one about 100 MB), before the runs and after
@@ -106,13 +107,12 @@ if [ -x "$LAT" ]; then
 	awk -v date="$(date -u +%Y-%m-%d)" -v label="$LABEL" -v cpu_model="$cpu_model" '
 		FNR == 1 { f++ } { ns[f, FNR] = $2 }
 		END { for (i = 1; i <= 2; i++)
-			printf "| %s | %s (%s the runs) | %s | %s | %s | %s | %s | %s |\n", date, label, i == 1 ? "before" : "after",
+			printf "%s\t%s (%s the runs)\t%s\t%s\t%s\t%s\t%s\t%s\n", date, label, i == 1 ? "before" : "after",
 				ns[i, 1], ns[i, 2], ns[i, 3], ns[i, 4], ns[i, 5], cpu_model }' \
 		"$OUT/latency-before.txt" "$OUT/latency.txt" > "$OUT/latency-row.txt"
 	cat "$OUT/latency-row.txt"
-	sh bench/table-append.sh BENCHMARKS.md 'Memory latency of the machine (`build/mem-latency`, appended by bench/run-scaling.sh)' \
-		'| date | binary | ns per load, 1 MB set | 4 MB | 16 MB | 64 MB | 256 MB | CPU |
-|---|---|---|---|---|---|---|---|' "$OUT/latency-row.txt"
+	sh bench/results-append.sh mem-latency \
+		"$(printf 'date\tbinary\tns per load, 1 MB set\t4 MB\t16 MB\t64 MB\t256 MB\tCPU')" "$OUT/latency-row.txt"
 else
 	echo "bench/run-scaling.sh: no $LAT (make $LAT): the machine's memory latency is not recorded" >&2
 fi

@@ -5,9 +5,10 @@
  * 1500-byte packets to port 0 until DT refuses one; then the queue drains one packet, which
  * makes room again. The embedder owns the packets and the queues; the MMU only counts.
  *
- *   make
- *   gcc -std=c17 -Wall -Wextra -Werror -Isrc examples/embed_mmu.c build/libsharebuf.a \
- *       $(pkg-config --libs libconfig jansson) -lm -o embed_mmu && ./embed_mmu
+ *   make install PREFIX=$HOME/sbmmu
+ *   export PKG_CONFIG_PATH=$HOME/sbmmu/lib/pkgconfig
+ *   cc -std=c17 -Wall -Wextra -Werror -pedantic examples/embed_mmu.c \
+ *       $(pkg-config --cflags --libs sbmmu) -o embed_mmu && ./embed_mmu
  */
 #include <stdio.h>
 #include "mmu/mmu.h"

@@ -7,6 +7,11 @@
  *    reproduction, from the committed REPORT.md headers and the sweep specs) are what the
  *    program and the reports say today: `sh tools/gen-docs.sh --check` passes on the committed
  *    files, and fails, naming it, on a copy with one figure changed.
+ * 1b. The benchmarks record only under bench/results/ (bench/results-append.sh): a row is
+ *    appended to its file, a row or header that does not match the file's columns is refused
+ *    and nothing written, every script's header is its file's, and BENCHMARKS.md, generated
+ *    from those files, reads as stale once a row is added and shows it (on a copy of the
+ *    directory, with a fake row: no benchmark runs), while nothing in the checkout changes.
  * 2. The experiments' reports (experiments/lib/report.sh): report.sh writes REPORT.md and its
  *    plots under out/ unless given --update-report, and never replaces a committed report by
  *    one without a section the old one had (a --full run's numbers). Driven on the library's
@@ -57,7 +62,7 @@ static void test_generated_docs_are_current(void **state)
 	*digit = *digit == '9' ? '8' : (char)(*digit + 1);
 	char *stale = tl_write_file(dir, "stale-README.md", readme);
 	snprintf(cmd, sizeof(cmd),
-		 "GEN_DOCS_FILES=\"README.md docs/compare.md $(ls experiments/*/README.md | tr '\\n' ' ') %s\" "
+		 "GEN_DOCS_FILES=\"README.md BENCHMARKS.md docs/compare.md $(ls experiments/*/README.md | tr '\\n' ' ') %s\" "
 		 "sh tools/gen-docs.sh --check '%s'",
 		 stale, tl_sharebuf_path());
 	struct sh_out o = sh(dir, cmd);
@@ -67,12 +72,99 @@ static void test_generated_docs_are_current(void **state)
 	snprintf(want, sizeof(want), "gen-docs: %s is out of date (run `make docs`)", stale);
 	assert_non_null(strstr(o.text, want));
 	/* and nothing else is: the committed files say what the program prints now */
-	if (strstr(o.text, "gen-docs: README.md") || strstr(o.text, "gen-docs: docs/") ||
-	    strstr(o.text, "gen-docs: experiments/"))
+	if (strstr(o.text, "gen-docs: README.md") || strstr(o.text, "gen-docs: BENCHMARKS.md") ||
+	    strstr(o.text, "gen-docs: docs/") || strstr(o.text, "gen-docs: experiments/"))
 		fail_msg("a committed file is out of date: run `make docs`:\n%s", o.text);
 	free(o.text);
 	free(stale);
 	free(readme);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* The benchmarks' data path, on a copy of bench/results with fake rows. */
+static void test_bench_rows_go_to_results(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir(), cmd[32768];
+	struct sh_out before = sh(dir, "git status --porcelain --untracked-files=all -- BENCHMARKS.md bench");
+	snprintf(cmd, sizeof(cmd), "cp -r bench/results '%s/results'", dir);
+	struct sh_out o = sh(dir, cmd);
+	assert_int_equal(o.status, 0);
+	free(o.text);
+	/* a `make bench` row of a binary no one built, and two that do not fit */
+	free(tl_write_file(dir, "row.tsv",
+			   "2099-01-01\tfake123\treference.cfg\t1.23\t4.5\t1\t2\t3\t4\t5\t6 / 7\t8\t9\t0\t0\tA fake CPU\n"));
+	free(tl_write_file(dir, "short.tsv", "2099-01-01\tfake456\treference.cfg\n"));
+	const char *append = "BENCH_RESULTS='%s/results' sh bench/results-append.sh";
+	char env_append[1200];
+	snprintf(env_append, sizeof(env_append), append, dir);
+	snprintf(cmd, sizeof(cmd), "%s bench \"$(head -n 1 bench/results/bench.tsv)\" '%s/short.tsv'", env_append, dir);
+	o = sh(dir, cmd);
+	assert_int_equal(o.status, 2); /* too few fields */
+	assert_non_null(strstr(o.text, "nothing written"));
+	free(o.text);
+	/* three columns for three fields, but not the file's columns */
+	snprintf(cmd, sizeof(cmd), "%s bench \"$(printf 'date\\tcommit\\tscenario')\" '%s/short.tsv'", env_append, dir);
+	o = sh(dir, cmd);
+	assert_int_equal(o.status, 2);
+	assert_non_null(strstr(o.text, "has the columns"));
+	free(o.text);
+	snprintf(cmd, sizeof(cmd), "cmp bench/results/bench.tsv '%s/results/bench.tsv'", dir);
+	o = sh(dir, cmd);
+	assert_int_equal(o.status, 0); /* refused: the copy is as it was */
+	free(o.text);
+	snprintf(cmd, sizeof(cmd), "%s bench \"$(head -n 1 bench/results/bench.tsv)\" '%s/row.tsv' && "
+		 "tail -n 1 '%s/results/bench.tsv' | cmp - '%s/row.tsv'", env_append, dir, dir, dir);
+	o = sh(dir, cmd);
+	if (o.status != 0)
+		fail_msg("the row was not appended:\n%s", o.text);
+	free(o.text);
+	/* a new file starts with its header */
+	snprintf(cmd, sizeof(cmd), "%s fresh 'a' '%s/short.tsv' 2>&1; "
+		 "%s fresh \"$(printf 'a\\tb\\tc')\" '%s/short.tsv' && cat '%s/results/fresh.tsv'",
+		 env_append, dir, env_append, dir, dir);
+	o = sh(dir, cmd);
+	assert_non_null(strstr(o.text, "a\tb\tc\n2099-01-01\tfake456\treference.cfg\n"));
+	free(o.text);
+	/* every script's header is the first line of the file it appends to (a script whose
+	 * columns drifted would lose its rows at the end of a long benchmark) */
+	free(tl_write_file(dir, "headers.sh",
+			   "for f in bench/*.sh; do\n"
+			   "  awk '/results-append[.]sh [a-z-]+ [\\\\]$/ { n = $3; getline; if (match($0, /printf \\047[^\\047]*\\047/)) print n \"\\t\" substr($0, RSTART + 8, RLENGTH - 9) }' \"$f\"\n"
+			   "done | while IFS='\t' read -r name fmt; do\n"
+			   "  if [ \"$(printf \"$fmt\")\" = \"$(head -n 1 \"bench/results/$name.tsv\")\" ]; then echo \"ok $name\"; else echo \"MISMATCH $name\"; fi\n"
+			   "done\n"));
+	snprintf(cmd, sizeof(cmd), "sh '%s/headers.sh'", dir);
+	o = sh(dir, cmd);
+	print_message("%s", o.text);
+	assert_null(strstr(o.text, "MISMATCH"));
+	static const char *const names[] = { "bench", "scaling", "mem-latency", "memory", "flowlist",
+					     "misses", "hotspots", "pairs", "dataplane" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "ok %s\n", names[i]);
+		if (!strstr(o.text, want))
+			fail_msg("no script appends to bench/results/%s.tsv with its header:\n%s", names[i], o.text);
+	}
+	free(o.text);
+	/* BENCHMARKS.md follows the data: stale against the copy, naming the new figure */
+	snprintf(cmd, sizeof(cmd), "GEN_DOCS_ONLY=bench BENCH_RESULTS='%s/results' GEN_DOCS_FILES=BENCHMARKS.md "
+		 "sh tools/gen-docs.sh --check", dir);
+	o = sh(dir, cmd);
+	print_message("%s", o.text);
+	assert_int_equal(o.status, 1);
+	assert_non_null(strstr(o.text, "gen-docs: BENCHMARKS.md is out of date"));
+	assert_non_null(strstr(o.text, "+| 2099-01-01 | fake123 | reference.cfg | 1.23 | 4.5 |"));
+	free(o.text);
+	/* and against the committed data it is current */
+	o = sh(dir, "GEN_DOCS_ONLY=bench GEN_DOCS_FILES=BENCHMARKS.md sh tools/gen-docs.sh --check");
+	if (o.status != 0)
+		fail_msg("BENCHMARKS.md is out of date: run `make docs`:\n%s", o.text);
+	free(o.text);
+	struct sh_out after = sh(dir, "git status --porcelain --untracked-files=all -- BENCHMARKS.md bench");
+	assert_string_equal(after.text, before.text);
+	free(before.text), free(after.text);
 	tl_rmtree(dir);
 	free(dir);
 }
@@ -208,6 +300,7 @@ int main(int argc, char **argv)
 	tl_sharebuf_init(argv[0]);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_generated_docs_are_current),
+		cmocka_unit_test(test_bench_rows_go_to_results),
 		cmocka_unit_test(test_report_goes_under_out_unless_asked),
 		cmocka_unit_test(test_report_keeps_full_section),
 		cmocka_unit_test(test_experiment_scripts_leave_checkout),

@@ -46,7 +46,10 @@ static inline sb_time sb_tx_time(uint64_t bytes, uint64_t rate_bps)
 {
 	if (bytes <= 1000000 && rate_bps <= UINT64_MAX / 2)
 		return (bytes * 8u * SB_SEC + rate_bps - 1) / rate_bps;
-	unsigned __int128 num = (unsigned __int128)bytes * 8u * (unsigned __int128)SB_SEC;
+	/* __extension__: this header is public (the installed MMU library, docs/mmu.md §7), and
+	 * an embedder compiling with -pedantic must not be told that ISO C lacks __int128 */
+	__extension__ typedef unsigned __int128 u128;
+	u128 num = (u128)bytes * 8u * (u128)SB_SEC;
 	return (sb_time)((num + rate_bps - 1) / rate_bps);
 }
 
