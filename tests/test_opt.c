@@ -15,7 +15,6 @@
 #include <unistd.h>
 #include "core/cmd.h"
 #include "core/opt.h"
-#include "testlib.h"
 
 struct o {
 	const char *out;
@@ -226,6 +225,26 @@ static void test_errors(void **state)
 	r = parse_with(&req, "--out=x");
 	assert_int_equal(r.rc, 0);
 	res_free(&r);
+	/* a required option that may repeat, given 300 times (the switch's --port): given */
+	static const struct sb_opt many_table[] = {
+		{ "--file", NULL, "F", SB_OPT_REPEAT | SB_OPT_REQUIRED, sb_opt_append, offsetof(struct o, files), 0, 0, "" },
+		{ 0 },
+	};
+	static const struct sb_opt_spec many = { "prog", many_table, NULL, 0, 0 };
+	char *argv[600];
+	for (int i = 0; i < 600; i += 2) {
+		argv[i] = "--file";
+		argv[i + 1] = "f";
+	}
+	struct o o = { 0 };
+	struct sb_opt_list args = { 0 };
+	assert_int_equal(sb_opt_parse(&many, 512, argv, &o, &args), 0);
+	assert_int_equal(o.files.n, 256);
+	sb_opt_list_free(&o.files);
+	assert_int_equal(sb_opt_parse(&many, 600, argv, &o, &args), 0);
+	assert_int_equal(o.files.n, 300);
+	sb_opt_list_free(&o.files);
+	sb_opt_list_free(&args);
 }
 
 /* sb_opt_whole: decimal digits only (sb_parse_digits), within the bounds. */

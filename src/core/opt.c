@@ -179,10 +179,12 @@ int sb_opt_parse(const struct sb_opt_spec *s, int argc, char **argv, void *opts,
 			}
 			c.value = eq ? eq : argv[++i];
 		}
-		if (seen[o - s->opts]++ && !(o->flags & SB_OPT_REPEAT)) {
+		size_t k = (size_t)(o - s->opts);
+		if (seen[k] && !(o->flags & SB_OPT_REPEAT)) {
 			rc = sb_opt_error(&c, "%s given twice (see '%s --help')", o->name, s->who);
 			continue;
 		}
+		seen[k] = 1; /* a flag, not a count: 256 uses of a repeatable one must not read as none */
 		c.next = i + 1 < argc ? argv[i + 1] : NULL;
 		rc = o->fn(&c);
 	}
