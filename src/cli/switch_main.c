@@ -8,8 +8,8 @@
  *
  * The options are a table read by the parser of every program (core/opt.h: the same forms and
  * messages as `sharebuf run`'s); the scenario is read and validated exactly as `sharebuf run`
- * does (same --set, same messages). Bad input (a busy DIR, or a link planted as its lock, included): a message on
- * stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
+ * does (same --set, same messages). Bad input (a busy DIR, or a link planted as its lock,
+ * included): a message on stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
  * every port is bound, forwards until SIGINT/SIGTERM or the duration, writes summary.json,
  * queues.csv and occupancy.csv into DIR as `sharebuf run` writes its files (dpreport.h) and
  * exits 0; 1 if they cannot be written, DIR then as it was.
@@ -38,10 +38,10 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-static int bad(const char *fmt, const char *x, const char *y)
+static int bad(const char *fmt, const char *a, const char *b)
 {
 	fprintf(stderr, "sharebuf-switch: ");
-	fprintf(stderr, fmt, x, y);
+	fprintf(stderr, fmt, a, b);
 	fprintf(stderr, "\n");
 	return 2;
 }

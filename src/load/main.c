@@ -56,7 +56,7 @@ struct args {
 
 static const struct sb_opt server_opts[] = {
 	OPT("--listen", "PORT", SB_OPT_REQUIRED, sb_opt_whole, listen, 1, 65535, "serve on TCP port PORT"),
-	OPT("--cc", "NAME", 0, sb_opt_string, cc, 0, 0, "the congestion control of the sockets (default: the host's)"),
+	OPT("--cc", "NAME", 0, sb_opt_string, cc, 0, 0, "the congestion control connections are born with (default: the host's)"),
 	OPT("--idle-ms", "MS", 0, sb_opt_whole, idle_ms, 0, 86400000, "close a connection idle for MS ms (0: never)"),
 	{ 0 },
 };
@@ -65,12 +65,12 @@ static const struct sb_opt client_opts[] = {
 	HOST(SB_OPT_REQUIRED),
 	OPT("--out", "DIR", SB_OPT_REQUIRED, sb_opt_string, out, 0, 0, "write DIR/measured.csv, flows.csv, summary.json"),
 	SET,
-	OPT("--peers", "FILE", 0, sb_opt_string, peers, 0, 0, "the hosts' addresses (default: 10.0.0.I+1)"),
+	OPT("--peers", "FILE", 0, sb_opt_string, peers, 0, 0, "the hosts' addresses, \"INDEX ADDRESS\" lines (default: host i is 10.0.0.<i+1>)"),
 	OPT("--port", "P", 0, sb_opt_whole, port, 1, 65535, "the servers' TCP port (default: 5301)"),
-	OPT("--preopen", "N", 0, sb_opt_whole, preopen, 0, 64, "connections opened to each source before the start"),
+	OPT("--preopen", "N", 0, sb_opt_whole, preopen, 0, 64, "connections opened to each peer before time 0 (at least one)"),
 	OPT("--grace-ms", "MS", 0, sb_opt_whole, grace_ms, 0, SB_LOAD_MAX_GRACE_MS,
 	    "wait MS ms past the run's end for flows to complete"),
-	OPT("--reuse", NULL, 0, sb_opt_true, reuse, 0, 0, "reuse a connection for the next flow"),
+	OPT("--reuse", NULL, 0, sb_opt_true, reuse, 0, 0, "flows over idle persistent connections (else one connection each)"),
 	{ 0 },
 };
 
