@@ -131,6 +131,7 @@ $(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 $(BUILD)/tests/realtime/test_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 # the safe-file test runs the load tool's report as well
 $(BUILD)/tests/test_outdir_safe: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load
+$(BUILD)/tests/test_cli: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load $(BUILD)/sharebuf-switch
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
 # that ever found a defect (tests/test_fuzz_regressions.c).

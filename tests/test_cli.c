@@ -432,15 +432,29 @@ static const struct bad_case bad_cases[] = {
 	  { "--set run.sample_hosts: expected a list [a, b, ...] with matching brackets, got `[1,2`" } },
 	{ "--set empty priority list", NULL, "--set 'switch.dt.alpha=[]'", 1,
 	  { "--set switch.dt.alpha: expected a number or a list of 8 numbers (one per priority), got an empty list" } },
-	{ "--seed not a number", NULL, "--seed abc", 2, { "sharebuf: --seed: expected a non-negative integer, got \"abc\"" } },
-	{ "unknown option", NULL, "--frobnicate", 2, { "sharebuf: run: unknown option --frobnicate" } },
-	{ "option without its value", NULL, "--set", 2, { "sharebuf: --set needs a value" } },
-	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2, { "more than one scenario file" } },
+	/* the option grammar's words (core/opt.h), the same in every program and command */
+	{ "--seed not a number", NULL, "--seed abc", 2, { "sharebuf run: --seed expects a whole number >= 0, got 'abc'\n" } },
+	{ "unknown option", NULL, "--frobnicate", 2,
+	  { "sharebuf run: unknown option '--frobnicate' (see 'sharebuf run --help')\n" } },
+	{ "unknown option with a value", NULL, "--frobnicate=3", 2,
+	  { "sharebuf run: unknown option '--frobnicate' (see 'sharebuf run --help')\n" } },
+	{ "option without its value", NULL, "--set", 2, { "sharebuf run: --set expects a value (--set KEY=VALUE)\n" } },
+	{ "--out twice", NULL, "--out x", 2, { "sharebuf run: --out given twice (see 'sharebuf run --help')\n" } },
+	{ "a flag with a value", NULL, "--quiet=yes", 2, { "sharebuf run: --quiet takes no value, got 'yes'\n" } },
+	{ "two scenario files", "run: { seed = 1; };\n", "BAD BAD", 2,
+	  { "sharebuf run: unexpected argument '$D/bad.cfg' (see 'sharebuf run --help')\n" } },
 	/* "--set KEY VALUE" used to take VALUE for a second scenario file */
 	{ "--set without =", "run: { seed = 1; };\n", "BAD --set run.seed 3", 2,
-	  { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"; write --set run.seed=3\n" } },
-	{ "--set= without =", NULL, "--set=run.seed", 2, { "sharebuf: --set run.seed: expected KEY=VALUE, got no \"=\"\n" } },
-	{ "--seed= not a number", NULL, "--seed=x", 2, { "sharebuf: --seed: expected a non-negative integer, got \"x\"" } },
+	  { "sharebuf run: --set expects KEY=VALUE, got 'run.seed'; write --set run.seed=3\n" } },
+	{ "--set= without =", NULL, "--set=run.seed", 2, { "sharebuf run: --set expects KEY=VALUE, got 'run.seed'\n" } },
+	{ "--set= empty", NULL, "--set=", 2, { "sharebuf run: --set expects KEY=VALUE, got ''\n" } },
+	{ "--set without a key", NULL, "--set =3", 2, { "sharebuf run: --set expects KEY=VALUE, got '=3'\n" } },
+	{ "--seed= not a number", NULL, "--seed=x", 2, { "sharebuf run: --seed expects a whole number >= 0, got 'x'\n" } },
+	{ "--seed= empty", NULL, "--seed=", 2, { "sharebuf run: --seed expects a whole number >= 0, got ''\n" } },
+	{ "--seed with a sign", NULL, "--seed +5", 2, { "sharebuf run: --seed expects a whole number >= 0, got '+5'\n" } },
+	/* after --, a word that looks like an option is an argument (here a second scenario) */
+	{ "-- ends the options", "run: { seed = 1; };\n", "BAD -- --quiet", 2,
+	  { "sharebuf run: unexpected argument '--quiet' (see 'sharebuf run --help')\n" } },
 };
 
 /* Replace every $D in `s` by `dir`. */
@@ -503,7 +517,7 @@ static void test_bad_input(void **state)
 		print_message("bad input [%s]: exit %d: %s", c->name, r.status, r.err);
 		if (r.status != c->status)
 			fail_msg("[%s] exit status %d, expected %d (stderr: %s)", c->name, r.status, c->status, r.err);
-		assert_true(!strncmp(r.err, "sharebuf: ", 10));
+		assert_true(!strncmp(r.err, "sharebuf: ", 10) || !strncmp(r.err, "sharebuf run: ", 14));
 		assert_string_equal(r.out, "");
 		for (size_t m = 0; m < 3 && c->msgs[m]; m++) {
 			char *want = expand(c->msgs[m], dir);
@@ -709,27 +723,197 @@ static void test_option_forms(void **state)
 	free(dir);
 }
 
-/* `sharebuf CMD --help` for every command: its usage on stdout, status 0, nothing run. */
+/* `sharebuf CMD --help` for every command: its usage on stdout with its options (generated
+ * from its table), status 0, nothing run; after other arguments too, mistakes included:
+ * --help wins. */
 static void test_command_help(void **state)
 {
 	(void)state;
-	static const char *const cmds[] = { "run", "compare", "list", "params", "default-scenario" };
+	static const struct {
+		const char *cmd, *opts[8];
+	} cmds[] = {
+		{ "run", { "--set KEY=VALUE", "--seed N", "--out DIR", "-q, --quiet" } },
+		{ "compare", { "--schemes A,B,...", "-j, --jobs N", "--set KEY=VALUE", "--seed N", "--out DIR",
+			       "-q, --quiet", "--collect" } },
+		{ "sweep", { "--out DIR", "-j, --jobs N", "--set KEY=VALUE", "--dry-run", "--collect", "--emit-slurm",
+			     "--point I", "--mpi" } },
+		{ "list", { NULL } },
+		{ "params", { NULL } },
+		{ "default-scenario", { NULL } },
+	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		for (int form = 0; form < 2; form++) {
+		for (int form = 0; form < 3; form++) {
 			char args[256], want[128];
-			/* after other arguments too: --help wins and nothing runs */
-			snprintf(args, sizeof(args), "%s %s", cmds[i],
-				 form ? "-h" : (!strcmp(cmds[i], "run") || !strcmp(cmds[i], "compare"))
-						? "--out /nonexistent/x --help" : "--help");
+			snprintf(args, sizeof(args), "%s %s", cmds[i].cmd,
+				 form == 0 ? "--help" : form == 1 ? "--frobnicate -h" : "extra words --out /nonexistent/x --help");
 			struct tl_cmd r = tl_sharebuf(args);
 			if (r.status != 0)
 				fail_msg("sharebuf %s: exit %d: %s", args, r.status, r.err);
-			snprintf(want, sizeof(want), "usage: sharebuf %s", cmds[i]);
+			snprintf(want, sizeof(want), "usage: sharebuf %s", cmds[i].cmd);
 			if (strncmp(r.out, want, strlen(want)))
 				fail_msg("sharebuf %s prints: %s", args, r.out);
+			assert_non_null(strstr(r.out, "\noptions:\n"));
+			assert_non_null(strstr(r.out, "\n  -h, --help "));
+			for (size_t o = 0; o < 8 && cmds[i].opts[o]; o++) {
+				char line[64];
+				snprintf(line, sizeof(line), "\n  %s ", cmds[i].opts[o]);
+				if (!strstr(r.out, line))
+					fail_msg("sharebuf %s lists no %s: %s", args, cmds[i].opts[o], r.out);
+			}
 			assert_string_equal(r.err, "");
 			tl_cmd_free(&r);
 		}
+	/* a word that is an option's value is not --help: run's DIR is "--help" here */
+	char *dir = tl_tmpdir(), args[4300];
+	snprintf(args, sizeof(args), "run --quiet --set run.duration_ms=0.1 --out %s/--help", dir);
+	struct tl_cmd r = tl_sharebuf(args);
+	assert_int_equal(r.status, 0);
+	assert_string_equal(r.out, "");
+	char *sum = tl_path_in(dir, "--help/summary.json");
+	assert_true(tl_exists(sum));
+	free(sum);
+	tl_cmd_free(&r);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* A value may begin with "--" (--out --x: the directory "--x"; test_option_forms has both
+ * forms), and `--opt=` gives the empty value. */
+static void test_value_forms(void **state)
+{
+	(void)state;
+	char *dir = tl_tmpdir();
+	char args[4400];
+	snprintf(args, sizeof(args), "run -q --set run.duration_ms=0.1 --out %s/--x", dir);
+	struct tl_cmd r = tl_sharebuf(args);
+	assert_int_equal(r.status, 0);
+	tl_cmd_free(&r);
+	char *x = tl_path_in(dir, "--x/summary.json");
+	assert_true(tl_exists(x));
+	free(x);
+	/* --opt= is the empty value, refused by the option that needs one */
+	r = tl_sharebuf("compare --jobs= --collect");
+	assert_int_equal(r.status, 2);
+	assert_string_equal(r.err, "sharebuf compare: --jobs expects a whole number from 1 to 4096, got ''\n");
+	tl_cmd_free(&r);
+	tl_rmtree(dir);
+	free(dir);
+}
+
+/* The three programs share one option grammar (core/opt.h): the same words for the same
+ * mistake, in every program and command, each on one line of stderr with exit status 2, and
+ * the same value in both forms. */
+static void test_one_grammar(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *prog, *args, *err;
+	} cases[] = {
+		{ "sharebuf", "run --bogus", "sharebuf run: unknown option '--bogus' (see 'sharebuf run --help')" },
+		{ "sharebuf", "sweep s.cfg --bogus=1", "sharebuf sweep: unknown option '--bogus' (see 'sharebuf sweep --help')" },
+		{ "sharebuf-load", "plan --bogus", "sharebuf-load plan: unknown option '--bogus' (see 'sharebuf-load plan --help')" },
+		{ "sharebuf-switch", "--bogus", "sharebuf-switch: unknown option '--bogus' (see 'sharebuf-switch --help')" },
+		/* an option of another command is unknown to this one */
+		{ "sharebuf-load", "client s.cfg --nstat f", "sharebuf-load client: unknown option '--nstat' (see 'sharebuf-load client --help')" },
+		{ "sharebuf", "compare --out", "sharebuf compare: --out expects a value (--out DIR)" },
+		{ "sharebuf-load", "report --out", "sharebuf-load report: --out expects a value (--out DIR)" },
+		{ "sharebuf-switch", "s.cfg --out", "sharebuf-switch: --out expects a value (--out DIR)" },
+		{ "sharebuf", "compare --out a --out=b", "sharebuf compare: --out given twice (see 'sharebuf compare --help')" },
+		{ "sharebuf-load", "report --out=a --out b", "sharebuf-load report: --out given twice (see 'sharebuf-load report --help')" },
+		{ "sharebuf-switch", "--out=a --out=b", "sharebuf-switch: --out given twice (see 'sharebuf-switch --help')" },
+		{ "sharebuf", "run a b", "sharebuf run: unexpected argument 'b' (see 'sharebuf run --help')" },
+		{ "sharebuf-load", "server x", "sharebuf-load server: unexpected argument 'x' (see 'sharebuf-load server --help')" },
+		{ "sharebuf-switch", "a b", "sharebuf-switch: unexpected argument 'b' (see 'sharebuf-switch --help')" },
+		{ "sharebuf", "sweep", "sharebuf sweep: expected SPEC (see 'sharebuf sweep --help')" },
+		{ "sharebuf-switch", "--out d --port a=02:00:00:00:00:01", "sharebuf-switch: expected SCENARIO (see 'sharebuf-switch --help')" },
+		{ "sharebuf-load", "server", "sharebuf-load server: expected --listen PORT (see 'sharebuf-load server --help')" },
+		{ "sharebuf-switch", "s.cfg --port a=02:00:00:00:00:01", "sharebuf-switch: expected --out DIR (see 'sharebuf-switch --help')" },
+		{ "sharebuf", "compare --jobs x", "sharebuf compare: --jobs expects a whole number from 1 to 4096, got 'x'" },
+		{ "sharebuf", "sweep s.cfg -j 0", "sharebuf sweep: --jobs expects a whole number from 1 to 4096, got '0'" },
+		{ "sharebuf", "sweep s.cfg --point=-1", "sharebuf sweep: --point expects a whole number >= 0, got '-1'" },
+		{ "sharebuf", "sweep s.cfg --point=", "sharebuf sweep: --point expects a whole number >= 0, got '' (is SLURM_ARRAY_TASK_ID set?)" },
+		{ "sharebuf-load", "server --listen=x", "sharebuf-load server: --listen expects a whole number from 1 to 65535, got 'x'" },
+		{ "sharebuf-load", "server --listen x", "sharebuf-load server: --listen expects a whole number from 1 to 65535, got 'x'" },
+		{ "sharebuf-switch", "s.cfg --duration-s=x", "sharebuf-switch: --duration-s expects a number of seconds in (0, 1e6], got 'x'" },
+		{ "sharebuf", "run --quiet=1", "sharebuf run: --quiet takes no value, got '1'" },
+		{ "sharebuf-load", "client --reuse=1", "sharebuf-load client: --reuse takes no value, got '1'" },
+		{ "sharebuf-switch", "--busy-poll=1", "sharebuf-switch: --busy-poll takes no value, got '1'" },
+		{ "sharebuf", "run --set a", "sharebuf run: --set expects KEY=VALUE, got 'a'" },
+		{ "sharebuf-load", "info --set a b", "sharebuf-load info: --set expects KEY=VALUE, got 'a'; write --set a=b" },
+		{ "sharebuf-switch", "--set=a", "sharebuf-switch: --set expects KEY=VALUE, got 'a'" },
+		{ "sharebuf", "frob", "sharebuf: unknown command 'frob' (see 'sharebuf --help')" },
+		{ "sharebuf-load", "frob", "sharebuf-load: unknown command 'frob' (see 'sharebuf-load --help')" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tl_cmd r = !strcmp(cases[i].prog, "sharebuf") ? tl_sharebuf(cases[i].args)
+								      : tl_sibling(cases[i].prog, cases[i].args);
+		char want[512];
+		snprintf(want, sizeof(want), "%s\n", cases[i].err);
+		if (r.status != 2 || strcmp(r.err, want))
+			fail_msg("%s %s: exit %d, stderr: %s\nexpected: %s", cases[i].prog, cases[i].args, r.status, r.err, want);
+		assert_string_equal(r.out, "");
+		tl_cmd_free(&r);
+	}
+}
+
+/* `--help` of every command of the other two programs: the usage with its options on stdout,
+ * exit 0; each program's --help lists its commands; no command is a usage error. */
+static void test_sibling_help(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *prog, *cmd, *opts[9];
+	} cmds[] = {
+		{ "sharebuf-load", "server", { "--listen PORT", "--cc NAME", "--idle-ms MS" } },
+		{ "sharebuf-load", "client", { "--host I", "--out DIR", "--set KEY=VALUE", "--peers FILE", "--port P",
+					       "--preopen N", "--grace-ms MS", "--reuse" } },
+		{ "sharebuf-load", "report", { "--out DIR", "--set KEY=VALUE", "--switch SWDIR", "--nstat FILE" } },
+		{ "sharebuf-load", "plan", { "--set KEY=VALUE", "--host I" } },
+		{ "sharebuf-load", "info", { "--set KEY=VALUE" } },
+		{ "sharebuf-switch", NULL, { "--port IFNAME=MAC", "--out DIR", "--set KEY=VALUE", "--duration-s S", "--busy-poll" } },
+	};
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		for (int form = 0; form < 2; form++) {
+			char args[128], want[128];
+			snprintf(args, sizeof(args), "%s %s", cmds[i].cmd ? cmds[i].cmd : "", form ? "--bogus -h" : "--help");
+			struct tl_cmd r = tl_sibling(cmds[i].prog, args);
+			if (r.status != 0)
+				fail_msg("%s %s: exit %d: %s", cmds[i].prog, args, r.status, r.err);
+			snprintf(want, sizeof(want), "usage: %s%s%s", cmds[i].prog, cmds[i].cmd ? " " : "",
+				 cmds[i].cmd ? cmds[i].cmd : "");
+			if (strncmp(r.out, want, strlen(want)))
+				fail_msg("%s %s prints: %s", cmds[i].prog, args, r.out);
+			for (size_t o = 0; o < 9 && cmds[i].opts[o]; o++) {
+				char line[64];
+				snprintf(line, sizeof(line), "\n  %s ", cmds[i].opts[o]);
+				if (!strstr(r.out, line))
+					fail_msg("%s %s lists no %s: %s", cmds[i].prog, args, cmds[i].opts[o], r.out);
+			}
+			assert_non_null(strstr(r.out, "\n  -h, --help "));
+			assert_string_equal(r.err, "");
+			tl_cmd_free(&r);
+		}
+	struct tl_cmd r = tl_sibling("sharebuf-load", "--help");
+	assert_int_equal(r.status, 0);
+	static const char *const load_cmds[] = { "server", "client", "report", "plan", "info" };
+	for (size_t i = 0; i < 5; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "\n  %s ", load_cmds[i]);
+		assert_non_null(strstr(r.out, line));
+	}
+	tl_cmd_free(&r);
+	r = tl_sibling("sharebuf-load", "");
+	assert_int_equal(r.status, 2);
+	assert_true(!strncmp(r.err, "usage: sharebuf-load COMMAND", 28));
+	tl_cmd_free(&r);
+	r = tl_sharebuf("--help");
+	static const char *const sb_cmds[] = { "run", "compare", "sweep", "list", "params", "default-scenario" };
+	for (size_t i = 0; i < 6; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "\n  %s ", sb_cmds[i]);
+		assert_non_null(strstr(r.out, line));
+	}
+	tl_cmd_free(&r);
 }
 
 /* `list GROUP` lists that group only; anything else is refused. */
@@ -768,8 +952,10 @@ static void test_list_groups(void **state)
 	tl_cmd_free(&r);
 	static const struct { const char *args, *msg; } bad[] = {
 		{ "list frobs", "sharebuf: list: unknown group \"frobs\", expected one of schemes|transports|workloads|topologies\n" },
-		{ "list schemes transports", "sharebuf: list: one group at most, got schemes and transports\n" },
-		{ "default-scenario extra", "sharebuf: default-scenario: takes no argument, got extra\n" },
+		{ "list schemes transports", "sharebuf list: unexpected argument 'transports' (see 'sharebuf list --help')\n" },
+		{ "default-scenario extra",
+		  "sharebuf default-scenario: unexpected argument 'extra' (see 'sharebuf default-scenario --help')\n" },
+		{ "list --frob", "sharebuf list: unknown option '--frob' (see 'sharebuf list --help')\n" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		r = tl_sharebuf(bad[i].args);
@@ -925,6 +1111,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_flow_list_queries),
 		cmocka_unit_test(test_option_forms),
 		cmocka_unit_test(test_command_help),
+		cmocka_unit_test(test_value_forms),
+		cmocka_unit_test(test_one_grammar),
+		cmocka_unit_test(test_sibling_help),
 		cmocka_unit_test(test_list_groups),
 		cmocka_unit_test(test_params_prefix),
 		cmocka_unit_test(test_relative_paths),

@@ -69,7 +69,7 @@ static void test_bad_input(void **state)
 	char *single = tl_write_file(tmp, "single.cfg", "topology: { type = \"single\"; hosts = 2; };\n");
 	char *fabric = tl_write_file(tmp, "fabric.cfg", "topology: { type = \"leafspine\"; };\n");
 	snprintf(args, sizeof(args), "--port lo=02:00:00:00:00:01 --out %s", out);
-	expect_bad(args, "expected a SCENARIO file", out);
+	expect_bad(args, "sharebuf-switch: expected SCENARIO (see 'sharebuf-switch --help')\n", out);
 	snprintf(args, sizeof(args), "%s/missing.cfg --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s", tmp, out);
 	expect_bad(args, "missing.cfg", out);
 	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s", fabric, out);
@@ -88,7 +88,7 @@ static void test_bad_input(void **state)
 	expect_bad(args, "switch.dt.alpha", out);
 	snprintf(args, sizeof(args), "%s --port a=02:00:00:00:00:01 --port b=02:00:00:00:00:02 --out %s --duration-s x",
 		 single, out);
-	expect_bad(args, "--duration-s", out);
+	expect_bad(args, "sharebuf-switch: --duration-s expects a number of seconds in (0, 1e6], got 'x'\n", out);
 	free(single);
 	free(fabric);
 	tl_rmtree(tmp);

@@ -277,7 +277,7 @@ void tl_sharebuf_init(const char *argv0)
 	}
 }
 
-struct tl_cmd tl_sharebuf(const char *args)
+static struct tl_cmd run_program(const char *program, const char *args)
 {
 	char *dir = tl_tmpdir();
 	char cmd[16384], outp[4200], errp[4200];
@@ -285,7 +285,7 @@ struct tl_cmd tl_sharebuf(const char *args)
 	snprintf(errp, sizeof(errp), "%s/stderr", dir);
 	/* a program that hangs fails the test (status 124) instead of hanging the suite: some of
 	 * the inputs the tests try once made it loop for ever */
-	snprintf(cmd, sizeof(cmd), "timeout -k 5 300 '%s' %s >'%s' 2>'%s' </dev/null", tl_program, args, outp, errp);
+	snprintf(cmd, sizeof(cmd), "timeout -k 5 300 '%s' %s >'%s' 2>'%s' </dev/null", program, args, outp, errp);
 	int rc = system(cmd);
 	struct tl_cmd r = { -1, tl_slurp(outp), tl_slurp(errp) };
 	if (rc != -1 && WIFEXITED(rc))
@@ -295,6 +295,19 @@ struct tl_cmd tl_sharebuf(const char *args)
 	if (!r.out || !r.err)
 		fail_msg("could not capture the output of: %s", cmd);
 	return r;
+}
+
+struct tl_cmd tl_sharebuf(const char *args)
+{
+	return run_program(tl_program, args);
+}
+
+struct tl_cmd tl_sibling(const char *name, const char *args)
+{
+	char program[4400];
+	const char *slash = strrchr(tl_program, '/');
+	snprintf(program, sizeof(program), "%.*s%s", slash ? (int)(slash - tl_program + 1) : 0, tl_program, name);
+	return run_program(program, args);
 }
 
 const char *tl_sharebuf_path(void) { return tl_program; }

@@ -114,6 +114,8 @@ struct tl_cmd tl_sharebuf(const char *args);
 void tl_cmd_free(struct tl_cmd *r);
 /* The program tl_sharebuf runs. */
 const char *tl_sharebuf_path(void);
+/* Run `NAME ARGS`, NAME a program built beside sharebuf ("sharebuf-load", "sharebuf-switch"). */
+struct tl_cmd tl_sibling(const char *name, const char *args);
 /* Start `sharebuf ARGV...` (NULL-terminated, no shell) in the background, stdin from /dev/null,
  * stdout and stderr into the files `out` and `err` (NULL: /dev/null). Returns its pid. */
 pid_t tl_sharebuf_start(const char *const *argv, const char *out, const char *err);

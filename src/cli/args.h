@@ -1,29 +1,28 @@
 /*
- * args.h — the options `run` and `compare` share, parsed one way for both (docs/outputs.md,
- * docs/compare.md): `--opt VALUE` and `--opt=VALUE` for every option with a value, `--seed N`
- * as `--set run.seed=N`, and a `--set` without "=" refused at once with what to write instead
- * (it used to take the next word for a second scenario file).
+ * args.h — the options `run`, `compare` and `sweep` share (docs/outputs.md, docs/compare.md):
+ * their entries of the option tables (core/opt.h), so that the three spell and check them one
+ * way. --seed N is --set run.seed=N, in its place among the --set options (a later one wins).
  */
 #ifndef SB_ARGS_H
 #define SB_ARGS_H
 
-#include <stddef.h>
+#include "core/opt.h"
 
-/* If argv[*i] is one of the `n` options of `valued` ("--out VALUE" or "--out=VALUE"; a
- * single-dash alias has only the first form), set *opt to the option as listed and *val to
- * its value, advancing *i past a separate value. Returns 1 when it is one of them, 0 when not,
- * or an exit status of 2 (reported) when the value is missing. */
-int sb_args_valued(int argc, char **argv, int *i, const char *const *valued, size_t n, const char **opt,
-		   const char **val);
+/* --seed N: "run.seed=N" added to the struct sb_opt_list at the option's offset (the --set
+ * list), N a whole number. */
+int sb_args_seed(const struct sb_opt_call *c);
 
-/* --seed N: "run.seed=N" into buf. Returns 0, or 2 (reported) when N is not a non-negative integer. */
-int sb_args_seed(const char *v, char *buf, size_t n);
-
-/* --set KEY=VALUE: 0, or 2 (reported) when VALUE has no "=". `next` is the argument after it
- * (NULL if none): "--set run.seed 3" suggests "--set run.seed=3". */
-int sb_args_set(const char *v, const char *next);
-
-/* "--help" or "-h". */
-int sb_args_is_help(const char *a);
+/* The table entries, for an options struct of type T with the fields named. */
+#define SB_ARGS_SET(T, sets)                                                                        \
+	{ "--set", NULL, "KEY=VALUE", SB_OPT_REPEAT, sb_opt_key_value, offsetof(T, sets), 0, 0,        \
+	  "override a key of the scenario (docs/scenario-keys.md)" }
+#define SB_ARGS_SEED(T, sets)                                                                       \
+	{ "--seed", NULL, "N", SB_OPT_REPEAT, sb_args_seed, offsetof(T, sets), 0, SB_OPT_NO_MAX,                 \
+	  "the same as --set run.seed=N" }
+#define SB_ARGS_OUT(T, out, help) { "--out", NULL, "DIR", 0, sb_opt_string, offsetof(T, out), 0, 0, help }
+#define SB_ARGS_QUIET(T, quiet)                                                                     \
+	{ "--quiet", "-q", NULL, 0, sb_opt_true, offsetof(T, quiet), 0, 0,                             \
+	  "print nothing on stdout and no progress line" }
+#define SB_ARGS_JOBS(T, jobs, help) { "--jobs", "-j", "N", 0, sb_opt_whole, offsetof(T, jobs), 1, 4096, help }
 
 #endif

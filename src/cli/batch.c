@@ -50,7 +50,7 @@ static pid_t start(const struct sb_batch *b, size_t i, size_t slot, FILE **log)
 			dup2(fileno(*log), STDOUT_FILENO);
 			dup2(fileno(*log), STDERR_FILENO);
 		}
-		int rc = b->run(argc, args);
+		int rc = sb_cmd_run(b->run, argc, args);
 		fflush(NULL);
 		_exit(rc);
 	}

@@ -20,15 +20,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* A command's entry point: its arguments (without the command name), returning the exit
- * status. `sharebuf run` is one (cmd_run in main.c). */
-typedef int sb_command_fn(int argc, char **argv);
+#include "core/cmd.h"
 
 struct sb_batch {
 	size_t n;               /* jobs 0 .. n-1, started in this order */
 	long parallel;          /* at most this many at a time (>= 1) */
-	sb_command_fn *run;     /* the command each child runs */
+	const struct sb_cmd_call *run; /* the command each child runs (`run`, from the program's table) */
 	const char *who;        /* "compare", "sweep": for messages */
 	void *ctx;
 	/* The arguments of job i (malloc'd, NULL-terminated) and their number; the batch frees them

@@ -2,7 +2,7 @@
  * compare.c — `sharebuf compare`: one scenario and seed under several buffer-management
  * schemes (docs/compare.md).
  *
- * Every scheme's run is a real `sharebuf run` (the `run` entry point is passed in), made in a
+ * Every scheme's run is a real `sharebuf run` (the program's `run` command, found in its table), made in a
  * child process with `--set switch.scheme=S --out DIR/S --quiet`, so DIR/S holds exactly what
  * `sharebuf run ... --set switch.scheme=S` would have written. The parent checks all input
  * before starting any child, runs at most --jobs children at a time, collects their exit
@@ -70,11 +70,11 @@ const struct sb_compare_column *sb_compare_columns(size_t *n)
 
 struct options {
 	const char *path, *out;
-	const char **sets; /* "KEY=VALUE" in command-line order, --seed included */
+	struct sb_opt_list set_list; /* --set and --seed as the parser collects them */
+	const char **sets; /* "KEY=VALUE" in command-line order, --seed included (set_list's) */
 	size_t nsets;
-	char seed_set[64];
 	const char *schemes_arg; /* NULL: every registered scheme */
-	long jobs;               /* 0: one per online CPU */
+	long long jobs;          /* 0: one per online CPU */
 	bool quiet;
 	bool collect;            /* --collect: tabulate DIR/S/summary.json as they are, run nothing
 				  * (the testbed writes them from real packets, docs/testbed.md) */
@@ -144,46 +144,31 @@ static size_t trim(const char **s, size_t n)
 	return n;
 }
 
-/* Parse argv into o. Returns 0, or the exit status of a usage error (already reported). */
-static int parse_options(int argc, char **argv, struct options *o)
+const struct sb_opt sb_compare_opts[] = {
+	{ "--schemes", NULL, "A,B,...", 0, sb_opt_string, offsetof(struct options, schemes_arg), 0, 0,
+	  "the schemes to run, in this order (default: every scheme that\ncan carry the traffic)" },
+	SB_ARGS_JOBS(struct options, jobs, "run N schemes at a time (default: one per CPU)"),
+	SB_ARGS_SET(struct options, set_list),
+	SB_ARGS_SEED(struct options, set_list),
+	SB_ARGS_OUT(struct options, out, "write DIR/SCHEME/ and DIR/compare.{csv,json} (default: out)"),
+	SB_ARGS_QUIET(struct options, quiet),
+	{ "--collect", NULL, NULL, 0, sb_opt_true, offsetof(struct options, collect), 0, 0,
+	  "run nothing: tabulate the DIR/SCHEME/summary.json already there" },
+	{ 0 },
+};
+
+/* Parse argv into o. Returns SB_CMD_GO, or the exit status (0 after --help, 2 after a usage
+ * error, reported). */
+static int parse_options(const struct sb_cmd_call *c, int argc, char **argv, struct options *o)
 {
-	static const char *const valued[] = { "--set", "--seed", "--out", "--schemes", "--jobs", "-j" };
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = NULL, *opt = NULL;
-		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
-		if (st == 2)
-			return 2;
-		if (opt && !strcmp(opt, "--set")) {
-			if (sb_args_set(v, i + 1 < argc ? argv[i + 1] : NULL))
-				return 2;
-			o->sets[o->nsets++] = v;
-		} else if (opt && !strcmp(opt, "--seed")) {
-			if (sb_args_seed(v, o->seed_set, sizeof(o->seed_set)))
-				return 2;
-			o->sets[o->nsets++] = o->seed_set;
-		} else if (opt && !strcmp(opt, "--out")) {
-			o->out = v;
-		} else if (opt && !strcmp(opt, "--schemes")) {
-			o->schemes_arg = v;
-		} else if (opt) { /* --jobs, -j */
-			char *end;
-			errno = 0;
-			long jobs = strtol(v, &end, 10);
-			if (!*v || *end || errno || jobs < 1 || jobs > 4096)
-				return usage_error("--jobs: expected a whole number of processes in [1, 4096], got \"%s\"", v);
-			o->jobs = jobs;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = true;
-		} else if (!strcmp(a, "--collect")) {
-			o->collect = true;
-		} else if (a[0] == '-') {
-			return usage_error("compare: unknown option %s (see sharebuf compare --help)", a);
-		} else if (!o->path) {
-			o->path = a;
-		} else {
-			return usage_error("compare: more than one scenario file (%s, %s)", o->path, a);
-		}
-	}
+	struct sb_opt_list args = { 0 };
+	int rc = sb_cmd_parse(c, argc, argv, o, &args);
+	o->sets = o->set_list.v;
+	o->nsets = o->set_list.n;
+	o->path = args.n ? args.v[0] : NULL; /* a word of argv: it outlives the list */
+	sb_opt_list_free(&args);
+	if (rc != SB_CMD_GO)
+		return rc;
 	/* The scheme is what compare varies: a --set of it would be overridden in every run. */
 	for (size_t i = 0; i < o->nsets; i++) {
 		const char *key = o->sets[i];
@@ -192,7 +177,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("--set switch.scheme: compare sets the scheme of each run itself; "
 					   "list the schemes with --schemes A,B,...");
 	}
-	return 0;
+	return SB_CMD_GO;
 }
 
 /* Split --schemes (NULL: every registered scheme) into names, each a registered scheme, none
@@ -367,7 +352,7 @@ static void relay_log(struct job *j)
 }
 
 /* Run every job, at most `jobs` at a time (cli/batch.h). Returns the number of failed jobs. */
-static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, sb_command_fn *run,
+static size_t run_jobs(struct job *jv, size_t n, long jobs, const struct options *o, const struct sb_cmd_call *run,
 		       bool progress)
 {
 	struct batch_ctx c = { jv, o, n, 0, progress, 0 };
@@ -552,17 +537,23 @@ static void print_table(const struct job *jv, size_t n, const char *out, long jo
 	printf("outputs: %s%s{compare.csv,compare.json}, one directory per scheme %s%s<scheme>/\n", out, sep, out, sep);
 }
 
-int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
+int sb_cmd_compare(const struct sb_cmd_call *c, int argc, char **argv)
 {
 	struct options o = { .out = "out" };
-	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
 	char **names = NULL;
 	struct job *jv = NULL;
 	long n = 0, njobs = 0; /* schemes listed; runs (those not skipped) */
 	bool claimed = false;
-	int rc = parse_options(argc, argv, &o);
-	if (rc)
+	struct sb_cmd_call run; /* each scheme's run: the program's `run` */
+	int rc = parse_options(c, argc, argv, &o);
+	if (rc != SB_CMD_GO)
 		goto done;
+	rc = 0;
+	if (sb_cmd_lookup(c->prog, "run", &run)) {
+		fprintf(stderr, "%s: the program has no run command\n", c->who);
+		rc = 1;
+		goto done;
+	}
 	if ((n = parse_schemes(o.schemes_arg, &names)) < 0) {
 		n = 0;
 		rc = 2;
@@ -689,7 +680,7 @@ int sb_cmd_compare(int argc, char **argv, sb_command_fn *run)
 	for (long i = 0; o.collect && i < njobs; i++)
 		jv[i] = (struct job){ .scheme = jv[i].scheme, .dir = jv[i].dir, .set = jv[i].set, .started = true, .done = true };
 	if (!o.collect)
-		failed = run_jobs(jv, (size_t)njobs, jobs, &o, run, !o.quiet && isatty(STDERR_FILENO));
+		failed = run_jobs(jv, (size_t)njobs, jobs, &o, &run, !o.quiet && isatty(STDERR_FILENO));
 	double wall = wall_now() - t0;
 	int sig = sb_outdir_stopped();
 	if (sig) {
@@ -758,6 +749,6 @@ done:
 	for (long i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	free(o.sets);
+	sb_opt_list_free(&o.set_list);
 	return rc;
 }

@@ -9,20 +9,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "cli/batch.h"
+#include "core/cmd.h"
 
 
 /*
  * `sharebuf compare [SCENARIO] [--schemes A,B,...] [--jobs N] [--set KEY=VALUE]... [--seed N]
- * [--out DIR] [--quiet]`; argv holds the arguments after "compare".
+ * [--out DIR] [--quiet] [--collect]`; argv holds the arguments after "compare", read with
+ * sb_compare_opts.
  *
  * Checks every input first: the options, each scheme name, and the scenario with every
  * scheme (the same load and validation as `run`), so a mistake fails before anything runs
  * and leaves nothing behind. Then, for each scheme S in the order given, a child process
- * calls `run` with `SCENARIO --set ... --set switch.scheme=S --out DIR/S --quiet`, at most
+ * calls the program's `run` (found in c's table) with `SCENARIO --set ... --set switch.scheme=S --out DIR/S --quiet`, at most
  * --jobs at a time. When all have succeeded it reads each DIR/S/summary.json and writes
  * DIR/compare.csv and DIR/compare.json, then prints the table. Returns the exit status.
  */
-int sb_cmd_compare(int argc, char **argv, sb_command_fn *run);
+int sb_cmd_compare(const struct sb_cmd_call *c, int argc, char **argv);
+extern const struct sb_opt sb_compare_opts[];
 
 /* A headline metric: a column of compare.csv (and of `sweep`'s CSVs, docs/sweep.md). */
 struct sb_compare_column {

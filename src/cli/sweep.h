@@ -117,12 +117,14 @@ int sb_sweep_write_csv(const struct sb_sweep *sw, struct sb_error *err);
 /* The two-sided 95 % quantile of Student's t with `df` degrees of freedom (df >= 1). */
 double sb_student_t975(long df);
 
-/* `sharebuf sweep SPEC [options]` (argv after "sweep"); `run` is `sharebuf run`. */
-int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run);
+/* `sharebuf sweep SPEC [options]` (argv after "sweep", read with sb_sweep_opts); each run is
+ * the program's `run` command, found in c's table. */
+int sb_cmd_sweep(const struct sb_cmd_call *c, int argc, char **argv);
+extern const struct sb_opt sb_sweep_opts[];
 
 /* The MPI runner (sweep_mpi.c): rank 0 hands out the runs not yet complete, the other ranks
  * run them with `run`, then rank 0 writes the CSVs. Returns the exit status. Weak: NULL in a
  * program built without MPI. */
-int sb_sweep_mpi(struct sb_sweep *sw, sb_command_fn *run, bool quiet) __attribute__((weak));
+int sb_sweep_mpi(struct sb_sweep *sw, const struct sb_cmd_call *run, bool quiet) __attribute__((weak));
 
 #endif

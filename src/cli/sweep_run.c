@@ -2,7 +2,7 @@
  * sweep_run.c — the `sharebuf sweep` command (docs/sweep.md): its options, --dry-run,
  * --emit-slurm, --point, --collect, and the local runner.
  *
- * Every run is a real `sharebuf run` (the entry point is passed in) in a child process, as in
+ * Every run is a real `sharebuf run` (the program's `run`, from its table) in a child process, as in
  * `compare`, into DIR/runs/POINT/seed-N; so each run directory holds exactly what that `run`
  * command writes, with its scenario.cfg and provenance. The parent holds DIR's lock
  * (sim/outdir.h) for the whole sweep and forwards SIGINT/SIGTERM/SIGHUP to the running
@@ -30,10 +30,11 @@ static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sw
 
 struct options {
 	const char *spec, *out;
-	long jobs;    /* 0: one per CPU */
-	long point;   /* -1: all */
+	long long jobs;  /* 0: one per CPU */
+	long long point; /* -1: all */
 	bool dry_run, collect, emit_slurm, mpi, quiet;
-	const char **sets; /* --set KEY=VALUE: after the spec's `set`, for every run */
+	struct sb_opt_list set_list; /* as the parser collects them */
+	const char **sets;           /* --set KEY=VALUE: after the spec's `set`, for every run */
 	size_t nsets;
 };
 
@@ -50,19 +51,31 @@ static int usage_error(const char *what, const char *arg)
 	return 2;
 }
 
-static int parse_long(const char *opt, const char *v, long lo, long hi, long *out)
+/* --point I: a whole number; an empty one is most likely SLURM_ARRAY_TASK_ID unset in a task
+ * of sweep.slurm, which says so. */
+static int point_option(const struct sb_opt_call *c)
 {
-	char *end;
-	errno = 0;
-	long x = strtol(v, &end, 10);
-	if (!*v || *end || errno || x < lo || x > hi) {
-		fprintf(stderr, "sharebuf: sweep: %s: expected a whole number in [%ld, %ld], got \"%s\"%s\n", opt, lo, hi, v,
-			!*v && !strcmp(opt, "--point") ? " (is SLURM_ARRAY_TASK_ID set?)" : "");
-		return 2;
-	}
-	*out = x;
-	return 0;
+	if (!*c->value)
+		return sb_opt_error(c, "%s expects a whole number >= 0, got '' (is SLURM_ARRAY_TASK_ID set?)", c->opt->name);
+	return sb_opt_whole(c);
 }
+
+const struct sb_opt sb_sweep_opts[] = {
+	SB_ARGS_OUT(struct options, out, "write DIR/runs/, DIR/sweep.csv, DIR/sweep-summary.csv\n(default: out/SPEC's name)"),
+	SB_ARGS_JOBS(struct options, jobs, "run N runs at a time (default: one per CPU)"),
+	SB_ARGS_SET(struct options, set_list),
+	{ "--dry-run", NULL, NULL, 0, sb_opt_true, offsetof(struct options, dry_run), 0, 0, "list the points, run nothing" },
+	{ "--collect", NULL, NULL, 0, sb_opt_true, offsetof(struct options, collect), 0, 0,
+	  "write the CSVs of the runs there are, run nothing" },
+	{ "--emit-slurm", NULL, NULL, 0, sb_opt_true, offsetof(struct options, emit_slurm), 0, 0,
+	  "write DIR/sweep.slurm, whose task I runs --point I" },
+	{ "--point", NULL, "I", 0, point_option, offsetof(struct options, point), 0, SB_OPT_NO_MAX,
+	  "run the runs of point I only" },
+	{ "--mpi", NULL, NULL, 0, sb_opt_true, offsetof(struct options, mpi), 0, 0,
+	  "under mpirun: rank 0 hands out the runs" },
+	SB_ARGS_QUIET(struct options, quiet),
+	{ 0 },
+};
 
 /*
  * The spec's path, --out and the --set values are written into sweep.slurm, a shell script,
@@ -82,46 +95,19 @@ static int refuse_control(const char *what, const char *s)
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct options *o, char *default_out, size_t n)
+/* Parse argv into o. Returns SB_CMD_GO, or the exit status (0 after --help, 2 after a usage
+ * error, reported). */
+static int parse_options(const struct sb_cmd_call *c, int argc, char **argv, struct options *o, char *default_out,
+			 size_t n)
 {
-	static const char *const valued[] = { "--out", "--jobs", "-j", "--point", "--set" };
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *opt = NULL, *v = NULL;
-		int st = sb_args_valued(argc, argv, &i, valued, SB_ARRAY_LEN(valued), &opt, &v);
-		if (st == 2)
-			return 2;
-		if (opt && !strcmp(opt, "--out")) {
-			o->out = v;
-		} else if (opt && !strcmp(opt, "--set")) {
-			if (!strchr(v, '=') || *v == '=')
-				return usage_error("--set: expected KEY=VALUE, got ", v);
-			o->sets[o->nsets++] = v;
-		} else if (opt && !strcmp(opt, "--point")) {
-			if (parse_long("--point", v, 0, LONG_MAX, &o->point))
-				return 2;
-		} else if (opt) {
-			if (parse_long("--jobs", v, 1, 4096, &o->jobs))
-				return 2;
-		} else if (!strcmp(a, "--dry-run")) {
-			o->dry_run = true;
-		} else if (!strcmp(a, "--collect")) {
-			o->collect = true;
-		} else if (!strcmp(a, "--emit-slurm")) {
-			o->emit_slurm = true;
-		} else if (!strcmp(a, "--mpi")) {
-			o->mpi = true;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			o->quiet = true;
-		} else if (a[0] == '-') {
-			return usage_error("unknown option ", a);
-		} else if (!o->spec) {
-			o->spec = a;
-		} else {
-			return usage_error("more than one spec file: ", a);
-		}
-	}
-	if (!o->spec)
-		return usage_error("expected a spec file: sharebuf sweep SPEC", NULL);
+	struct sb_opt_list args = { 0 };
+	int rc = sb_cmd_parse(c, argc, argv, o, &args);
+	o->sets = o->set_list.v;
+	o->nsets = o->set_list.n;
+	o->spec = args.n ? args.v[0] : NULL; /* a word of argv: it outlives the list */
+	sb_opt_list_free(&args);
+	if (rc != SB_CMD_GO)
+		return rc;
 	if (refuse_control("the spec file", o->spec) || (o->out && refuse_control("--out", o->out)))
 		return 2;
 	for (size_t i = 0; i < o->nsets; i++)
@@ -136,7 +122,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *default
 		snprintf(default_out, n, "out/%.*s", (int)SB_MIN(len ? len : strlen(base), 200), len ? base : "sweep");
 		o->out = default_out;
 	}
-	return 0;
+	return SB_CMD_GO;
 }
 
 /* ---------- the local runner ---------- */
@@ -205,7 +191,7 @@ static void job_progress(void *ctx, size_t ended, size_t running)
 
 /* Run the runs of `todo` (n of them), at most `jobs` at a time (cli/batch.h). Returns the
  * number that failed or were not run. */
-static size_t run_all(const struct sb_sweep *sw, const size_t *todo, size_t n, long jobs, sb_command_fn *run,
+static size_t run_all(const struct sb_sweep *sw, const size_t *todo, size_t n, long jobs, const struct sb_cmd_call *run,
 		      bool show, size_t skipped)
 {
 	struct batch_ctx c = { sw, todo, n, skipped, show, wall_now(), 0 };
@@ -273,7 +259,7 @@ static int refuse_planted_links(const struct sb_sweep *sw, long point)
 	return 0;
 }
 
-static int run_local(const struct sb_sweep *sw, const struct options *o, sb_command_fn *run)
+static int run_local(const struct sb_sweep *sw, const struct options *o, const struct sb_cmd_call *run)
 {
 	struct sb_error err = { "" };
 	bool whole = o->point < 0;
@@ -488,27 +474,33 @@ static int emit_slurm(const struct sb_sweep *sw, bool quiet)
 	return rc;
 }
 
-int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run)
+int sb_cmd_sweep(const struct sb_cmd_call *c, int argc, char **argv)
 {
 	struct options o = { .point = -1 };
 	char default_out[256];
 	int rc;
 	struct sb_sweep sw;
 	struct sb_error err = { "" };
-	o.sets = sb_xcalloc((size_t)argc + 1, sizeof(*o.sets));
-	rc = parse_options(argc, argv, &o, default_out, sizeof(default_out));
-	if (rc) {
-		free(o.sets);
+	struct sb_cmd_call runc; /* each run: the program's `run` */
+	const struct sb_cmd_call *run = &runc;
+	rc = parse_options(c, argc, argv, &o, default_out, sizeof(default_out));
+	if (rc != SB_CMD_GO) {
+		sb_opt_list_free(&o.set_list);
 		return rc;
 	}
+	if (sb_cmd_lookup(c->prog, "run", &runc)) {
+		fprintf(stderr, "%s: the program has no run command\n", c->who);
+		sb_opt_list_free(&o.set_list);
+		return 1;
+	}
 	if (sb_sweep_load(&sw, o.spec, o.out, o.sets, o.nsets, &err)) {
-		free(o.sets);
+		sb_opt_list_free(&o.set_list);
 		fprintf(stderr, "sharebuf: %s\n", err.msg);
 		sb_sweep_free(&sw);
 		return 1;
 	}
-	if (o.point >= (long)sw.npoints) {
-		fprintf(stderr, "sharebuf: sweep: --point %ld: the spec has %zu points, 0 to %zu\n", o.point, sw.npoints,
+	if (o.point >= (long long)sw.npoints) {
+		fprintf(stderr, "sharebuf: sweep: --point %lld: the spec has %zu points, 0 to %zu\n", o.point, sw.npoints,
 			sw.npoints - 1);
 		rc = 2;
 	} else if (o.dry_run) {
@@ -529,6 +521,6 @@ int sb_cmd_sweep(int argc, char **argv, sb_command_fn *run)
 		rc = run_local(&sw, &o, run);
 	}
 	sb_sweep_free(&sw);
-	free(o.sets);
+	sb_opt_list_free(&o.set_list);
 	return rc;
 }

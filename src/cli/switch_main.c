@@ -6,9 +6,10 @@
  *   sharebuf-switch SCENARIO --port IFNAME=MAC [--port IFNAME=MAC]... --out DIR
  *                   [--set KEY=VALUE]... [--duration-s S] [--busy-poll]
  *
- * The scenario is read and validated exactly as `sharebuf run` does (same --set, same
- * messages). Bad input (a busy DIR, or a link planted as its lock, included): a message on
- * stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
+ * The options are a table read by the parser of every program (core/opt.h: the same forms and
+ * messages as `sharebuf run`'s); the scenario is read and validated exactly as `sharebuf run`
+ * does (same --set, same messages). Bad input (a busy DIR, or a link planted as its lock,
+ * included): a message on stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
  * every port is bound, forwards until SIGINT/SIGTERM or the duration, writes summary.json,
  * queues.csv and occupancy.csv into DIR as `sharebuf run` writes its files (dpreport.h) and
  * exits 0; 1 if they cannot be written, DIR then as it was.
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cfgfile.h"
+#include "core/cmd.h"
 #include "dataplane/afpacket.h"
 #include "dataplane/dploop.h"
 #include "dataplane/dpreport.h"
@@ -28,13 +30,6 @@
 #include "topo/topo.h"
 
 extern const char sb_default_scenario[];
-
-static const char usage[] =
-	"usage: sharebuf-switch SCENARIO --port IFNAME=MAC [--port IFNAME=MAC]... --out DIR\n"
-	"                       [--set KEY=VALUE]... [--duration-s S] [--busy-poll]\n"
-	"  The i-th --port is switch port i, on interface IFNAME, leading to the host of MAC.\n"
-	"  Runs until SIGINT/SIGTERM or S seconds, then writes DIR/summary.json, queues.csv and\n"
-	"  occupancy.csv. docs/testbed.md explains the switch.\n";
 
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig)
@@ -64,63 +59,63 @@ static bool parse_mac(const char *s, uint8_t mac[6])
 
 struct args {
 	const char *scenario, *out;
-	const char **sets, **ifnames;
+	struct sb_opt_list sets;
+	const char **ifnames;
 	uint8_t (*macs)[6];
-	size_t nsets;
 	uint16_t nports;
 	double duration_s;
 	bool busy_poll;
 };
 
-static int parse_args(int argc, char **argv, struct args *a)
+/* --port IFNAME=MAC: the next switch port. */
+static int port_option(const struct sb_opt_call *c)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			fputs(usage, stdout);
-			exit(0);
-		} else if (!strcmp(s, "--busy-poll")) {
-			a->busy_poll = true;
-		} else if (!strcmp(s, "--port") || !strcmp(s, "--set") || !strcmp(s, "--out") ||
-			   !strcmp(s, "--duration-s")) {
-			if (!v)
-				return bad("%s: expected a value after it%s", s, "");
-			i++;
-			if (!strcmp(s, "--set")) {
-				a->sets[a->nsets++] = v;
-			} else if (!strcmp(s, "--out")) {
-				a->out = v;
-			} else if (!strcmp(s, "--duration-s")) {
-				char *end;
-				a->duration_s = strtod(v, &end);
-				if (*end || !(a->duration_s > 0) || a->duration_s > 1e6)
-					return bad("--duration-s %s: expected a number of seconds in (0, 1e6]%s", v, "");
-			} else {
-				const char *eq = strchr(v, '=');
-				if (a->nports >= 1024) /* port indices of the MMU are 16-bit; 1024 is plenty */
-					return bad("--port %s: too many ports, expected at most 1024%s", v, "");
-				if (!eq || eq == v || eq - v >= 16 || !parse_mac(eq + 1, a->macs[a->nports]))
-					return bad("--port %s: expected IFNAME=MAC, e.g. sbs0=02:00:00:00:00:01%s", v, "");
-				char *name = strndup(v, (size_t)(eq - v));
-				if (!name)
-					abort();
-				a->ifnames[a->nports++] = name;
-			}
-		} else if (s[0] == '-') {
-			return bad("unknown option %s (see --help)%s", s, "");
-		} else if (!a->scenario) {
-			a->scenario = s;
-		} else {
-			return bad("more than one scenario file (%s, %s)", a->scenario, s);
-		}
-	}
-	if (!a->scenario)
-		return bad("expected a SCENARIO file%s%s (see --help)", "", "");
-	if (!a->out)
-		return bad("expected --out DIR%s%s", "", "");
-	if (!a->nports)
-		return bad("expected at least one --port IFNAME=MAC%s%s", "", "");
+	struct args *a = c->opts;
+	const char *v = c->value, *eq = strchr(v, '=');
+	if (a->nports >= 1024) /* port indices of the MMU are 16-bit; 1024 is plenty */
+		return sb_opt_error(c, "--port %s: too many ports, expected at most 1024", v);
+	if (!eq || eq == v || eq - v >= 16 || !parse_mac(eq + 1, a->macs[a->nports]))
+		return sb_opt_error(c, "--port %s: expected IFNAME=MAC, e.g. sbs0=02:00:00:00:00:01", v);
+	char *name = strndup(v, (size_t)(eq - v));
+	if (!name)
+		abort();
+	a->ifnames[a->nports++] = name;
+	return 0;
+}
+
+/* --duration-s S: seconds, a real number in (0, 1e6]. */
+static int duration_option(const struct sb_opt_call *c)
+{
+	char *end;
+	double s = strtod(c->value, &end);
+	if (!*c->value || *end || !(s > 0) || s > 1e6)
+		return sb_opt_error(c, "--duration-s expects a number of seconds in (0, 1e6], got '%s'", c->value);
+	*SB_OPT_DEST(c, double) = s;
+	return 0;
+}
+
+static const struct sb_opt switch_opts[] = {
+	{ "--port", NULL, "IFNAME=MAC", SB_OPT_REPEAT | SB_OPT_REQUIRED, port_option, 0, 0, 0,
+	  "the next switch port: interface IFNAME, leading to the host of MAC" },
+	{ "--out", NULL, "DIR", SB_OPT_REQUIRED, sb_opt_string, offsetof(struct args, out), 0, 0,
+	  "write DIR/summary.json, queues.csv and occupancy.csv at the end" },
+	{ "--set", NULL, "KEY=VALUE", SB_OPT_REPEAT, sb_opt_key_value, offsetof(struct args, sets), 0, 0,
+	  "override a key of the scenario, as for `sharebuf run`" },
+	{ "--duration-s", NULL, "S", 0, duration_option, offsetof(struct args, duration_s), 0, 0,
+	  "stop after S seconds (default: at SIGINT or SIGTERM)" },
+	{ "--busy-poll", NULL, NULL, 0, sb_opt_true, offsetof(struct args, busy_poll), 0, 0,
+	  "poll the sockets without sleeping" },
+	{ 0 },
+};
+
+static int parse_args(const struct sb_cmd_call *c, int argc, char **argv, struct args *a)
+{
+	struct sb_opt_list args = { 0 };
+	int rc = sb_cmd_parse(c, argc, argv, a, &args);
+	a->scenario = args.n ? args.v[0] : NULL; /* a word of argv: it outlives the list */
+	sb_opt_list_free(&args);
+	if (rc != SB_CMD_GO)
+		return rc;
 	for (uint16_t i = 0; i < a->nports; i++)
 		for (uint16_t j = 0; j < i; j++) {
 			if (!strcmp(a->ifnames[i], a->ifnames[j]))
@@ -128,28 +123,25 @@ static int parse_args(int argc, char **argv, struct args *a)
 			if (!memcmp(a->macs[i], a->macs[j], 6))
 				return bad("--port %s: MAC already given for %s", a->ifnames[i], a->ifnames[j]);
 		}
-	return 0;
+	return SB_CMD_GO;
 }
 
 static void free_args(struct args *a)
 {
 	for (uint16_t i = 0; i < a->nports; i++)
 		free((void *)a->ifnames[i]);
-	free(a->sets);
+	sb_opt_list_free(&a->sets);
 	free(a->ifnames);
 	free(a->macs);
 }
 
-int main(int argc, char **argv)
+static int run_switch(const struct sb_cmd_call *c, int argc, char **argv)
 {
 	struct args a = { 0 };
-	a.sets = calloc((size_t)argc, sizeof(*a.sets));
-	a.ifnames = calloc((size_t)argc, sizeof(*a.ifnames));
-	a.macs = calloc((size_t)argc, sizeof(*a.macs));
-	if (!a.sets || !a.ifnames || !a.macs)
-		abort();
-	int rc = parse_args(argc, argv, &a);
-	if (rc) {
+	a.ifnames = sb_xcalloc((size_t)argc + 1, sizeof(*a.ifnames));
+	a.macs = sb_xcalloc((size_t)argc + 1, sizeof(*a.macs));
+	int rc = parse_args(c, argc, argv, &a);
+	if (rc != SB_CMD_GO) {
 		free_args(&a);
 		return rc;
 	}
@@ -157,7 +149,7 @@ int main(int argc, char **argv)
 	struct sb_scenario sc;
 	struct sb_error err = { "" };
 	sb_scenario_defaults(&sc);
-	rc = sb_cfg_load(&sc, a.scenario, sb_default_scenario, a.sets, a.nsets, &err);
+	rc = sb_cfg_load(&sc, a.scenario, sb_default_scenario, a.sets.v, a.sets.n, &err);
 	if (rc == 0)
 		rc = sb_scenario_validate(&sc, &err);
 	/* The clock runs from here: the MMU reads it when it is built (Occamy's token bucket starts
@@ -261,4 +253,19 @@ int main(int argc, char **argv)
 	sb_scenario_free(&sc);
 	free_args(&a);
 	return rc ? 1 : 0;
+}
+
+static const struct sb_cmd switch_cmd[] = {
+	{ NULL, "SCENARIO", 1, 1, switch_opts,
+	  "The MMU library in a software switch over AF_PACKET sockets: the i-th --port is switch\n"
+	  "port i. Runs until SIGINT/SIGTERM or S seconds, then writes DIR/summary.json,\n"
+	  "queues.csv and occupancy.csv.",
+	  "docs/testbed.md", run_switch, NULL },
+	{ 0 },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct sb_prog prog = { "sharebuf-switch", switch_cmd, NULL, NULL };
+	return sb_cmd_main(&prog, argc, argv);
 }

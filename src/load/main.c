@@ -19,6 +19,7 @@
  * rate_gbps=1, min_rto_ms=200, cc=cubic, ecn=0, duration_s=3, tcp_flows=N, and
  * cbr="SRC:DST:BITS_PER_S:PACKET_BYTES:PRIO:START_MS ..." for the iperf3 flows), read from the scenario as
  * the simulator reads it.
+ * Each command has its own options table (core/opt.h: the grammar of every program).
  * Bad input: one message naming the option or FILE:LINE: KEY, exit 2, nothing written.
  */
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/cmd.h"
 #include "load/net.h"
 #include "load/nstat.h"
 #include "load/plan.h"
@@ -36,107 +38,81 @@
 #include "sim/report.h"
 #include "transport/transport.h"
 
-#define MAX_SETS 256
-
 struct args {
 	const char *scenario, *out, *peers, *switch_dir, *cc;
-	const char *sets[MAX_SETS];
-	size_t nsets;
-	const char *files[MAX_SETS];
+	struct sb_opt_list sets, nstat;
+	struct sb_opt_list pos; /* SCENARIO, then report's MEASURED.csv files */
+	const char **files;
 	size_t nfiles;
-	const char *nstat[MAX_SETS];
-	size_t nnstat;
 	long long host, port, listen, preopen, grace_ms, idle_ms;
 	bool reuse;
 };
 
-static int usage(const char *fmt, const char *what)
-{
-	fprintf(stderr, "sharebuf-load: ");
-	fprintf(stderr, fmt, what);
-	fputs("\nusage: sharebuf-load server --listen PORT [--cc NAME] [--idle-ms MS]\n"
-	      "       sharebuf-load client SCENARIO --host I --out DIR [--set K=V]... [--peers FILE] [--port P] [--preopen N] [--grace-ms MS] [--reuse]\n"
-	      "       sharebuf-load report SCENARIO --out DIR [--set K=V]... [--switch SWDIR] [--nstat FILE]... MEASURED.csv...\n"
-	      "       sharebuf-load plan SCENARIO [--set K=V]... [--host I]\n"
-	      "       sharebuf-load info SCENARIO [--set K=V]...\n",
-	      stderr);
-	return 2;
-}
+/* The options, one table per command (a command takes only its own). */
+#define OPT(name, arg, flags, fn, field, lo, hi, help) \
+	{ name, NULL, arg, flags, fn, offsetof(struct args, field), lo, hi, help }
+#define SET OPT("--set", "KEY=VALUE", SB_OPT_REPEAT, sb_opt_key_value, sets, 0, 0, "override a key of the scenario")
+#define HOST(flags) OPT("--host", "I", flags, sb_opt_whole, host, 0, 65535, "the host whose flows to play (or list)")
 
-/* A whole number in [lo, hi] for option `opt`. */
-static int number(const char *opt, const char *v, long long lo, long long hi, long long *out)
-{
-	char *end;
-	errno = 0;
-	long long x = strtoll(v, &end, 10);
-	if (errno || end == v || *end || x < lo || x > hi) {
-		fprintf(stderr, "sharebuf-load: %s: expected a whole number in [%lld, %lld], got \"%s\"\n", opt, lo, hi, v);
-		return 2;
-	}
-	*out = x;
-	return 0;
-}
+static const struct sb_opt server_opts[] = {
+	OPT("--listen", "PORT", SB_OPT_REQUIRED, sb_opt_whole, listen, 1, 65535, "serve on TCP port PORT"),
+	OPT("--cc", "NAME", 0, sb_opt_string, cc, 0, 0, "the congestion control connections are born with (default: the host's)"),
+	OPT("--idle-ms", "MS", 0, sb_opt_whole, idle_ms, 0, 86400000, "close a connection idle for MS ms (0: never)"),
+	{ 0 },
+};
 
-static int parse(int argc, char **argv, struct args *a)
+static const struct sb_opt client_opts[] = {
+	HOST(SB_OPT_REQUIRED),
+	OPT("--out", "DIR", SB_OPT_REQUIRED, sb_opt_string, out, 0, 0, "write DIR/measured.csv, flows.csv, summary.json"),
+	SET,
+	OPT("--peers", "FILE", 0, sb_opt_string, peers, 0, 0, "the hosts' addresses, \"INDEX ADDRESS\" lines (default: host i is 10.0.0.<i+1>)"),
+	OPT("--port", "P", 0, sb_opt_whole, port, 1, 65535, "the servers' TCP port (default: 5301)"),
+	OPT("--preopen", "N", 0, sb_opt_whole, preopen, 0, 64, "connections opened to each peer before time 0 (at least one)"),
+	OPT("--grace-ms", "MS", 0, sb_opt_whole, grace_ms, 0, SB_LOAD_MAX_GRACE_MS,
+	    "wait MS ms past the run's end for flows to complete"),
+	OPT("--reuse", NULL, 0, sb_opt_true, reuse, 0, 0, "flows over idle persistent connections (else one connection each)"),
+	{ 0 },
+};
+
+static const struct sb_opt report_opts[] = {
+	OPT("--out", "DIR", SB_OPT_REQUIRED, sb_opt_string, out, 0, 0, "write DIR/flows.csv, summary.json, ..."),
+	SET,
+	OPT("--switch", "SWDIR", 0, sb_opt_string, switch_dir, 0, 0, "add the drops and buffer samples of sharebuf-switch"),
+	OPT("--nstat", "FILE", SB_OPT_REPEAT, sb_opt_append, nstat, 0, 0, "add a host's kernel TCP counters (`nstat -az`)"),
+	{ 0 },
+};
+
+static const struct sb_opt plan_opts[] = {
+	SET,
+	HOST(0),
+	{ 0 },
+};
+
+static const struct sb_opt info_opts[] = {
+	SET,
+	{ 0 },
+};
+
+/* The command's options and arguments into *a. Returns SB_CMD_GO or the exit status. */
+static int parse(const struct sb_cmd_call *c, int argc, char **argv, struct args *a)
 {
 	/* port 5301: testbed/run.sh's; iperf3's default is 5201 */
 	*a = (struct args){ .host = -1, .port = 5301, .listen = -1, .preopen = 1, .grace_ms = 2000,
 			  .idle_ms = SB_LOAD_IDLE_MS_DEFAULT };
-	for (int i = 0; i < argc; i++) {
-		const char *s = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes = !strcmp(s, "--set") || !strcmp(s, "--out") || !strcmp(s, "--peers") || !strcmp(s, "--switch") || !strcmp(s, "--nstat") || !strcmp(s, "--cc") || !strcmp(s, "--host") ||
-			     !strcmp(s, "--port") || !strcmp(s, "--listen") || !strcmp(s, "--preopen") ||
-			     !strcmp(s, "--grace-ms") || !strcmp(s, "--idle-ms");
-		if (takes && !v)
-			return usage("%s needs a value", s);
-		int rc = 0;
-		if (!strcmp(s, "--set")) {
-			if (!strchr(v, '='))
-				return usage("--set %s: expected KEY=VALUE", v);
-			if (a->nsets == MAX_SETS)
-				return usage("more than %s --set options", "256");
-			a->sets[a->nsets++] = v;
-		} else if (!strcmp(s, "--out"))
-			a->out = v;
-		else if (!strcmp(s, "--peers"))
-			a->peers = v;
-		else if (!strcmp(s, "--switch"))
-			a->switch_dir = v;
-		else if (!strcmp(s, "--nstat")) {
-			if (a->nnstat == MAX_SETS)
-				return usage("more than %s --nstat options", "256");
-			a->nstat[a->nnstat++] = v;
-		}
-		else if (!strcmp(s, "--cc"))
-			a->cc = v;
-		else if (!strcmp(s, "--host"))
-			rc = number(s, v, 0, 65535, &a->host);
-		else if (!strcmp(s, "--port"))
-			rc = number(s, v, 1, 65535, &a->port);
-		else if (!strcmp(s, "--listen"))
-			rc = number(s, v, 1, 65535, &a->listen);
-		else if (!strcmp(s, "--preopen"))
-			rc = number(s, v, 0, 64, &a->preopen);
-		else if (!strcmp(s, "--grace-ms"))
-			rc = number(s, v, 0, SB_LOAD_MAX_GRACE_MS, &a->grace_ms);
-		else if (!strcmp(s, "--idle-ms"))
-			rc = number(s, v, 0, 86400000, &a->idle_ms);
-		else if (!strcmp(s, "--reuse"))
-			a->reuse = true;
-		else if (s[0] == '-' && s[1] == '-')
-			return usage("unknown option %s", s);
-		else if (!a->scenario)
-			a->scenario = s;
-		else if (a->nfiles < MAX_SETS)
-			a->files[a->nfiles++] = s;
-		else
-			return usage("more than %s files", "256");
-		if (rc)
-			return rc;
-		i += takes;
+	int rc = sb_cmd_parse(c, argc, argv, a, &a->pos);
+	if (a->pos.n) {
+		a->scenario = a->pos.v[0];
+		a->files = a->pos.v + 1;
+		a->nfiles = a->pos.n - 1;
 	}
-	return 0;
+	return rc;
+}
+
+static void free_args(struct args *a)
+{
+	sb_opt_list_free(&a->sets);
+	sb_opt_list_free(&a->nstat);
+	sb_opt_list_free(&a->pos);
 }
 
 static void on_stop(int sig)
@@ -154,8 +130,6 @@ static void catch_stop(void)
 
 static int cmd_server(const struct args *a)
 {
-	if (a->listen < 0)
-		return usage("server: %s is required", "--listen PORT");
 	catch_stop();
 	struct sb_error err = { 0 };
 	struct sb_load_server_opts o = { .port = (uint16_t)a->listen, .cc = a->cc, .idle = (sb_time)a->idle_ms * SB_MS,
@@ -170,7 +144,7 @@ static int cmd_server(const struct args *a)
 static int open_plan(const struct args *a, struct sb_load_plan *p)
 {
 	struct sb_error err = { 0 };
-	if (sb_load_plan_open(p, a->scenario, a->sets, a->nsets, &err) == 0)
+	if (sb_load_plan_open(p, a->scenario, a->sets.v, a->sets.n, &err) == 0)
 		return 0;
 	fprintf(stderr, "sharebuf-load: %s\n", err.msg);
 	sb_load_plan_free(p);
@@ -228,26 +202,17 @@ static int cmd_info(const struct args *a)
 /* Play (client) and/or report into a->out. */
 static int cmd_client_or_report(const struct args *a, bool client)
 {
-	if (!a->out)
-		return usage("%s: --out DIR is required", client ? "client" : "report");
-	if (client && a->host < 0)
-		return usage("client: %s is required", "--host I");
-	if (!client && a->nfiles == 0)
-		return usage("report: %s", "expected at least one MEASURED.csv");
-	if (client && a->nfiles)
-		return usage("client: unexpected argument %s", a->files[0]);
-	if (client && a->nnstat)
-		return usage("client: %s is an option of report", "--nstat");
+	/* --out (and client's --host) are required, report's MEASURED.csv too: the tables say so */
 	struct sb_load_plan p;
 	struct sb_error err = { 0 };
-	int rc = sb_load_plan_open(&p, a->scenario, a->sets, a->nsets, &err) ? 2 : 0;
+	int rc = sb_load_plan_open(&p, a->scenario, a->sets.v, a->sets.n, &err) ? 2 : 0;
 	if (rc == 0 && client && (uint64_t)a->host >= p.sim.nhosts) {
 		rc = -2 * sb_fail(&err, "--host %lld: the scenario has hosts 0..%u", a->host, p.sim.nhosts - 1);
 	}
 	if (rc == 0 && a->switch_dir && sb_load_switch_counts(&p, a->switch_dir, &err))
 		rc = 2;
-	for (size_t i = 0; rc == 0 && i < a->nnstat; i++)
-		if (sb_load_nstat(&p, a->nstat[i], &err))
+	for (size_t i = 0; rc == 0 && i < a->nstat.n; i++)
+		if (sb_load_nstat(&p, a->nstat.v[i], &err))
 			rc = 2;
 	if (rc == 0 && sb_outdir_claim(a->out, sb_report_file_names, &err))
 		rc = 2;
@@ -283,28 +248,61 @@ static int cmd_client_or_report(const struct args *a, bool client)
 	return rc;
 }
 
+static int cmd_client(const struct args *a)
+{
+	return cmd_client_or_report(a, true);
+}
+
+static int cmd_report(const struct args *a)
+{
+	return cmd_client_or_report(a, false);
+}
+
+/* Each command: its options and arguments, then its function. */
+#define COMMAND(name, fn)                                                       \
+	static int name##_main(const struct sb_cmd_call *c, int argc, char **argv) \
+	{                                                                       \
+		struct args a;                                                  \
+		int rc = parse(c, argc, argv, &a);                              \
+		if (rc == SB_CMD_GO)                                            \
+			rc = fn(&a);                                            \
+		free_args(&a);                                                  \
+		return rc;                                                      \
+	}
+COMMAND(server, cmd_server)
+COMMAND(client, cmd_client)
+COMMAND(report, cmd_report)
+COMMAND(plan, cmd_plan)
+COMMAND(info, cmd_info)
+
+static const struct sb_cmd commands[] = {
+	{ "server", NULL, 0, 0, server_opts, "serve the flows the clients request, until SIGINT/SIGTERM",
+	  "docs/testbed.md", server_main, NULL },
+	{ "client", "[SCENARIO]", 0, 1, client_opts,
+	  "play host I's flows of SCENARIO (default: the embedded one) and write\n"
+	  "DIR/measured.csv, then DIR/flows.csv and DIR/summary.json of its own flows",
+	  "docs/testbed.md", client_main, NULL },
+	{ "report", "SCENARIO MEASURED.csv...", 2, SB_OPT_MANY, report_opts,
+	  "merge the hosts' measured.csv into one flows.csv and summary.json,\n"
+	  "with --switch the switch's drops and buffer samples and with\n"
+	  "--nstat the hosts' kernel TCP counters (summed)",
+	  "docs/testbed.md", report_main, NULL },
+	{ "plan", "[SCENARIO]", 0, 1, plan_opts,
+	  "print the flows a client would play, one line each\n"
+	  "(flow_id src dst size_bytes start_ps query prio cc)",
+	  "docs/testbed.md", plan_main, NULL },
+	{ "info", "[SCENARIO]", 0, 1, info_opts,
+	  "print what testbed/run.sh sets up the hosts with, as shell\n"
+	  "assignments (hosts=, rate_gbps=, cc=, cbr=, ...)",
+	  "docs/testbed.md", info_main, NULL },
+	{ 0 },
+};
+
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return usage("%s", "expected a command");
-	struct args a;
-	int rc = parse(argc - 2, argv + 2, &a);
-	if (rc)
-		return rc;
-	const char *cmd = argv[1];
-	if (!strcmp(cmd, "server"))
-		return a.scenario ? usage("server: unexpected argument %s", a.scenario) : cmd_server(&a);
-	if (!strcmp(cmd, "plan"))
-		return cmd_plan(&a);
-	if (!strcmp(cmd, "info"))
-		return cmd_info(&a);
-	if (!strcmp(cmd, "client"))
-		return cmd_client_or_report(&a, true);
-	if (!strcmp(cmd, "report"))
-		return cmd_client_or_report(&a, false);
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		usage("%s", "the testbed's load generator (docs/testbed.md)");
-		return 0;
-	}
-	return usage("unknown command \"%s\"", cmd);
+	static const struct sb_prog prog = {
+		"sharebuf-load", commands,
+		"the testbed's load generator: --opt VALUE and --opt=VALUE are the same (docs/testbed.md)\n", NULL,
+	};
+	return sb_cmd_main(&prog, argc, argv);
 }

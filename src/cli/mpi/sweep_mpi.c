@@ -27,11 +27,11 @@ enum { TAG_READY = 1, TAG_WORK = 2 };
 
 static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sweep.slurm", NULL };
 
-static int run_one(struct sb_sweep *sw, size_t r, sb_command_fn *run)
+static int run_one(struct sb_sweep *sw, size_t r, const struct sb_cmd_call *run)
 {
 	int argc;
 	char **args = sb_sweep_run_args(sw, r, &argc);
-	int rc = run(argc, args);
+	int rc = sb_cmd_run(run, argc, args);
 	fflush(NULL);
 	sb_sweep_run_args_free(args);
 	return rc;
@@ -39,7 +39,7 @@ static int run_one(struct sb_sweep *sw, size_t r, sb_command_fn *run)
 
 /* Rank 0: hand out `todo` to the n - 1 workers (run them itself when alone). Returns the
  * number of runs that failed. */
-static size_t hand_out(struct sb_sweep *sw, const size_t *todo, size_t n, int ranks, sb_command_fn *run)
+static size_t hand_out(struct sb_sweep *sw, const size_t *todo, size_t n, int ranks, const struct sb_cmd_call *run)
 {
 	size_t next = 0, failed = 0;
 	if (ranks == 1) {
@@ -68,7 +68,7 @@ static size_t hand_out(struct sb_sweep *sw, const size_t *todo, size_t n, int ra
 }
 
 /* The other ranks: ask, run, report, until told to stop. */
-static void work(struct sb_sweep *sw, sb_command_fn *run)
+static void work(struct sb_sweep *sw, const struct sb_cmd_call *run)
 {
 	int msg[2] = { -1, 0 };
 	for (;;) {
@@ -82,7 +82,7 @@ static void work(struct sb_sweep *sw, sb_command_fn *run)
 	}
 }
 
-int sb_sweep_mpi(struct sb_sweep *sw, sb_command_fn *run, bool quiet)
+int sb_sweep_mpi(struct sb_sweep *sw, const struct sb_cmd_call *run, bool quiet)
 {
 	int rank, ranks;
 	MPI_Init(NULL, NULL);
