@@ -33,8 +33,6 @@
 #define RX_ROW_BYTES 32.0
 /* Per queue (port × priority) of an MMU: its counters and the scheme's per-queue state. */
 #define MMU_QUEUE_BYTES 64.0
-/* One slot of a fab or ib flow table, rounded up. */
-#define FLOW_SLOT_BYTES 32.0
 /* The event queue holds at most 2^24 - 1 events at once (core/event.c); flows created while
  * the network is built each wait for their start as one (a flow list's only for the records
  * read ahead, workload/filefeed.h). What runs later (packets on links, timers, arrivals) needs
@@ -388,19 +386,18 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			 sc->run.duration_ms, sc->run.sample_interval_us, sc->run.sample_hosts.n);
 	}
 
-	/* per-MMU flow tables of the selected scheme */
+	/* what the selected scheme allocates per MMU beyond its counters (sb_bm_ops.state_bytes) */
 	struct sb_mem_part *scheme = &e->part[SB_MEM_SCHEME];
 	const struct sb_bm_ops *const *all = sb_bm_all();
 	for (size_t i = 0; all[i]; i++) {
-		if (strcmp(all[i]->name, sc->sw.scheme ? sc->sw.scheme : "") != 0)
+		if (strcmp(all[i]->name, sc->sw.scheme ? sc->sw.scheme : "") != 0 || !all[i]->state_bytes)
 			continue;
-		const struct sb_param *p = sb_param_find(all[i]->params, "table_slots");
-		if (p && p->type == SB_P_INT) {
-			double slots = (double)*(const int64_t *)(const void *)((const char *)sc->scheme_params[i] + p->offset);
-			scheme->bytes = s.mmus * slots * FLOW_SLOT_BYTES;
-			snprintf(scheme->key, sizeof(scheme->key), "switch.%s.table_slots", all[i]->name);
-			snprintf(scheme->what, sizeof(scheme->what), "%.0f flow tables of %.0f slots", s.mmus, slots);
-		}
+		const char *param = "";
+		char each[96];
+		double bytes = all[i]->state_bytes(sc->scheme_params[i], &param, each, sizeof(each));
+		scheme->bytes = s.mmus * bytes;
+		snprintf(scheme->key, sizeof(scheme->key), "switch.%s.%s", all[i]->name, param);
+		snprintf(scheme->what, sizeof(scheme->what), "%.0f %s", s.mmus, each);
 	}
 
 	for (int i = 0; i < SB_MEM_NPARTS; i++)
