@@ -10,6 +10,7 @@
 #include "fuzz.h"
 #include "sim/estimate.h"
 #include "workload/cdf.h"
+#include "workload/types.h"
 
 /* The estimate reads the CDFs and flow lists a scenario names: only when it names none but
  * built-in CDFs does the harness run it, so that no input makes it open a file. */
@@ -17,10 +18,12 @@ static bool names_no_file(const struct sb_scenario *sc)
 {
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		const struct sb_workload *w = &sc->workloads[i];
-		if (w->type == SB_WL_FILE)
+		if (w->ops == &sb_workload_file) /* even without a path: it would scan "" */
 			return false;
-		if ((w->type == SB_WL_POISSON || w->type == SB_WL_INCAST) && w->cdf && *w->cdf &&
-		    !sb_cdf_builtin_find(w->cdf))
+		const char *key;
+		bool builtin_ok;
+		const char *name = w->ops->input_file ? w->ops->input_file(w->params, &key, &builtin_ok) : NULL;
+		if (name && !(builtin_ok && sb_cdf_builtin_find(name)))
 			return false;
 	}
 	return true;

@@ -1069,8 +1069,8 @@ static void test_info_commands(void **state)
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		for (const struct sb_param *p = tables[t].table; p->name; p++, rows++)
 			expect_row(r.out, tables[t].group, p->name);
-	for (int t = 0; t < SB_WL_N; t++)
-		for (const struct sb_param *p = sb_workload_param_table[t]; p->name; p++, rows++)
+	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+		for (const struct sb_param *p = (*t)->params; p->name; p++, rows++)
 			expect_row(r.out, "workloads.N", p->name);
 	for (const struct sb_bm_ops *const *b = sb_bm_all(); *b; b++) {
 		char group[64], section[80];

@@ -19,6 +19,7 @@
 #include "sim/scenario.h"
 #include "testlib.h"
 #include "transport/transport.h"
+#include "workload/types.h"
 
 static int load(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets,
 		struct sb_error *err)
@@ -134,30 +135,36 @@ static void test_workload_type_defaults(void **state)
 	assert_int_equal(load(&sc, text, NULL, 0, &err), 0);
 	assert_int_equal(sc.nworkloads, 6);
 	const struct sb_workload *w = sc.workloads;
-	assert_int_equal(w[0].type, SB_WL_POISSON);
-	assert_string_equal(w[0].transport, "dctcp");
+	const struct sb_wl_poisson *w0 = w[0].params;
+	const struct sb_wl_incast *w1 = w[1].params;
+	const struct sb_wl_longlived *w2 = w[2].params;
+	const struct sb_wl_burst *w3 = w[3].params;
+	const struct sb_wl_cbr *w4 = w[4].params;
+	const struct sb_wl_file *w5 = w[5].params;
+	assert_ptr_equal(w[0].ops, &sb_workload_poisson);
+	assert_string_equal(w0->c.transport, "dctcp");
 	/* left to the transport: priority 1 lossy for TCP, 3 lossless for RDMA (test_workload) */
-	assert_int_equal(w[0].prio, -1);
-	assert_int_equal(w[0].klass, SB_CLASS_AUTO);
-	assert_string_equal(w[0].cdf, "websearch");
-	assert_true(w[0].load == 0.5);
-	assert_int_equal(w[0].load_ref, SB_LOAD_HOST);
-	assert_int_equal(w[0].dest, SB_DEST_OTHER_RACK);
-	assert_true(w[1].query_rate == 2);
-	assert_int_equal(w[1].fanin, 16);
-	assert_int_equal(w[1].size_bytes, 2000000);
-	assert_int_equal(w[1].responders, SB_RESP_NEXT_RACK);
-	assert_true(w[1].full_window);
-	assert_int_equal(w[2].size_bytes, 0);
-	assert_int_equal(w[2].srcs.n, 0);
-	assert_int_equal(w[2].dst, 0);
-	assert_int_equal(w[3].size_bytes, 100000);
-	assert_int_equal(w[4].size_bytes, 0);
-	assert_true(w[4].rate_gbps == 10);
-	assert_int_equal(w[4].packet_bytes, 1048);
-	assert_string_equal(w[4].transport, "cbr");
-	assert_int_equal(w[5].type, SB_WL_FILE);
-	assert_string_equal(w[5].path, "");
+	assert_int_equal(w0->c.prio, -1);
+	assert_int_equal(w0->c.klass, SB_CLASS_AUTO);
+	assert_string_equal(w0->cdf, "websearch");
+	assert_true(w0->load == 0.5);
+	assert_int_equal(w0->load_ref, SB_LOAD_HOST);
+	assert_int_equal(w0->dest, SB_DEST_OTHER_RACK);
+	assert_true(w1->query_rate == 2);
+	assert_int_equal(w1->fanin, 16);
+	assert_int_equal(w1->size_bytes, 2000000);
+	assert_int_equal(w1->responders, SB_RESP_NEXT_RACK);
+	assert_true(w1->full_window);
+	assert_int_equal(w2->ep.size_bytes, 0);
+	assert_int_equal(w2->ep.srcs.n, 0);
+	assert_int_equal(w2->ep.dst, 0);
+	assert_int_equal(w3->ep.size_bytes, 100000);
+	assert_int_equal(w4->ep.size_bytes, 0);
+	assert_true(w4->rate_gbps == 10);
+	assert_int_equal(w4->packet_bytes, 1048);
+	assert_string_equal(w4->c.transport, "cbr");
+	assert_ptr_equal(w[5].ops, &sb_workload_file);
+	assert_string_equal(w5->path, "");
 	assert_int_equal(w[0].line, 1);
 	assert_int_equal(w[3].line, 2);
 	assert_int_equal(w[5].line, 3);
@@ -210,25 +217,28 @@ static void check_full(const struct sb_scenario *sc)
 	assert_true(sc->tcp.min_rto_us == 200 && sc->tcp.dctcp_g == 0.125);
 	assert_int_equal(sc->nworkloads, 3);
 	const struct sb_workload *w = sc->workloads;
-	assert_int_equal(w[0].type, SB_WL_POISSON);
-	assert_true(w[0].load == 0.7);
-	assert_int_equal(w[0].load_ref, SB_LOAD_UPLINK);
-	assert_int_equal(w[0].dest, SB_DEST_ANY);
-	assert_string_equal(w[0].cdf, "datamining");
+	const struct sb_wl_poisson *w0 = w[0].params;
+	const struct sb_wl_incast *w1 = w[1].params;
+	const struct sb_wl_longlived *w2 = w[2].params;
+	assert_ptr_equal(w[0].ops, &sb_workload_poisson);
+	assert_true(w0->load == 0.7);
+	assert_int_equal(w0->load_ref, SB_LOAD_UPLINK);
+	assert_int_equal(w0->dest, SB_DEST_ANY);
+	assert_string_equal(w0->cdf, "datamining");
 	assert_int_equal(w[0].line, 19);
-	assert_int_equal(w[1].type, SB_WL_INCAST);
-	assert_int_equal(w[1].fanin, 8);
-	assert_int_equal(w[1].responders, SB_RESP_RANDOM_RACK);
-	assert_int_equal(w[1].klass, SB_CLASS_LOSSLESS);
-	assert_int_equal(w[1].prio, 3);
-	assert_false(w[1].full_window);
-	assert_string_equal(w[1].transport, "cubic");
-	assert_int_equal(w[2].type, SB_WL_LONGLIVED);
-	assert_int_equal(w[2].srcs.n, 3);
-	assert_int_equal(w[2].srcs.v[0], 1);
-	assert_int_equal(w[2].srcs.v[2], 3);
-	assert_int_equal(w[2].dst, 20);
-	assert_true(w[2].start_ms == 1.5);
+	assert_ptr_equal(w[1].ops, &sb_workload_incast);
+	assert_int_equal(w1->fanin, 8);
+	assert_int_equal(w1->responders, SB_RESP_RANDOM_RACK);
+	assert_int_equal(w1->c.klass, SB_CLASS_LOSSLESS);
+	assert_int_equal(w1->c.prio, 3);
+	assert_false(w1->full_window);
+	assert_string_equal(w1->c.transport, "cubic");
+	assert_ptr_equal(w[2].ops, &sb_workload_longlived);
+	assert_int_equal(w2->ep.srcs.n, 3);
+	assert_int_equal(w2->ep.srcs.v[0], 1);
+	assert_int_equal(w2->ep.srcs.v[2], 3);
+	assert_int_equal(w2->ep.dst, 20);
+	assert_true(w2->c.start_ms == 1.5);
 	assert_int_equal(w[2].line, 22);
 }
 
@@ -290,12 +300,13 @@ static void test_overrides(void **state)
 		assert_true(sc.sw.ecn_kmin_bytes[p] == 30000);
 	assert_true(sc.run.check_invariants);
 	assert_int_equal(sc.nworkloads, 3);
-	assert_true(sc.workloads[0].load == 0.3);
-	assert_int_equal(sc.workloads[1].srcs.n, 2);
-	assert_int_equal(sc.workloads[1].srcs.v[1], 5);
-	assert_int_equal(sc.workloads[2].type, SB_WL_INCAST);
-	assert_int_equal(sc.workloads[2].fanin, 4);
-	assert_int_equal(sc.workloads[2].size_bytes, 2000000);
+	assert_true(((const struct sb_wl_poisson *)sc.workloads[0].params)->load == 0.3);
+	const struct sb_wl_endpoints *ep = &((const struct sb_wl_burst *)sc.workloads[1].params)->ep;
+	assert_int_equal(ep->srcs.n, 2);
+	assert_int_equal(ep->srcs.v[1], 5);
+	assert_ptr_equal(sc.workloads[2].ops, &sb_workload_incast);
+	assert_int_equal(((const struct sb_wl_incast *)sc.workloads[2].params)->fanin, 4);
+	assert_int_equal(((const struct sb_wl_incast *)sc.workloads[2].params)->size_bytes, 2000000);
 	assert_int_equal(sc.tcp.mss, 1500);
 	assert_int_equal(sb_scenario_validate(&sc, &err), 0);
 	sb_scenario_free(&sc);

@@ -19,6 +19,7 @@
 #include "testlib.h"
 #include "transport/transport.h"
 #include "workload/cdf.h"
+#include "workload/types.h"
 #include "workload/workload.h"
 
 static void finish(struct sb_sim *sim, struct sb_scenario *sc)

@@ -50,9 +50,6 @@ const struct cfg_section *cfg_find_section(const char *name);
 /* The index of the scheme called `name` in sb_bm_all() (and in sc->scheme_params), or -1. */
 int cfg_scheme_index(const char *name);
 
-/* The workload type (SB_WL_*) called `name`, or -1. */
-int cfg_find_workload_type(const char *name);
-
 /* "poisson|incast|...": the accepted workload types, for messages. */
 void cfg_workload_types_text(char *buf, size_t n);
 
@@ -111,8 +108,8 @@ int cfg_unknown_key(struct sb_error *err, const char *place, const char *prefix,
 
 /* Key `name` of workload number `index` of `type`: when it is a key of another type, say so
  * instead of a bare "unknown" (the likely mistake is the type, not the key). */
-int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index, int type,
-			     const char *name);
+int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index,
+			     const struct sb_workload_ops *type, const char *name);
 
 /* A top-level group the scenario does not have. */
 int cfg_unknown_group(struct sb_error *err, const char *place, const char *name);

@@ -41,20 +41,9 @@ int cfg_scheme_index(const char *name)
 	return -1;
 }
 
-int cfg_find_workload_type(const char *name)
-{
-	for (int t = 0; t < SB_WL_N; t++)
-		if (strcmp(sb_workload_type_name[t], name) == 0)
-			return t;
-	return -1;
-}
-
 void cfg_workload_types_text(char *buf, size_t n)
 {
-	size_t used = 0;
-	buf[0] = 0;
-	for (int t = 0; t < SB_WL_N && used < n; t++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", sb_workload_type_name[t]);
+	sb_workload_names(buf, n);
 }
 
 /* ---------- messages ---------- */
@@ -148,19 +137,19 @@ int cfg_unknown_key(struct sb_error *err, const char *place, const char *prefix,
 	return cfg_fail_place(err, place, "unknown key (`sharebuf params` lists the keys of %s)", group);
 }
 
-int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index, int type,
-			     const char *name)
+int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index,
+			     const struct sb_workload_ops *type, const char *name)
 {
-	for (int t = 0; t < SB_WL_N; t++)
-		if (t != type && sb_param_find(sb_workload_param_table[t], name))
+	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+		if (*t != type && sb_param_find((*t)->params, name))
 			return cfg_fail_place(err, place, "unknown key for a workload of type %s (%s is a key of type %s)",
-					      sb_workload_type_name[type], name, sb_workload_type_name[t]);
+					      type->name, name, (*t)->name);
 	struct cfg_suggestion s = { name, NULL, 0 };
-	cfg_consider_table(&s, sb_workload_param_table[type]);
+	cfg_consider_table(&s, type->params);
 	consider(&s, "type");
 	char prefix[48], group[64];
 	snprintf(prefix, sizeof(prefix), "workloads.%zu.", index);
-	snprintf(group, sizeof(group), "a workload of type %s", sb_workload_type_name[type]);
+	snprintf(group, sizeof(group), "a workload of type %s", type->name);
 	return cfg_unknown_key(err, place, prefix, &s, group);
 }
 
@@ -179,8 +168,8 @@ int cfg_workload_type_fail(struct sb_error *err, const char *place, const char *
 	char types[128];
 	cfg_workload_types_text(types, sizeof(types));
 	struct cfg_suggestion s = { name ? name : "", NULL, 0 };
-	for (int t = 0; t < SB_WL_N; t++)
-		consider(&s, sb_workload_type_name[t]);
+	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+		consider(&s, (*t)->name);
 	if (s.best)
 		return cfg_fail_place(err, place, "expected one of %s, got %s (did you mean \"%s\"?)", types, got, s.best);
 	return cfg_fail_place(err, place, "expected one of %s, got %s", types, got);

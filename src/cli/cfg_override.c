@@ -45,8 +45,8 @@ static int append_workload(struct sb_scenario *sc, const char *place, const char
 			   struct sb_error *err)
 {
 	char *name = bare_value(value);
-	int type = cfg_find_workload_type(name);
-	if (type < 0) {
+	const struct sb_workload_ops *type = sb_workload_find(name);
+	if (!type) {
 		char got[160];
 		snprintf(got, sizeof(got), "\"%.128s\"", name);
 		int rc = cfg_workload_type_fail(err, place, got, name);
@@ -57,8 +57,7 @@ static int append_workload(struct sb_scenario *sc, const char *place, const char
 	sc->workloads = sb_xrealloc(sc->workloads, (sc->nworkloads + 1) * sizeof(*sc->workloads));
 	struct sb_workload *wl = &sc->workloads[sc->nworkloads++];
 	memset(wl, 0, sizeof(*wl));
-	wl->type = type;
-	sb_params_defaults(sb_workload_param_table[type], wl);
+	sb_workload_init(wl, type);
 	return 0;
 }
 
@@ -109,19 +108,19 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 		struct sb_workload *wl = &sc->workloads[index];
 		if (!strcmp(part[2], "type") && nparts == 3) {
 			char *name = bare_value(value);
-			bool same = strcmp(name, sb_workload_type_name[wl->type]) == 0;
+			bool same = strcmp(name, wl->ops->name) == 0;
 			free(name);
 			if (same)
 				return 1;
 			return cfg_fail_place(err, place, "cannot change the type of a workload (it is %s); add a new one instead",
-					      sb_workload_type_name[wl->type]);
+					      wl->ops->name);
 		}
-		if (nparts == 3 && !sb_param_find(sb_workload_param_table[wl->type], part[2]))
-			return cfg_unknown_workload_key(err, place, (size_t)index, wl->type, part[2]);
-		table = sb_workload_param_table[wl->type];
-		obj = wl;
+		if (nparts == 3 && !sb_param_find(wl->ops->params, part[2]))
+			return cfg_unknown_workload_key(err, place, (size_t)index, wl->ops, part[2]);
+		table = wl->ops->params;
+		obj = wl->params;
 		leaf = 2;
-		snprintf(group, sizeof(group), "a workload of type %s", sb_workload_type_name[wl->type]);
+		snprintf(group, sizeof(group), "a workload of type %s", wl->ops->name);
 	} else {
 		return cfg_unknown_group(err, place, g);
 	}

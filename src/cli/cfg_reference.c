@@ -9,21 +9,6 @@
 #include "cli/cfg_internal.h"
 #include "mmu/mmu.h"
 
-static const char *const workload_summary[SB_WL_N] = {
-	[SB_WL_POISSON] = ("Background traffic: flows arrive as a Poisson process at every host, sizes drawn "
-			   "from `cdf`, rate set by `load` (docs/scenario.md). Flow arrival rate per host = "
-			   "offered bits per second / (8 × mean flow size)."),
-	[SB_WL_INCAST] = ("Query/response incast: every host (or every host of `receivers`) issues queries at "
-			  "`query_rate`, each on its own Poisson process or, with `sync`, all at each event of "
-			  "one; each query asks `fanin` responders (or a number drawn from `fanin_min`..`fanin`) "
-			  "for `size_bytes / fanin` bytes each (or a size drawn from `cdf` each), all answering "
-			  "at once."),
-	[SB_WL_LONGLIVED] = "Long-lived flows from each host of `srcs` to `dst`, started at `start_ms`.",
-	[SB_WL_BURST] = "One synchronised burst: at `start_ms` every host of `srcs` sends `size_bytes` to `dst`.",
-	[SB_WL_CBR] = "Constant-bit-rate senders without congestion control, from each host of `srcs` to `dst`.",
-	[SB_WL_FILE] = "Replays the flows listed in the file `path`.",
-};
-
 void sb_cfg_write_reference(FILE *f)
 {
 	fprintf(f, "# Scenario keys\n\n"
@@ -56,9 +41,9 @@ void sb_cfg_write_reference(FILE *f)
 	fprintf(f, "## Workloads\n\n"
 		   "`workloads` is a list of groups; the `type` key of each selects which keys it accepts. "
 		   "`workloads.N.KEY` is key KEY of the N-th workload (counted from 0).\n\n");
-	for (int t = 0; t < SB_WL_N; t++) {
-		fprintf(f, "### type = \"%s\"\n\n%s\n\n", sb_workload_type_name[t], workload_summary[t]);
-		sb_params_markdown(f, "workloads.N.", sb_workload_param_table[t]);
+	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++) {
+		fprintf(f, "### type = \"%s\"\n\n%s\n\n", (*t)->name, (*t)->summary);
+		sb_params_markdown(f, "workloads.N.", (*t)->params);
 		fprintf(f, "\n");
 	}
 }

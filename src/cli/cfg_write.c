@@ -182,9 +182,9 @@ void sb_cfg_write_resolved(FILE *f, const struct sb_scenario *sc)
 		char prefix[64];
 		snprintf(prefix, sizeof(prefix), "workloads.%zu.", w);
 		fprintf(f, "%s\n  {\n    type = ", w ? "," : "");
-		write_string(f, sb_workload_type_name[wl->type]);
+		write_string(f, wl->ops->name);
 		fputs(";\n", f);
-		write_table(f, sc, "    ", prefix, sb_workload_param_table[wl->type], wl);
+		write_table(f, sc, "    ", prefix, wl->ops->params, wl->params);
 		fputs("  }", f);
 	}
 	fputs(sc->nworkloads ? "\n);\n" : ");\n", f);

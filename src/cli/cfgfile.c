@@ -332,14 +332,13 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 	describe(ts, got, sizeof(got));
 	if (config_setting_type(ts) != CONFIG_TYPE_STRING)
 		return cfg_workload_type_fail(err, place, got, NULL);
-	int type = cfg_find_workload_type(config_setting_get_string(ts));
-	if (type < 0)
+	const struct sb_workload_ops *type = sb_workload_find(config_setting_get_string(ts));
+	if (!type)
 		return cfg_workload_type_fail(err, place, got, config_setting_get_string(ts));
 
-	const struct sb_param *table = sb_workload_param_table[type];
-	wl->type = type;
+	const struct sb_param *table = type->params;
+	sb_workload_init(wl, type);
 	wl->line = (int)config_setting_source_line(g);
-	sb_params_defaults(table, wl);
 	for (int i = 0; i < config_setting_length(g); i++) {
 		const config_setting_t *m = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(m) ? config_setting_name(m) : "";
@@ -351,7 +350,7 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 			file_place(place, sizeof(place), file, m, key);
 			return cfg_unknown_workload_key(err, place, index, type, name);
 		}
-		if (set_from_setting(file, p, wl, m, key, err))
+		if (set_from_setting(file, p, wl->params, m, key, err))
 			return -1;
 		note(sc, file, m, key);
 	}
@@ -361,7 +360,7 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 static void free_workloads(struct sb_scenario *sc)
 {
 	for (size_t i = 0; i < sc->nworkloads; i++)
-		sb_params_free(sb_workload_param_table[sc->workloads[i].type], &sc->workloads[i]);
+		sb_workload_clear(&sc->workloads[i]);
 	free(sc->workloads);
 	sc->workloads = NULL;
 	sc->nworkloads = 0;

@@ -88,8 +88,8 @@ static int cmd_list(const struct sb_cmd_call *c, int argc, char **argv)
 	}
 	if (only < 0 || only == 2) {
 		printf("workloads (workloads.*.type):\n");
-		for (int i = 0; i < SB_WL_N; i++)
-			printf("  %s\n", sb_workload_type_name[i]);
+		for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+			printf("  %s\n", (*t)->name);
 	}
 	if (only < 0 || only == 3)
 		printf("topologies (topology.type):\n  single\n  leafspine\n  fattree\n");

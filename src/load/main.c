@@ -37,6 +37,7 @@
 #include "sim/outdir.h"
 #include "sim/report.h"
 #include "transport/transport.h"
+#include "workload/types.h"
 
 struct args {
 	const char *scenario, *out, *peers, *switch_dir, *cc;
@@ -174,10 +175,10 @@ static int cmd_info(const struct args *a)
 	/* the hosts' default congestion control: the first TCP workload's; ECN when DCTCP plays */
 	const char *cc = NULL;
 	for (size_t i = 0; i < p.sc.nworkloads && !cc; i++)
-		cc = sb_load_linux_cc(p.sc.workloads[i].transport);
+		cc = sb_load_linux_cc(sb_workload_common(&p.sc.workloads[i])->transport);
 	bool ecn = false;
 	for (size_t i = 0; i < p.sc.nworkloads; i++) {
-		const char *w = sb_load_linux_cc(p.sc.workloads[i].transport);
+		const char *w = sb_load_linux_cc(sb_workload_common(&p.sc.workloads[i])->transport);
 		ecn |= w && !strcmp(w, "dctcp");
 	}
 	printf("hosts=%u\nrate_gbps=%.17g\nmin_rto_ms=%.17g\ncc=%s\necn=%d\nduration_s=%.17g\ntcp_flows=%zu\n",
@@ -187,12 +188,14 @@ static int cmd_info(const struct args *a)
 	printf("cbr=\"");
 	const char *sep = "";
 	for (size_t i = 0; i < p.sc.nworkloads; i++) {
-		const struct sb_workload *w = &p.sc.workloads[i];
-		for (size_t k = 0; w->type == SB_WL_CBR && k < w->srcs.n; k++, sep = " ")
-			printf("%s%lld:%lld:%.0f:%lld:%lld:%.17g", sep, (long long)w->srcs.v[k], (long long)w->dst,
+		if (p.sc.workloads[i].ops != &sb_workload_cbr)
+			continue;
+		const struct sb_wl_cbr *w = p.sc.workloads[i].params;
+		for (size_t k = 0; k < w->ep.srcs.n; k++, sep = " ")
+			printf("%s%lld:%lld:%.0f:%lld:%lld:%.17g", sep, (long long)w->ep.srcs.v[k], (long long)w->ep.dst,
 			       w->rate_gbps * 1e9, (long long)w->packet_bytes,
-			       (long long)(w->prio >= 0 ? w->prio : sb_transport_default_prio(sb_transport_find(w->transport))),
-			       w->start_ms);
+			       (long long)(w->c.prio >= 0 ? w->c.prio : sb_transport_default_prio(sb_transport_find(w->c.transport))),
+			       w->c.start_ms);
 	}
 	printf("\"\n");
 	sb_load_plan_free(&p);

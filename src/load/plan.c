@@ -13,6 +13,7 @@
 #include "load/fields.h"
 #include "load/proto.h"
 #include "sim/report.h"
+#include "workload/types.h"
 
 extern const char sb_default_scenario[];
 
@@ -43,15 +44,16 @@ static int check_playable(const struct sb_scenario *sc, struct sb_error *err)
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		char key[48];
 		snprintf(key, sizeof(key), "workloads.%zu.transport", i);
-		if (sc->workloads[i].type == SB_WL_FILE)
+		const struct sb_workload *wl = &sc->workloads[i];
+		if (wl->ops->transport_per_flow)
 			return sb_scenario_fail(sc, key, err,
 						"a file workload names a transport per line; the testbed plays poisson, incast, longlived and burst workloads");
-		if (sc->workloads[i].type == SB_WL_CBR)
+		if (wl->ops == &sb_workload_cbr) /* iperf3 plays it (cmd_info) */
 			continue;
-		if (!sb_load_linux_cc(sc->workloads[i].transport))
+		if (!sb_load_linux_cc(sb_workload_common(wl)->transport))
 			return sb_scenario_fail(sc, key, err,
 						"\"%s\" has no Linux TCP to play it, expected dctcp, cubic or newreno",
-						sc->workloads[i].transport);
+						sb_workload_common(wl)->transport);
 	}
 	return 0;
 }

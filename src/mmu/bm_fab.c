@@ -31,6 +31,7 @@
 #include "mmu/bm_fab.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "core/util.h"
 
@@ -105,6 +106,16 @@ static enum sb_drop_cause fab_admit(struct sb_mmu *m, const struct sb_mmu_pkt *p
 	return SB_ADMIT;
 }
 
+/* The flow table, counted as 32 bytes a slot (a slot rounded up, the same for fab and ib) in
+ * every mode: an estimate that errs on the large side. */
+static double fab_state_bytes(const void *state, const char **key, char *what, size_t n)
+{
+	const struct sb_fab_state *s = state;
+	*key = "table_slots";
+	snprintf(what, n, "flow tables of %.0f slots", (double)s->table_slots);
+	return (double)s->table_slots * 32.0;
+}
+
 const struct sb_bm_ops sb_bm_fab = {
 	.name = "fab",
 	.summary = "Flow-Aware Buffer: DT with a large alpha for short flows (per-flow counter or first-RTT tag)",
@@ -113,4 +124,5 @@ const struct sb_bm_ops sb_bm_fab = {
 	.init = fab_init,
 	.admit = fab_admit,
 	.fini = fab_fini,
+	.state_bytes = fab_state_bytes,
 };

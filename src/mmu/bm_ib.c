@@ -32,6 +32,7 @@
 #include "mmu/bm_ib.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "core/util.h"
 
@@ -276,6 +277,16 @@ static enum sb_drop_cause ib_admit(struct sb_mmu *m, const struct sb_mmu_pkt *pk
 	return SB_ADMIT;
 }
 
+/* The flow table, counted as 32 bytes a slot (a slot rounded up, the same for fab and ib) in
+ * every mode: an estimate that errs on the large side. */
+static double ib_state_bytes(const void *state, const char **key, char *what, size_t n)
+{
+	const struct sb_ib_state *s = state;
+	*key = "table_slots";
+	snprintf(what, n, "flow tables of %.0f slots", (double)s->table_slots);
+	return (double)s->table_slots * 32.0;
+}
+
 const struct sb_bm_ops sb_bm_ib = {
 	.name = "ib",
 	.summary = "Cisco Intelligent Buffer: DT, then AFD (approximate fair drop) above queue-desired",
@@ -285,4 +296,5 @@ const struct sb_bm_ops sb_bm_ib = {
 	.admit = ib_admit,
 	.on_timer = ib_on_timer,
 	.fini = ib_fini,
+	.state_bytes = ib_state_bytes,
 };

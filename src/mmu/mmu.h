@@ -131,6 +131,13 @@ struct sb_bm_ops {
 	void (*on_timer)(struct sb_mmu *mmu, unsigned timer_id);
 	/* Free anything init allocated. */
 	void (*fini)(struct sb_mmu *mmu);
+	/* Bytes one MMU's scheme state will take beyond state_size and the core's per-queue
+	 * counters (a flow table init allocates), from the parameters alone: `state` is a private
+	 * state with only the parameters set, as before init. An embedder estimating its memory
+	 * before building anything (the simulator's run.max_memory_mb) calls it; *key gets the
+	 * parameter that sizes it and `what` a plural phrase for messages ("flow tables of 16384
+	 * slots"). NULL = nothing beyond state_size. */
+	double (*state_bytes)(const void *state, const char **key, char *what, size_t n);
 };
 
 /* Geometry and options of one MMU, given by the embedder. */

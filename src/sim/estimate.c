@@ -10,11 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/lines.h"
 #include "mmu/mmu.h"
 #include "sim/sim.h"
-#include "workload/cdf.h"
-#include "workload/flowfile.h"
 #include "workload/workload.h"
 
 #define MB 1048576.0
@@ -24,17 +21,12 @@
  * event (a slot and a far-heap entry, core/event.h). A flow's slot is reused once it has
  * finished, so this counts the flows that exist at once. */
 #define FLOW_BYTES ((double)sizeof(struct sb_flow) + 48)
-/* A flow list's flows that start within this many microseconds of each other count as in
- * flight at once (scan_flow_list). */
-#define FILE_WINDOW_US 1000.0
 /* Per throughput.csv row (struct rx_row, src/sim/report_rx.c), rounded up; the array grows
  * by doubling. (An occupancy sample and a finished flow cost no memory: their rows are
  * streamed to disk and their statistics kept on disk, core/spill.h.) */
 #define RX_ROW_BYTES 32.0
 /* Per queue (port × priority) of an MMU: its counters and the scheme's per-queue state. */
 #define MMU_QUEUE_BYTES 64.0
-/* One slot of a fab or ib flow table, rounded up. */
-#define FLOW_SLOT_BYTES 32.0
 /* The event queue holds at most 2^24 - 1 events at once (core/event.c); flows created while
  * the network is built each wait for their start as one (a flow list's only for the records
  * read ahead, workload/filefeed.h). What runs later (packets on links, timers, arrivals) needs
@@ -130,76 +122,8 @@ static struct shape shape_of(const struct sb_scenario *sc)
 	return s;
 }
 
-/* A flow list without reading it as the simulator does: its lines (one flow each but the
- * header and comments) and the most flows that start within FILE_WINDOW_US of each other,
- * from the first field of each line (all of them when the file is not in start order: it is
- * then sorted in memory, 48 bytes a line, and *sorted says so). Lines that do not parse are
- * the builder's to report. */
-struct flow_list_scan {
-	double lines, busiest;
-	bool sorted;
-};
-
-static struct flow_list_scan scan_flow_list(const char *path)
-{
-	struct flow_list_scan r = { 0, 0, true };
-	FILE *f = sb_fopen_regular(path);
-	if (!f)
-		return r;
-	static char line[SB_LINE_MAX + 2];
-	double prev = 0, bucket = -1, in_bucket = 0, in_prev = 0;
-	bool header = true;
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		if (len && line[len - 1] != '\n' && !feof(f)) { /* a line longer than the reader takes */
-			int ch;
-			while ((ch = fgetc(f)) != EOF && ch != '\n')
-				;
-		}
-		r.lines++;
-		const char *p = line + strspn(line, " \t\xEF\xBB\xBF");
-		if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0)
-			continue;
-		if (header) {
-			header = false;
-			continue;
-		}
-		double start = strtod(p, NULL);
-		if (!(start >= prev)) /* NaN too */
-			r.sorted = false;
-		prev = start;
-		double b = floor(start / FILE_WINDOW_US);
-		if (b != bucket) {
-			in_prev = b == bucket + 1 ? in_bucket : 0;
-			bucket = b;
-			in_bucket = 0;
-		}
-		in_bucket++;
-		if (in_bucket + in_prev > r.busiest) /* a window spans at most two buckets */
-			r.busiest = in_bucket + in_prev;
-	}
-	fclose(f);
-	if (!r.sorted)
-		r.busiest = r.lines;
-	return r;
-}
-
-/*
- * Flows in flight at once, of `n` arriving over the run at `hosts` servers each loaded at
- * `load`: a processor-sharing queue holds load / (1 - load) jobs on average, capped at a load
- * of 0.95 (19 per server: a hot spot, a burst); a load above 1 leaves the excess of the
- * arrivals unserved, in flight until the end.
- */
-static double in_flight(double n, double hosts, double load)
-{
-	double rho = load < 0.95 ? load : 0.95, f = hosts * rho / (1 - rho) + hosts;
-	if (load > 1)
-		f += n * (1 - 1 / load);
-	return f < n ? f : n;
-}
-
 /* Seconds during which workload `w` creates flows. */
-static double window_s(const struct sb_scenario *sc, const struct sb_workload *w)
+static double window_s(const struct sb_scenario *sc, const struct sb_workload_common *w)
 {
 	double end = sc->run.arrivals_ms > 0 && sc->run.arrivals_ms < sc->run.duration_ms ? sc->run.arrivals_ms
 											 : sc->run.duration_ms;
@@ -264,106 +188,36 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 	struct sb_mem_part *flows = &e->part[SB_MEM_FLOWS], *pkts = &e->part[SB_MEM_PACKETS];
 	for (size_t i = 0; i < sc->nworkloads; i++) {
 		const struct sb_workload *w = &sc->workloads[i];
-		double n = 0, queued = 0, extra = 0, win = window_s(sc, w), inflight = -1; /* -1: all n */
-		double first = init_window, concurrent = 0; /* bytes a flow hands its NIC at once; flows at once */
-		switch (w->type) {
-		case SB_WL_POISSON: {
-			struct sb_cdf cdf;
-			struct sb_error ignored;
-			if (sb_workload_load_cdf(sc, i, &cdf, &ignored) == 0) {
-				double ref = w->load_ref == SB_LOAD_UPLINK ? s.uplink_bps : host_bps;
-				n = s.hosts * w->load * ref / (8 * sb_cdf_flow_mean(&cdf)) * win;
-				first = SB_MIN(sb_cdf_flow_mean(&cdf), init_window);
-				sb_cdf_free(&cdf);
-			}
-			inflight = in_flight(n, s.hosts, w->load);
-			snprintf(key, sizeof(key), "workloads.%zu.load", i);
-			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f hosts × load %g over %g ms; %.4g at once ≈ %.1f KB each)",
-				 n, i, s.hosts, w->load, win * 1e3, in_flight(n, s.hosts, w->load), FLOW_BYTES / 1e3);
-			break;
-		}
-		case SB_WL_INCAST: {
-			double receivers = w->receivers.n ? (double)w->receivers.n : s.hosts;
-			double queries = receivers * w->query_rate * win;
-			n = queries * (double)w->fanin;
-			extra = queries * (double)sizeof(struct sb_query);
-			double response = (double)w->size_bytes / (double)w->fanin;
-			if (w->cdf && *w->cdf) {
-				struct sb_cdf cdf;
-				struct sb_error ignored;
-				if (sb_workload_load_cdf(sc, i, &cdf, &ignored) == 0) {
-					response = sb_cdf_flow_mean(&cdf);
-					sb_cdf_free(&cdf);
-				}
-			}
-			first = w->full_window ? response : SB_MIN(response, init_window);
-			concurrent = receivers * (double)w->fanin;
-			/* a receiver's link carries its queries' responses: its utilisation */
-			double util = w->query_rate * response * (double)w->fanin * 8 / host_bps;
-			inflight = in_flight(queries, receivers, util) * (double)w->fanin;
-			snprintf(key, sizeof(key), "workloads.%zu.query_rate", i);
-			snprintf(what, sizeof(what), "%.4g flows of workload %zu (%.0f receivers × %g queries/s × %g ms × fanin %" PRId64
-				 "; %.4g at once ≈ %.1f KB each, %.0f B per query)", n, i, receivers, w->query_rate,
-				 win * 1e3, w->fanin, inflight, FLOW_BYTES / 1e3, (double)sizeof(struct sb_query));
-			break;
-		}
-		case SB_WL_LONGLIVED:
-		case SB_WL_BURST:
-		case SB_WL_CBR: {
-			double srcs = (double)w->srcs.n;
-			n = srcs;
-			e->start_events += srcs;
-			snprintf(key, sizeof(key), "workloads.%zu.srcs", i);
-			snprintf(what, sizeof(what), "%.0f flows of workload %zu", n, i);
-			double size = w->size_bytes > 0 ? (double)w->size_bytes : init_window;
-			first = w->type == SB_WL_CBR ? 0 : w->type == SB_WL_BURST && w->full_window ? size : SB_MIN(size, init_window);
-			concurrent = srcs;
-			double rate = w->rate_gbps * 1e9, active = (sc->run.duration_ms - w->start_ms) / 1e3;
-			if (w->type == SB_WL_CBR && rate > host_bps && sc->host.nic_buffer_bytes == 0 && active > 0) {
-				/* the NIC sends at host_bps what arrives at `rate`: the rest waits there */
-				double sent = rate / 8 * active;
-				if (w->size_bytes > 0 && (double)w->size_bytes < sent)
-					sent = (double)w->size_bytes;
-				queued = srcs * sent * (1 - host_bps / rate) / (double)w->packet_bytes * pkt;
-			}
-			break;
-		}
-		case SB_WL_FILE: {
-			char *path = sb_workload_flow_path(sc, i);
-			struct flow_list_scan scan = scan_flow_list(path);
-			free(path);
-			n = scan.lines;
-			inflight = scan.busiest;
-			extra = scan.sorted ? 0 : n * (double)sizeof(struct sb_flow_record);
-			e->start_events += scan.busiest;
-			snprintf(key, sizeof(key), "workloads.%zu.path", i);
-			snprintf(what, sizeof(what), "the %.0f lines of workload %zu's flow list, a flow each (%.4g within %g ms%s, "
-				 "≈ %.1f KB each at once)", n, i, scan.busiest, FILE_WINDOW_US / 1e3,
-				 scan.sorted ? "" : ": not in start order, held whole", FLOW_BYTES / 1e3);
-			break;
-		}
-		}
-		if (w->type == SB_WL_POISSON || w->type == SB_WL_INCAST) {
-			n += 3 * sqrt(n); /* Poisson arrivals: the count rarely goes further above its mean */
-			e->start_events += w->receivers.n ? (double)w->receivers.n : s.hosts;
-		}
+		struct sb_wl_estimate_in in = {
+			.hosts = s.hosts, .host_bps = host_bps, .uplink_bps = s.uplink_bps, .init_window = init_window,
+			.window_s = window_s(sc, sb_workload_common(w)), .duration_ms = sc->run.duration_ms,
+			.nic_buffer_bytes = sc->host.nic_buffer_bytes, .flow_bytes = FLOW_BYTES,
+			.query_bytes = (double)sizeof(struct sb_query), .packet_bytes = pkt,
+		};
+		/* a flow hands its NIC its first window; -1: all the flows are in flight at once */
+		struct sb_wl_estimate out = { .in_flight = -1, .first_bytes = init_window, .flows_key = "type",
+					      .issued_key = "type" };
+		struct sb_wl_env env = sb_scenario_workload_env(sc, i);
+		if (w->ops->estimate)
+			w->ops->estimate(w->params, &in, &env, &out);
+		double n = out.flows, inflight = out.in_flight, first = out.first_bytes;
+		snprintf(key, sizeof(key), "workloads.%zu.%s", i, out.flows_key);
+		e->start_events += out.start_events;
 		if (inflight < 0 || inflight > n)
 			inflight = n;
 		e->flows += n;
 		e->in_flight += inflight;
-		add(flows, inflight * FLOW_BYTES + extra, &largest_flows, key, what);
-		if (queued > 0) { /* cbr */
-			snprintf(key, sizeof(key), "workloads.%zu.rate_gbps", i);
+		add(flows, inflight * FLOW_BYTES + out.extra_bytes, &largest_flows, key, out.what);
+		if (out.nic_bytes > 0) { /* cbr */
+			snprintf(key, sizeof(key), "workloads.%zu.%s", i, out.nic_key ? out.nic_key : "type");
 			snprintf(what, sizeof(what), "the packets workload %zu leaves in host NICs", i);
-			add(pkts, queued, &largest_pkts, key, what);
+			add(pkts, out.nic_bytes, &largest_pkts, key, what);
 		}
 		issued += n * first;
-		at_once += concurrent * first;
+		at_once += out.concurrent * first;
 		if (n * first > largest_issued) {
 			largest_issued = n * first;
-			const char *k = w->type == SB_WL_INCAST ? (w->full_window ? "size_bytes" : "query_rate")
-					: w->type == SB_WL_POISSON ? "load" : w->type == SB_WL_FILE ? "path" : "size_bytes";
-			snprintf(issued_key, sizeof(issued_key), "workloads.%zu.%s", i, k);
+			snprintf(issued_key, sizeof(issued_key), "workloads.%zu.%s", i, out.issued_key);
 			snprintf(issued_what, sizeof(issued_what), "the packets workload %zu puts in host NICs faster than they leave", i);
 		}
 	}
@@ -388,19 +242,18 @@ void sb_estimate_memory(const struct sb_scenario *sc, struct sb_mem_estimate *e)
 			 sc->run.duration_ms, sc->run.sample_interval_us, sc->run.sample_hosts.n);
 	}
 
-	/* per-MMU flow tables of the selected scheme */
+	/* what the selected scheme allocates per MMU beyond its counters (sb_bm_ops.state_bytes) */
 	struct sb_mem_part *scheme = &e->part[SB_MEM_SCHEME];
 	const struct sb_bm_ops *const *all = sb_bm_all();
 	for (size_t i = 0; all[i]; i++) {
-		if (strcmp(all[i]->name, sc->sw.scheme ? sc->sw.scheme : "") != 0)
+		if (strcmp(all[i]->name, sc->sw.scheme ? sc->sw.scheme : "") != 0 || !all[i]->state_bytes)
 			continue;
-		const struct sb_param *p = sb_param_find(all[i]->params, "table_slots");
-		if (p && p->type == SB_P_INT) {
-			double slots = (double)*(const int64_t *)(const void *)((const char *)sc->scheme_params[i] + p->offset);
-			scheme->bytes = s.mmus * slots * FLOW_SLOT_BYTES;
-			snprintf(scheme->key, sizeof(scheme->key), "switch.%s.table_slots", all[i]->name);
-			snprintf(scheme->what, sizeof(scheme->what), "%.0f flow tables of %.0f slots", s.mmus, slots);
-		}
+		const char *param = "";
+		char each[96];
+		double bytes = all[i]->state_bytes(sc->scheme_params[i], &param, each, sizeof(each));
+		scheme->bytes = s.mmus * bytes;
+		snprintf(scheme->key, sizeof(scheme->key), "switch.%s.%s", all[i]->name, param);
+		snprintf(scheme->what, sizeof(scheme->what), "%.0f %s", s.mmus, each);
 	}
 
 	for (int i = 0; i < SB_MEM_NPARTS; i++)

@@ -27,7 +27,8 @@
  *              receiver or of a burst; what a cbr source faster than its link leaves in its
  *              NIC; what one full switch buffer holds (congestion fills a hot spot's buffer,
  *              hardly every buffer at once);
- *   scheme     per-MMU flow tables (fab, ib: table_slots).
+ *   scheme     what the scheme allocates per MMU beyond its counters (sb_bm_ops.state_bytes:
+ *              the flow tables of fab and ib, table_slots).
  * It is an estimate, close to the measured peak (docs/scenario.md §6 gives figures), not a
  * bound: packets of windows that grow after the first and the PFC log are not counted.
  */

@@ -153,17 +153,14 @@ char **sb_provenance_input_files(const struct sb_scenario *sc, size_t *n)
 	for (size_t w = 0; w < sc->nworkloads; w++) {
 		const struct sb_workload *wl = &sc->workloads[w];
 		char key[64];
-		const char *name = NULL;
-		if ((wl->type == SB_WL_POISSON || wl->type == SB_WL_INCAST) && wl->cdf && *wl->cdf &&
-		    !sb_cdf_builtin_find(wl->cdf)) {
-			snprintf(key, sizeof(key), "workloads.%zu.cdf", w);
-			name = wl->cdf;
-		} else if (wl->type == SB_WL_FILE && wl->path && *wl->path) {
-			snprintf(key, sizeof(key), "workloads.%zu.path", w);
-			name = wl->path;
-		}
+		const char *which = NULL;
+		bool builtin_ok = false;
+		const char *name = wl->ops->input_file ? wl->ops->input_file(wl->params, &which, &builtin_ok) : NULL;
+		if (name && builtin_ok && sb_cdf_builtin_find(name)) /* a built-in CDF is no file */
+			name = NULL;
 		if (!name)
 			continue;
+		snprintf(key, sizeof(key), "workloads.%zu.%s", w, which);
 		char *opened = sb_scenario_path(sc, key, name); /* relative to its scenario file */
 		add_file(&files, n, opened);
 		free(opened);

@@ -22,7 +22,6 @@
 #define TOPO(f) SB_FIELD(struct sb_topo_params, f)
 #define SW(f) SB_FIELD(struct sb_switch_params, f)
 #define TCP(f) SB_FIELD(struct sb_tcp_params, f)
-#define WL(f) SB_FIELD(struct sb_workload, f)
 
 /* Largest host index any topology can have (fattree k = 64 has 65536 hosts). */
 #define MAX_HOST_INDEX 65535
@@ -33,10 +32,6 @@ static const char *const sched_choices[] = { "sp", "drr", "rr", NULL };
 static const char *const ecn_mode_choices[] = { "off", "red", "step", NULL };
 static const char *const ecn_at_choices[] = { "enqueue", "dequeue", NULL };
 static const char *const nic_control_choices[] = { "priority", "fifo", NULL }; /* SB_NIC_CONTROL_* */
-static const char *const class_choices[] = { "lossy", "lossless", "auto", NULL };
-static const char *const load_ref_choices[] = { "host", "uplink", NULL };
-const char *const sb_dest_names[] = { "any", "other_rack", "next_rack", NULL };
-const char *const sb_responders_names[] = { "next_rack", "random_rack", "any", "mirror_rack", NULL };
 
 const struct sb_param sb_run_param_table[] = {
 	{ "seed", SB_P_INT, RUN(seed), "1", 0, 1e15, "", NULL,
@@ -320,112 +315,6 @@ const struct sb_param sb_rdma_param_table[] = {
 	SB_PARAM_END
 };
 
-/* Keys every workload type has, so a workload can be retargeted by changing only `type`. */
-#define WL_TRANSPORT_DOC "transport of the workload's flows (`sharebuf list` shows them: TCPs dctcp, cubic, newreno; RDMA rdma, dcqcn, hpcc, powertcp, thetapowertcp, timely)"
-#define WL_COMMON_PARAMS(transport_default, transport_doc)                                         \
-	{ "transport", SB_P_STRING, WL(transport), transport_default, 0, 0, "", NULL, transport_doc }, \
-	{ "prio", SB_P_INT, WL(prio), "-1", -1, 7, "", NULL,                                        \
-	  "priority (switch queue, 0..7) of the workload's packets; -1 = the transport's default: 3 for the RDMA transports, 1 for the others (Reverie's evaluation)" }, \
-	{ "class", SB_P_ENUM, WL(klass), "auto", 0, 0, "", class_choices,                           \
-	  "lossless = protected by PFC and the scheme's headroom; lossy = may be dropped; auto = the transport's default: lossless for the RDMA transports, lossy for the others" }, \
-	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,                                 \
-	  "time at which the workload becomes active" },                                            \
-	{ "stop_ms", SB_P_DOUBLE, WL(stop_ms), "0", 0, 1e7, "ms", NULL,                                   \
-	  "time after which the workload starts nothing new; 0 = run.arrivals_ms" }
-
-#define WL_ENDPOINT_PARAMS                                                                         \
-	{ "srcs", SB_P_INT_LIST, WL(srcs), "", 0, MAX_HOST_INDEX, "host indices", NULL,             \
-	  "sending hosts, e.g. [1, 2, 3]; at least one, dst excluded" },                          \
-	{ "dst", SB_P_INT, WL(dst), "0", 0, MAX_HOST_INDEX, "host index", NULL,                     \
-	  "receiving host (hosts are numbered from 0, rack by rack)" }
-
-static const struct sb_param poisson_params[] = {
-	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
-	{ "cdf", SB_P_STRING, WL(cdf), "websearch", 0, 0, "", NULL,
-	  "flow-size distribution: a built-in name (websearch, datamining, hadoop, cache, ...) or the path of a CDF file (relative to the scenario file's directory, or with --set to the working directory); write ./NAME for a file named like a built-in" },
-	{ "load", SB_P_DOUBLE, WL(load), "0.5", 0, 2, "", NULL,
-	  "offered load as a fraction of the reference capacity chosen by load_ref; above 1 overloads it" },
-	{ "load_ref", SB_P_ENUM, WL(load_ref), "host", 0, 0, "", load_ref_choices,
-	  "what load is relative to: host = each host offers load × host_rate_gbps; uplink = each rack offers load × its leaf's uplink capacity, split among its hosts" },
-	{ "dest", SB_P_ENUM, WL(dest), "other_rack", 0, 0, "", sb_dest_names,
-	  "destination of each flow: any = a uniformly random other host; other_rack = a random host of another rack; next_rack = a random host of the next rack (rack r sends to rack r+1 mod racks)" },
-	SB_PARAM_END
-};
-
-static const struct sb_param incast_params[] = {
-	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
-	{ "query_rate", SB_P_DOUBLE, WL(query_rate), "2", 0, 1e7, "queries/s", NULL,
-	  "queries issued per second by each receiver (Poisson arrivals)" },
-	{ "receivers", SB_P_INT_LIST, WL(receivers), "", 0, MAX_HOST_INDEX, "host indices", NULL,
-	  "hosts that issue queries, e.g. [0, 16, 32, 48]; they only ask, they are never picked as responders of this workload. Empty = every host (and any host may respond)" },
-	{ "sync", SB_P_BOOL, WL(sync), "false", 0, 0, "", NULL,
-	  "true = one Poisson process of query_rate for the whole workload, and at each of its events every receiver queries at once (DSH Fig. 12 fires its four fan-in groups together); false = each receiver has its own process" },
-	{ "fanin", SB_P_INT, WL(fanin), "16", 1, 65535, "hosts", NULL,
-	  "responders answering each query (with fanin_min: the largest fan-in)" },
-	{ "fanin_min", SB_P_INT, WL(fanin_min), "0", 0, 65535, "hosts", NULL,
-	  "each query draws its fan-in uniformly from fanin_min..fanin; 0 = always fanin" },
-	{ "size_bytes", SB_P_INT, WL(size_bytes), "2000000", 1, 1e12, "bytes", NULL,
-	  "total response size of one query, split evenly among its responders (unused with cdf)" },
-	{ "cdf", SB_P_STRING, WL(cdf), "", 0, 0, "", NULL,
-	  "response sizes: empty = size_bytes split evenly; a flow-size distribution (built-in name such as hadoop_dsh, or a CDF file) = every response draws its own size from it" },
-	{ "responders", SB_P_ENUM, WL(responders), "next_rack", 0, 0, "", sb_responders_names,
-	  "where a query's responders are: next_rack = hosts of the querier's next rack; random_rack = hosts of one random other rack; any = any hosts but the querier; mirror_rack = hosts of rack (racks - 1 - r) for a querier in rack r, pairing racks from the outside in (0 and 3, 1 and 2 of 4; the middle rack of an odd number answers itself)" },
-	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
-	  "true = each response is sent at once (its initial window covers the whole response), making the burst synchronous; false = initial window tcp.init_cwnd_pkts" },
-	SB_PARAM_END
-};
-
-static const struct sb_param longlived_params[] = {
-	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
-	WL_ENDPOINT_PARAMS,
-	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
-	  "bytes each source sends, starting at start_ms; 0 = unlimited, the flow runs until the end of the run" },
-	SB_PARAM_END
-};
-
-static const struct sb_param burst_params[] = {
-	WL_COMMON_PARAMS("dctcp", WL_TRANSPORT_DOC),
-	WL_ENDPOINT_PARAMS,
-	{ "size_bytes", SB_P_INT, WL(size_bytes), "100000", 1, 1e12, "bytes", NULL,
-	  "bytes each source sends to dst, all sources starting together at start_ms" },
-	{ "full_window", SB_P_BOOL, WL(full_window), "true", 0, 0, "", NULL,
-	  "true = each source sends its size_bytes at once (its initial window covers it); false = initial window tcp.init_cwnd_pkts" },
-	SB_PARAM_END
-};
-
-/* A CBR source is a transport of its own (no congestion control), hence the default. */
-static const struct sb_param cbr_params[] = {
-	WL_COMMON_PARAMS("cbr", "must be cbr: the constant-rate transport (no congestion control, no ACKs, no retransmissions)"),
-	WL_ENDPOINT_PARAMS,
-	{ "size_bytes", SB_P_INT, WL(size_bytes), "0", 0, 1e15, "bytes", NULL,
-	  "bytes each source sends; 0 = unlimited, the source sends until the end of the run" },
-	{ "rate_gbps", SB_P_DOUBLE, WL(rate_gbps), "10", 0.001, 10000, "Gb/s", NULL,
-	  "constant sending rate of each source, on the wire, without congestion control" },
-	{ "packet_bytes", SB_P_INT, WL(packet_bytes), "1048", 64, 65535, "bytes", NULL, "size on the wire of every packet" },
-	SB_PARAM_END
-};
-
-/* The flow list gives each flow its own transport, priority, class and start, so a file
- * workload has only its path and an optional time offset. */
-static const struct sb_param file_params[] = {
-	{ "path", SB_P_STRING, WL(path), "", 0, 0, "", NULL,
-	  "file listing the flows to replay, one per line (see docs/workloads.md). A relative path is relative to the directory of the scenario file that names it; one given with --set, to the working directory" },
-	{ "start_ms", SB_P_DOUBLE, WL(start_ms), "0", 0, 1e7, "ms", NULL,
-	  "offset added to every start time of the file" },
-	SB_PARAM_END
-};
-
-const char *const sb_workload_type_name[SB_WL_N] = {
-	[SB_WL_POISSON] = "poisson", [SB_WL_INCAST] = "incast", [SB_WL_LONGLIVED] = "longlived",
-	[SB_WL_BURST] = "burst",     [SB_WL_CBR] = "cbr",       [SB_WL_FILE] = "file",
-};
-
-const struct sb_param *const sb_workload_param_table[SB_WL_N] = {
-	[SB_WL_POISSON] = poisson_params, [SB_WL_INCAST] = incast_params,
-	[SB_WL_LONGLIVED] = longlived_params, [SB_WL_BURST] = burst_params,
-	[SB_WL_CBR] = cbr_params, [SB_WL_FILE] = file_params,
-};
-
 static size_t scheme_count(void)
 {
 	size_t n = 0;
@@ -552,6 +441,21 @@ char *sb_scenario_path(const struct sb_scenario *sc, const char *key, const char
 	return full;
 }
 
+static int workload_fail(const void *ctx, const char *key, struct sb_error *err, const char *what)
+{
+	return sb_scenario_fail(ctx, key, err, "%s", what);
+}
+
+static char *workload_path(const void *ctx, const char *key, const char *value)
+{
+	return sb_scenario_path(ctx, key, value);
+}
+
+struct sb_wl_env sb_scenario_workload_env(const struct sb_scenario *sc, size_t wi)
+{
+	return (struct sb_wl_env){ .ctx = sc, .fail = workload_fail, .path = workload_path, .index = wi };
+}
+
 void sb_scenario_free(struct sb_scenario *sc)
 {
 	sb_scenario_forget_origins(sc, "");
@@ -563,11 +467,8 @@ void sb_scenario_free(struct sb_scenario *sc)
 	sb_params_free(sb_tcp_param_table, &sc->tcp);
 	sb_params_free(sb_pfc_param_table, &sc->pfc);
 	sb_params_free(sb_rdma_param_table, &sc->rdma);
-	for (size_t i = 0; i < sc->nworkloads; i++) {
-		struct sb_workload *wl = &sc->workloads[i];
-		if (wl->type >= 0 && wl->type < SB_WL_N)
-			sb_params_free(sb_workload_param_table[wl->type], wl);
-	}
+	for (size_t i = 0; i < sc->nworkloads; i++)
+		sb_workload_clear(&sc->workloads[i]);
 	free(sc->workloads);
 	if (sc->scheme_params) {
 		const struct sb_bm_ops *const *all = sb_bm_all();

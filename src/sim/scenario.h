@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/param.h"
-#include "workload/class.h"
+#include "workload/ops.h"
 
 struct sb_run_params {
 	int64_t seed;
@@ -164,45 +164,6 @@ struct sb_rdma_params {
 	int64_t timely_hai_after;
 };
 
-/* Workloads: a list in the scenario; `type` selects the parameter table. */
-enum sb_workload_type { SB_WL_POISSON = 0, SB_WL_INCAST, SB_WL_LONGLIVED, SB_WL_BURST, SB_WL_CBR, SB_WL_FILE, SB_WL_N };
-enum { SB_LOAD_HOST = 0, SB_LOAD_UPLINK };
-enum { SB_DEST_ANY = 0, SB_DEST_OTHER_RACK, SB_DEST_NEXT_RACK };
-extern const char *const sb_dest_names[]; /* by SB_DEST_*, as scenarios spell them */
-enum { SB_RESP_NEXT_RACK = 0, SB_RESP_RANDOM_RACK, SB_RESP_ANY, SB_RESP_MIRROR_RACK };
-extern const char *const sb_responders_names[]; /* by SB_RESP_*, as scenarios spell them */
-
-struct sb_workload {
-	int type;                 /* enum sb_workload_type; not a key of the table (it is `type`) */
-	int line;                 /* scenario line, for messages */
-	/* common */
-	char *transport;          /* "dctcp", "cubic", "newreno", ... */
-	int64_t prio;             /* -1 = the transport's default (sb_transport_default_class) */
-	int klass;                /* SB_CLASS_*; AUTO = the transport's default */
-	double start_ms, stop_ms; /* active window (stop 0 = sim.arrivals_ms) */
-	/* poisson */
-	char *cdf;                /* built-in name or path (incast: response sizes, "" = size_bytes split) */
-	double load;
-	int load_ref;             /* SB_LOAD_* */
-	int dest;                 /* SB_DEST_* */
-	/* incast */
-	double query_rate;        /* queries per second per host */
-	int64_t fanin;
-	int64_t fanin_min;        /* fan-in uniform in fanin_min..fanin (0 = always fanin) */
-	struct sb_int_list receivers; /* hosts that query (empty = every host) */
-	bool sync;                /* one process: every receiver queries at each event */
-	int64_t size_bytes;       /* incast: total response; burst: per sender; longlived: 0 */
-	int responders;           /* SB_RESP_* */
-	bool full_window;         /* responses sent in one window (initial cwnd = response size) */
-	/* longlived, burst, cbr */
-	struct sb_int_list srcs;
-	int64_t dst;
-	double rate_gbps;         /* cbr */
-	int64_t packet_bytes;     /* cbr */
-	/* file */
-	char *path;
-};
-
 /*
  * Where a key got its value, so that checks made long after reading (sb_scenario_validate,
  * building the network, opening a workload's files) can still say "FILE:LINE: KEY". The
@@ -223,7 +184,7 @@ struct sb_scenario {
 	struct sb_tcp_params tcp;
 	struct sb_pfc_params pfc;
 	struct sb_rdma_params rdma;
-	struct sb_workload *workloads;
+	struct sb_workload *workloads; /* a list; each one's type is its ops (workload/ops.h) */
 	size_t nworkloads;
 	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
 	char *source;             /* scenario file name, or "(default)" */
@@ -238,8 +199,6 @@ extern const struct sb_param sb_host_param_table[];
 extern const struct sb_param sb_tcp_param_table[];
 extern const struct sb_param sb_pfc_param_table[];
 extern const struct sb_param sb_rdma_param_table[];
-extern const char *const sb_workload_type_name[SB_WL_N];
-extern const struct sb_param *const sb_workload_param_table[SB_WL_N];
 
 void sb_scenario_defaults(struct sb_scenario *sc);
 void sb_scenario_free(struct sb_scenario *sc);
@@ -266,6 +225,9 @@ int sb_scenario_fail(const struct sb_scenario *sc, const char *key, struct sb_er
  * directory, as any path on a command line. malloc'd.
  */
 char *sb_scenario_path(const struct sb_scenario *sc, const char *key, const char *path);
+/* How workload `wi`'s hooks place their messages and open their files: sb_scenario_fail and
+ * sb_scenario_path of sc (workload/ops.h). */
+struct sb_wl_env sb_scenario_workload_env(const struct sb_scenario *sc, size_t wi);
 
 /* "dctcp|cubic|...": the registered transports, for messages. */
 void sb_transport_names(char *buf, size_t n);

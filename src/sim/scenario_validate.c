@@ -46,16 +46,6 @@ static struct topo_shape topo_shape(const struct sb_topo_params *t)
 	return s;
 }
 
-/* "leafspine has 1 leaf" reads better than "1 rack" for the topology the user wrote. */
-static int one_rack_fail(const struct sb_scenario *sc, struct sb_error *err, const char *key, const char *choice)
-{
-	const struct sb_topo_params *t = &sc->topo;
-	if (t->type == SB_TOPO_SINGLE)
-		return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology single has one rack", choice);
-	return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology %s has 1 leaf (topology.leaves = 1)",
-				choice, sb_topo_names[t->type]);
-}
-
 static int check_host(const struct sb_scenario *sc, struct sb_error *err, const char *key, int64_t h,
 		      const struct topo_shape *s)
 {
@@ -82,92 +72,41 @@ void sb_transport_names(char *buf, size_t n)
 	list_names(buf, n, names, count);
 }
 
+/* The keys every type shares, then the type's own checks (its ops->validate). */
 static int validate_workload(const struct sb_scenario *sc, size_t index, const struct topo_shape *s,
 			     struct sb_error *err)
 {
 	const struct sb_workload *wl = &sc->workloads[index];
+	const struct sb_workload_common *c = sb_workload_common(wl);
 	char key[64];
 #define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", index, name), key)
 
-	if (wl->type != SB_WL_FILE && (!wl->transport || !sb_transport_find(wl->transport))) {
+	if (!wl->ops->transport_per_flow && (!c->transport || !sb_transport_find(c->transport))) {
 		char known[256];
 		sb_transport_names(known, sizeof(known));
 		return sb_scenario_fail(sc, KEY("transport"), err, "unknown transport \"%s\", expected one of %s",
-					wl->transport ? wl->transport : "", known);
+					c->transport ? c->transport : "", known);
 	}
 	char na[SB_NUM_TEXT], nb[SB_NUM_TEXT];
-	if (wl->stop_ms != 0 && wl->stop_ms <= wl->start_ms)
+	if (c->stop_ms != 0 && c->stop_ms <= c->start_ms)
 		return sb_scenario_fail(sc, KEY("stop_ms"), err, "%s is not after start_ms (%s); use 0 for run.arrivals_ms",
-					sb_param_num_text(wl->stop_ms, na), sb_param_num_text(wl->start_ms, nb));
-	if (wl->start_ms >= sc->run.duration_ms)
+					sb_param_num_text(c->stop_ms, na), sb_param_num_text(c->start_ms, nb));
+	if (c->start_ms >= sc->run.duration_ms)
 		return sb_scenario_fail(sc, KEY("start_ms"), err,
 					"%s is not before run.duration_ms (%s), the workload would never run",
-					sb_param_num_text(wl->start_ms, na), sb_param_num_text(sc->run.duration_ms, nb));
-
-	switch (wl->type) {
-	case SB_WL_POISSON:
-		if (s->hosts < 2)
-			return sb_scenario_fail(sc, KEY("type"), err,
-						"a poisson workload needs at least 2 hosts, the topology has %" PRId64, s->hosts);
-		if (wl->dest != SB_DEST_ANY && s->racks < 2)
-			return one_rack_fail(sc, err, KEY("dest"), sb_dest_names[wl->dest]);
-		if (wl->load_ref == SB_LOAD_UPLINK && !s->has_uplinks)
-			return sb_scenario_fail(sc, KEY("load_ref"), err,
-						"uplink needs a topology with uplinks (leafspine or fattree), topology single has none");
-		break;
-	case SB_WL_INCAST: {
-		int64_t available;
-		if (wl->responders != SB_RESP_ANY) {
-			if (s->racks < 2)
-				return one_rack_fail(sc, err, KEY("responders"), sb_responders_names[wl->responders]);
-			available = s->hosts_per_rack;
-		} else {
-			available = s->hosts - 1;
-		}
-		if (wl->fanin > available)
-			return sb_scenario_fail(sc, KEY("fanin"), err, "%" PRId64 " responders per query, but responders = %s offers only %" PRId64
-						" hosts", wl->fanin, sb_responders_names[wl->responders], available);
-		if (wl->fanin_min > wl->fanin)
-			return sb_scenario_fail(sc, KEY("fanin_min"), err,
-						"%" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
-						wl->fanin_min, wl->fanin);
-		for (size_t i = 0; i < wl->receivers.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.receivers[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->receivers.v[i], s))
-				return -1;
-		}
-		break;
-	}
-	case SB_WL_LONGLIVED:
-	case SB_WL_BURST:
-	case SB_WL_CBR:
-		if (check_host(sc, err, KEY("dst"), wl->dst, s))
-			return -1;
-		if (wl->srcs.n == 0)
-			return sb_scenario_fail(sc, KEY("srcs"), err, "a %s workload needs at least one source host, e.g. srcs = [1];",
-						sb_workload_type_name[wl->type]);
-		if (wl->type == SB_WL_CBR && strcmp(wl->transport, "cbr") != 0)
-			return sb_scenario_fail(sc, KEY("transport"), err, "a cbr workload sends with transport \"cbr\", got \"%s\"",
-						wl->transport);
-		for (size_t i = 0; i < wl->srcs.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.srcs[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->srcs.v[i], s))
-				return -1;
-			if (wl->srcs.v[i] == wl->dst)
-				return sb_scenario_fail(sc, elem, err, "host %" PRId64 " is also the destination (dst)", wl->dst);
-		}
-		break;
-	case SB_WL_FILE:
-		if (!wl->path || !*wl->path)
-			return sb_scenario_fail(sc, KEY("path"), err, "required for a workload of type file (the flow list to replay)");
-		break;
-	default:
-		return sb_scenario_fail(sc, KEY("type"), err, "invalid workload type %d", wl->type);
-	}
+					sb_param_num_text(c->start_ms, na), sb_param_num_text(sc->run.duration_ms, nb));
 #undef KEY
-	return 0;
+	if (!wl->ops->validate)
+		return 0;
+	/* "leafspine has 1 leaf" reads better than "1 rack" for the topology the user wrote */
+	char one_rack[128];
+	if (sc->topo.type == SB_TOPO_SINGLE)
+		snprintf(one_rack, sizeof(one_rack), "topology single has one rack");
+	else
+		snprintf(one_rack, sizeof(one_rack), "topology %s has 1 leaf (topology.leaves = 1)", sb_topo_names[sc->topo.type]);
+	struct sb_wl_shape shape = { s->hosts, s->racks, s->hosts_per_rack, s->has_uplinks, one_rack };
+	struct sb_wl_env env = sb_scenario_workload_env(sc, index);
+	return wl->ops->validate(wl->params, &shape, &env, err);
 }
 
 /*
@@ -281,7 +220,7 @@ static int check_times(const struct sb_scenario *sc, struct sb_error *err)
 	for (size_t w = 0; w < sc->nworkloads; w++) {
 		char prefix[48];
 		snprintf(prefix, sizeof(prefix), "workloads.%zu.", w);
-		if (check_time_resolution(sc, prefix, sb_workload_param_table[sc->workloads[w].type], &sc->workloads[w], err))
+		if (check_time_resolution(sc, prefix, sc->workloads[w].ops->params, sc->workloads[w].params, err))
 			return -1;
 	}
 	return 0;

@@ -1,5 +1,6 @@
 /*
- * workload.h — traffic generators. Each workload of the scenario becomes flows:
+ * workload.h — the scenario's workloads becoming flows. Each workload type is one file behind
+ * struct sb_workload_ops (workload/ops.h, the registry in registry.c):
  *   poisson    background flows, sizes from a CDF, Poisson arrivals per host at a given load
  *   incast     query/response: each host queries `fanin` responders at a Poisson rate; every
  *              responder answers size_bytes/fanin at once; QCT = slowest response
@@ -13,19 +14,23 @@
 #ifndef SB_WORKLOAD_H
 #define SB_WORKLOAD_H
 
-#include "sim/sim.h"
-#include "workload/cdf.h"
+#include <stddef.h>
+#include <stdint.h>
+#include "core/util.h"
+#include "workload/ops.h"
 
+struct sb_sim;
+struct sb_scenario;
+
+/* Start every workload of sim->sc (its transport, priority and class, then its type's start). */
 int sb_workloads_start(struct sb_sim *sim, struct sb_error *err);
 void sb_workloads_free(struct sb_sim *sim);
 
-/* The CDF of workload `wi` (poisson, or incast with `cdf`): a built-in by name, else the file
- * as sb_scenario_path finds it; errors are placed at workloads.N.cdf. */
-int sb_workload_load_cdf(const struct sb_scenario *sc, size_t wi, struct sb_cdf *c, struct sb_error *err);
 /* The flow list of file workload `wi`, as sb_scenario_path finds it (malloc'd). */
 char *sb_workload_flow_path(const struct sb_scenario *sc, size_t wi);
 
-/* Offered bits per second per host for a poisson workload (load × reference capacity). */
+/* Offered bits per second of `host` for a workload that offers a load (poisson: load × the
+ * reference capacity); 0 for the others. */
 double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workload *wl, uint32_t host);
 
 #endif

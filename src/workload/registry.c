@@ -1,0 +1,52 @@
+/*
+ * registry.c — the workload types, in the order `sharebuf list workloads`, `sharebuf params`
+ * and the messages that list them show them; and what every type's parameters share.
+ */
+#include "workload/ops.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "workload/types.h"
+
+static const struct sb_workload_ops *const all[] = {
+	&sb_workload_poisson, &sb_workload_incast, &sb_workload_longlived,
+	&sb_workload_burst,   &sb_workload_cbr,    &sb_workload_file,
+	NULL,
+};
+
+const struct sb_workload_ops *const *sb_workload_all(void)
+{
+	return all;
+}
+
+const struct sb_workload_ops *sb_workload_find(const char *name)
+{
+	for (const struct sb_workload_ops *const *t = all; *t; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+
+void sb_workload_names(char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t t = 0; all[t] && used < n; t++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", all[t]->name);
+}
+
+void sb_workload_init(struct sb_workload *wl, const struct sb_workload_ops *ops)
+{
+	wl->ops = ops;
+	wl->params = sb_xcalloc(1, ops->params_size);
+	sb_params_defaults(ops->params, wl->params);
+}
+
+void sb_workload_clear(struct sb_workload *wl)
+{
+	if (wl->ops && wl->params)
+		sb_params_free(wl->ops->params, wl->params);
+	free(wl->params);
+	memset(wl, 0, sizeof(*wl));
+}

@@ -1,0 +1,70 @@
+/*
+ * world.h — what a running workload may do in the simulation, and nothing else.
+ *
+ * A generator asks how many hosts and racks there are and where a host sits, reads the clock,
+ * schedules its next arrival, creates flows and incast queries, and reports a failure at one of
+ * its keys. Those are all the ways workload code touches struct sb_sim, and world.c is the only
+ * file of the types that looks inside it: when the network and the flows move to other owners,
+ * world.c changes and the types' files do not.
+ */
+#ifndef SB_WORKLOAD_WORLD_H
+#define SB_WORKLOAD_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/event.h"
+#include "core/time.h"
+#include "core/util.h"
+#include "transport/flow.h"
+#include "workload/ops.h"
+
+struct sb_sim;
+struct sb_transport_ops;
+
+/* One workload of the run, while it runs. */
+struct sb_wl_run {
+	struct sb_sim *sim;
+	const struct sb_workload *cfg;
+	size_t index;                         /* N of workloads.N */
+	const struct sb_transport_ops *transport; /* NULL for a type whose flows name their own */
+	int prio, klass;                      /* the workload's, or its transport's defaults */
+	sb_time start, stop;                  /* the window in which it creates flows */
+	struct sb_wl_env env;                 /* places messages at the run's scenario */
+	void *state;                          /* the type's (ops->start allocates, ops->free frees) */
+};
+
+struct sb_wl_runtime;
+
+/* The scenario's workloads, and where the simulation keeps their generators (workload.c). */
+const struct sb_workload *sb_world_workloads(const struct sb_sim *sim, size_t *n);
+struct sb_wl_runtime **sb_world_runtime(struct sb_sim *sim);
+/* How workload `wi` places its messages and opens its files: at the run's scenario. */
+struct sb_wl_env sb_world_env(const struct sb_sim *sim, size_t wi);
+
+uint32_t sb_world_hosts(const struct sb_sim *sim);
+uint32_t sb_world_racks(const struct sb_sim *sim);
+uint32_t sb_world_rack_of(const struct sb_sim *sim, uint32_t host);
+/* Hosts of a rack are contiguous: rack r is hosts first .. first + count - 1. */
+uint32_t sb_world_rack_first(const struct sb_sim *sim, uint32_t rack);
+uint32_t sb_world_rack_count(const struct sb_sim *sim, uint32_t rack);
+uint64_t sb_world_seed(const struct sb_sim *sim);
+/* When every workload stops creating flows (run.arrivals_ms). */
+sb_time sb_world_arrivals_end(const struct sb_sim *sim);
+sb_time sb_world_now(const struct sb_sim *sim);
+void sb_world_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj);
+/* A host's NIC rate, and its share of its leaf's uplinks (the NIC rate when it has none). */
+double sb_world_host_bps(const struct sb_sim *sim, uint32_t host);
+double sb_world_uplink_share_bps(const struct sb_sim *sim, uint32_t host);
+/* Priorities that carry lossless traffic, which the MMUs need before the run. */
+void sb_world_note_lossless(struct sb_sim *sim, int prio);
+
+/* A flow of r's transport, priority and class from src to dst, starting at `start`. */
+struct sb_flow *sb_world_spawn(const struct sb_wl_run *r, uint32_t src, uint32_t dst, uint64_t size,
+			       sb_time start, enum sb_flow_kind kind);
+/* An incast query of `responses` responses of r's transport; returns its id (flow.query_id). */
+int32_t sb_world_query(const struct sb_wl_run *r, uint32_t host, sb_time start, uint16_t responses,
+		       uint32_t responder, uint64_t bytes);
+/* "workloads.N.KEY: H is not a host (the topology has ...)" unless 0 <= h < hosts. */
+int sb_world_check_host(const struct sb_wl_run *r, const char *key, int64_t h, struct sb_error *err);
+
+#endif
