@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine/packet.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "mmu/mmu.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "testlib.h"
 
 /* --- helpers --- */

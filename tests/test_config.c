@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "mmu/mmu.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "testlib.h"
 #include "transport/transport.h"
 

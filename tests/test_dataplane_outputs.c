@@ -30,8 +30,8 @@
 #include <unistd.h>
 #include "dataplane/dpreport.h"
 #include "dataplane/dpswitch.h"
-#include "sim/outdir.h"
-#include "sim/scenario.h"
+#include "core/outdir.h"
+#include "scenario/scenario.h"
 #include "testlib.h"
 
 #define ROW "1000.000,leaf0,0,0,0.000000,0\n"

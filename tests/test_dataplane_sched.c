@@ -23,7 +23,7 @@
 #include "core/rng.h"
 #include "dataplane/swport.h"
 #include "net/port.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 static struct sb_sim sim;

@@ -28,7 +28,7 @@
 #include <string.h>
 #include "dataplane/dpswitch.h"
 #include "dataplane/frame.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "testlib.h"
 
 static sb_time vclock;

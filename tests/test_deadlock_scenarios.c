@@ -26,7 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "net/deadlock.h"
 #include "sim/report.h"
 #include "sim/sim.h"

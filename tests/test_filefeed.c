@@ -15,7 +15,7 @@
 #include <string.h>
 #include "core/rng.h"
 #include "sim/report.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "testlib.h"
 

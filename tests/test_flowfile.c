@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/lines.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "testlib.h"
 #include "workload/flowfile.h"
 

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "sim/estimate.h"
 #include "sim/sim.h"
 #include "testlib.h"

@@ -1,7 +1,7 @@
 /*
  * test_outdir.c — what `run` and `compare` leave in their output directory when two of them
  * share it, when an earlier run left other files there, and when a signal stops them
- * (docs/outputs.md §1, docs/compare.md §7; src/sim/outdir.c), driven as a user would.
+ * (docs/outputs.md §1, docs/compare.md §7; src/core/outdir.c), driven as a user would.
  *
  * A run that must still be going when something happens to it is given a simulated time it
  * would take hours to reach (LONG: 100 s, traffic arriving in the first 50 ms only, so that the

@@ -1,6 +1,6 @@
 /*
  * test_outdir_safe.c — every file the programs create in an output directory is created
- * safely (docs/outputs.md §1 "How files are written"; src/core/safefile.h, src/sim/outdir.c):
+ * safely (docs/outputs.md §1 "How files are written"; src/core/safefile.h, src/core/outdir.c):
  * we run as root, and a directory someone else can write may hold planted names.
  *
  *   test_lock_link          a symbolic link planted as DIR/.sharebuf.lock: `run`, `compare`,

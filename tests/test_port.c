@@ -20,7 +20,7 @@
 #include <string.h>
 #include "core/rng.h"
 #include "net/port.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 #define MAXQ 4096

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "mmu/mmu.h"
 #include "sim/provenance.h"
 #include "testlib.h"

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
-#include "sim/scenario.h"
+#include "scenario/cfgfile.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "testlib.h"
 #include "transport/transport.h"

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "testlib.h"
 #include "topo/topo.h"

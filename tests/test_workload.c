@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/report.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "testlib.h"
 #include "transport/transport.h"

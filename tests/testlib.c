@@ -17,7 +17,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "mmu/mmu.h"
 #include "transport/cbr.h"
 #include "transport/transport.h"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <jansson.h>
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 /* Load a scenario from libconfig text plus overrides; aborts the test on error. */

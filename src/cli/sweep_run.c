@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include "cli/args.h"
 #include "cli/batch.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sweep.slurm", NULL };
 

@@ -32,9 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "core/lines.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 extern const char sb_default_scenario[];
 

@@ -18,13 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "dataplane/afpacket.h"
 #include "dataplane/dploop.h"
 #include "dataplane/dpreport.h"
 #include "dataplane/dpswitch.h"
-#include "sim/outdir.h"
-#include "sim/scenario.h"
+#include "core/outdir.h"
+#include "scenario/scenario.h"
 #include "topo/topo.h"
 
 extern const char sb_default_scenario[];

@@ -22,7 +22,7 @@
 #include "net/routes.h"
 #include "net/switch.h"
 #include "sim/flow_table.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
 

@@ -5,7 +5,7 @@
  * that do not fit a quantum. Each failure names the key (and where it was set) through
  * sb_scenario_fail(), so the user sees file:line or `--set`, the key and what was expected.
  */
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

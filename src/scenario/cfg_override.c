@@ -5,7 +5,7 @@
  * VALUE is parsed by sb_param_set_text, so every check and message is the file reader's with
  * "--set KEY" as the place (cfg_messages.c).
  */
-#include "cli/cfg_internal.h"
+#include "scenario/cfg_internal.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include "core/param.h"
 #include "core/util.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 /*
  * Room for a message's place: a file name, a line and a dotted key (the readers cut keys at

@@ -7,7 +7,7 @@
  * are written for users of the tool: what the key is, its unit, and what 0 means when 0 is
  * special. Defaults describe a small leaf-spine that runs in seconds.
  */
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -8,7 +8,7 @@
  * messages to the right line and key. The messages themselves, shared with the `--set`
  * overrides, are in cfg_messages.c; the overrides in cfg_override.c.
  */
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "cli/cfg_internal.h"
+#include "scenario/cfg_internal.h"
 #include "core/lines.h"
 #include "mmu/mmu.h"
 

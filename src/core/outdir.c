@@ -5,7 +5,7 @@
  * can need it: paths are complete before the flag that publishes them is set, and every
  * change happens with the handled signals blocked, so the handler never sees half a name.
  */
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 #include "core/safefile.h"
 

@@ -3,10 +3,10 @@
  * docs/scenario-keys.md), generated from the same tables the reader checks against, so the
  * documentation cannot drift from what is accepted.
  */
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 
 #include <string.h>
-#include "cli/cfg_internal.h"
+#include "scenario/cfg_internal.h"
 #include "mmu/mmu.h"
 
 static const char *const workload_summary[SB_WL_N] = {

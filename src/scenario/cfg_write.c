@@ -15,13 +15,13 @@
  * The text has no date, version or source name in it: two runs of the same scenario give the
  * same text, hence the same SHA-256 (sim/provenance.h), wherever they were started from.
  */
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/cfg_internal.h"
+#include "scenario/cfg_internal.h"
 #include "mmu/mmu.h"
 #include "workload/cdf.h"
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "core/util.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 /*
  * Read the scenario at `path` (or, when path is NULL, the libconfig text `text`, named

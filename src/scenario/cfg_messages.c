@@ -3,7 +3,7 @@
  * reader (cfgfile.c) and the `--set` overrides (cfg_override.c), so that both report a mistake
  * in the same words. cfg_internal.h documents each function.
  */
-#include "cli/cfg_internal.h"
+#include "scenario/cfg_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
