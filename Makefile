@@ -28,7 +28,7 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(LTO) $(WARN) -Isrc $(shell pkg-config
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c src/load/main.c,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/main.c src/dataplane/main.c src/load/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -83,7 +83,7 @@ $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
 # the software switch of the testbed (docs/testbed.md)
-$(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
+$(BUILD)/sharebuf-switch: $(BUILD)/src/dataplane/main.o $(BUILD)/libsharebuf.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 # its test and benchmark traffic, run in the hosts' namespaces
 $(BUILD)/dp-udp: bench/dp_udp.c
