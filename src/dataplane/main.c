@@ -1,5 +1,5 @@
 /*
- * switch_main.c — build/sharebuf-switch: the MMU library in a software switch over AF_PACKET
+ * main.c — build/sharebuf-switch: the MMU library in a software switch over AF_PACKET
  * sockets (docs/testbed.md §"The switch"). The command line is the contract with the testbed
  * (testbed/run.sh):
  *
