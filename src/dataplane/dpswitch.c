@@ -8,7 +8,6 @@
 #include "dataplane/frame.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
-#include "sim/sim.h"
 
 const char *const sb_dp_local_drop_name[SB_DP_NLOCAL] = { "no_slot", "local", "oversize" };
 

@@ -580,3 +580,9 @@ void sb_scenario_free(struct sb_scenario *sc)
 	free(sc->source);
 	memset(sc, 0, sizeof(*sc));
 }
+
+uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc)
+{
+	int64_t tcp = sc->tcp.mss + sc->tcp.header_bytes, rdma = sc->rdma.mtu + sc->rdma.header_bytes;
+	return (uint32_t)(tcp > rdma ? tcp : rdma);
+}

@@ -273,4 +273,9 @@ void sb_transport_names(char *buf, size_t n);
 /* Cross-field checks the tables cannot express (e.g. a host index beyond the topology). */
 int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err);
 
+/* The largest data frame any transport of the scenario puts on the wire (headroom formulas):
+ * the larger of TCP's (tcp.mss + tcp.header_bytes) and RDMA's (rdma.mtu + rdma.header_bytes).
+ * Here, not in sim/, because the software switch needs it and has no simulated world. */
+uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc);
+
 #endif
