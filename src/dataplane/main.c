@@ -6,8 +6,10 @@
  *   sharebuf-switch SCENARIO --port IFNAME=MAC [--port IFNAME=MAC]... --out DIR
  *                   [--set KEY=VALUE]... [--duration-s S] [--busy-poll]
  *
- * The scenario is read and validated exactly as `sharebuf run` does (same --set, same
- * messages). Bad input (a busy DIR, or a link planted as its lock, included): a message on
+ * The scenario is read exactly as `sharebuf run` reads it (same --set, same messages) and its
+ * network validated as `run` validates it (sb_scenario_validate_net); its workloads are the
+ * load generator's, which validates them (sharebuf-load), so the switch links no transport or
+ * workload code. Bad input (a busy DIR, or a link planted as its lock, included): a message on
  * stderr, exit 2, DIR not created. Otherwise the switch prints "sharebuf-switch: ready" once
  * every port is bound, forwards until SIGINT/SIGTERM or the duration, writes summary.json,
  * queues.csv and occupancy.csv into DIR as `sharebuf run` writes its files (dpreport.h) and
@@ -159,7 +161,7 @@ int main(int argc, char **argv)
 	sb_scenario_defaults(&sc);
 	rc = sb_cfg_load(&sc, a.scenario, sb_default_scenario, a.sets, a.nsets, &err);
 	if (rc == 0)
-		rc = sb_scenario_validate(&sc, &err);
+		rc = sb_scenario_validate_net(&sc, &err);
 	/* The clock runs from here: the MMU reads it when it is built (Occamy's token bucket starts
 	 * its refill then), and it must never run backwards after that. */
 	struct sb_dp_clock clock;

@@ -270,8 +270,12 @@ char *sb_scenario_path(const struct sb_scenario *sc, const char *key, const char
 /* "dctcp|cubic|...": the registered transports, for messages. */
 void sb_transport_names(char *buf, size_t n);
 
-/* Cross-field checks the tables cannot express (e.g. a host index beyond the topology). */
+/* Cross-field checks the tables cannot express (e.g. a host index beyond the topology):
+ * sb_scenario_validate_net's, then each workload's (validate_workloads.c). */
 int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err);
+/* The same without the workloads' checks (scenario_validate.c): what a program that runs no
+ * workload needs (the software switch); it links no transport or workload code. */
+int sb_scenario_validate_net(const struct sb_scenario *sc, struct sb_error *err);
 
 /* The largest data frame any transport of the scenario puts on the wire (headroom formulas):
  * the larger of TCP's (tcp.mss + tcp.header_bytes) and RDMA's (rdma.mtu + rdma.header_bytes).

@@ -4,6 +4,10 @@
  * two racks on a single switch, a time finer than the event core's picosecond, or DRR weights
  * that do not fit a quantum. Each failure names the key (and where it was set) through
  * sb_scenario_fail(), so the user sees file:line or `--set`, the key and what was expected.
+ *
+ * This file holds the checks of everything but the workloads (sb_scenario_validate_net): the
+ * software switch validates a scenario with it and links no transport or workload code. The
+ * workloads' own checks, which name transports, are in validate_workloads.c.
  */
 #include "scenario/scenario.h"
 
@@ -15,16 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mmu/mmu.h"
-#include "transport/transport.h"
+#include "scenario/validate_internal.h"
 
-struct topo_shape {
-	int64_t hosts, racks, hosts_per_rack;
-	bool has_uplinks;
-};
-
-static struct topo_shape topo_shape(const struct sb_topo_params *t)
+struct sb_topo_shape sb_topo_shape(const struct sb_topo_params *t)
 {
-	struct topo_shape s = { 0, 1, 0, false };
+	struct sb_topo_shape s = { 0, 1, 0, false };
 	switch (t->type) {
 	case SB_TOPO_SINGLE:
 		s.hosts = t->hosts;
@@ -46,18 +45,8 @@ static struct topo_shape topo_shape(const struct sb_topo_params *t)
 	return s;
 }
 
-/* "leafspine has 1 leaf" reads better than "1 rack" for the topology the user wrote. */
-static int one_rack_fail(const struct sb_scenario *sc, struct sb_error *err, const char *key, const char *choice)
-{
-	const struct sb_topo_params *t = &sc->topo;
-	if (t->type == SB_TOPO_SINGLE)
-		return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology single has one rack", choice);
-	return sb_scenario_fail(sc, key, err, "%s needs another rack, but topology %s has 1 leaf (topology.leaves = 1)",
-				choice, sb_topo_names[t->type]);
-}
-
-static int check_host(const struct sb_scenario *sc, struct sb_error *err, const char *key, int64_t h,
-		      const struct topo_shape *s)
+int sb_scenario_check_host(const struct sb_scenario *sc, struct sb_error *err, const char *key, int64_t h,
+			   const struct sb_topo_shape *s)
 {
 	if (h >= s->hosts)
 		return sb_scenario_fail(sc, key, err, "host %" PRId64 " does not exist, the topology has %" PRId64
@@ -65,109 +54,12 @@ static int check_host(const struct sb_scenario *sc, struct sb_error *err, const 
 	return 0;
 }
 
-static void list_names(char *buf, size_t n, const char *const *names, size_t count)
+void sb_list_names(char *buf, size_t n, const char *const *names, size_t count)
 {
 	size_t used = 0;
 	buf[0] = 0;
 	for (size_t i = 0; i < count && names[i] && used < n; i++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "|" : "", names[i]);
-}
-
-void sb_transport_names(char *buf, size_t n)
-{
-	const char *names[32];
-	size_t count = 0;
-	for (const struct sb_transport_ops *const *t = sb_transport_all(); t && *t && count < 32; t++)
-		names[count++] = (*t)->name;
-	list_names(buf, n, names, count);
-}
-
-static int validate_workload(const struct sb_scenario *sc, size_t index, const struct topo_shape *s,
-			     struct sb_error *err)
-{
-	const struct sb_workload *wl = &sc->workloads[index];
-	char key[64];
-#define KEY(name) (snprintf(key, sizeof(key), "workloads.%zu.%s", index, name), key)
-
-	if (wl->type != SB_WL_FILE && (!wl->transport || !sb_transport_find(wl->transport))) {
-		char known[256];
-		sb_transport_names(known, sizeof(known));
-		return sb_scenario_fail(sc, KEY("transport"), err, "unknown transport \"%s\", expected one of %s",
-					wl->transport ? wl->transport : "", known);
-	}
-	char na[SB_NUM_TEXT], nb[SB_NUM_TEXT];
-	if (wl->stop_ms != 0 && wl->stop_ms <= wl->start_ms)
-		return sb_scenario_fail(sc, KEY("stop_ms"), err, "%s is not after start_ms (%s); use 0 for run.arrivals_ms",
-					sb_param_num_text(wl->stop_ms, na), sb_param_num_text(wl->start_ms, nb));
-	if (wl->start_ms >= sc->run.duration_ms)
-		return sb_scenario_fail(sc, KEY("start_ms"), err,
-					"%s is not before run.duration_ms (%s), the workload would never run",
-					sb_param_num_text(wl->start_ms, na), sb_param_num_text(sc->run.duration_ms, nb));
-
-	switch (wl->type) {
-	case SB_WL_POISSON:
-		if (s->hosts < 2)
-			return sb_scenario_fail(sc, KEY("type"), err,
-						"a poisson workload needs at least 2 hosts, the topology has %" PRId64, s->hosts);
-		if (wl->dest != SB_DEST_ANY && s->racks < 2)
-			return one_rack_fail(sc, err, KEY("dest"), sb_dest_names[wl->dest]);
-		if (wl->load_ref == SB_LOAD_UPLINK && !s->has_uplinks)
-			return sb_scenario_fail(sc, KEY("load_ref"), err,
-						"uplink needs a topology with uplinks (leafspine or fattree), topology single has none");
-		break;
-	case SB_WL_INCAST: {
-		int64_t available;
-		if (wl->responders != SB_RESP_ANY) {
-			if (s->racks < 2)
-				return one_rack_fail(sc, err, KEY("responders"), sb_responders_names[wl->responders]);
-			available = s->hosts_per_rack;
-		} else {
-			available = s->hosts - 1;
-		}
-		if (wl->fanin > available)
-			return sb_scenario_fail(sc, KEY("fanin"), err, "%" PRId64 " responders per query, but responders = %s offers only %" PRId64
-						" hosts", wl->fanin, sb_responders_names[wl->responders], available);
-		if (wl->fanin_min > wl->fanin)
-			return sb_scenario_fail(sc, KEY("fanin_min"), err,
-						"%" PRId64 " is above fanin (%" PRId64 "); the fan-in is drawn from fanin_min..fanin",
-						wl->fanin_min, wl->fanin);
-		for (size_t i = 0; i < wl->receivers.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.receivers[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->receivers.v[i], s))
-				return -1;
-		}
-		break;
-	}
-	case SB_WL_LONGLIVED:
-	case SB_WL_BURST:
-	case SB_WL_CBR:
-		if (check_host(sc, err, KEY("dst"), wl->dst, s))
-			return -1;
-		if (wl->srcs.n == 0)
-			return sb_scenario_fail(sc, KEY("srcs"), err, "a %s workload needs at least one source host, e.g. srcs = [1];",
-						sb_workload_type_name[wl->type]);
-		if (wl->type == SB_WL_CBR && strcmp(wl->transport, "cbr") != 0)
-			return sb_scenario_fail(sc, KEY("transport"), err, "a cbr workload sends with transport \"cbr\", got \"%s\"",
-						wl->transport);
-		for (size_t i = 0; i < wl->srcs.n; i++) {
-			char elem[80];
-			snprintf(elem, sizeof(elem), "workloads.%zu.srcs[%zu]", index, i);
-			if (check_host(sc, err, elem, wl->srcs.v[i], s))
-				return -1;
-			if (wl->srcs.v[i] == wl->dst)
-				return sb_scenario_fail(sc, elem, err, "host %" PRId64 " is also the destination (dst)", wl->dst);
-		}
-		break;
-	case SB_WL_FILE:
-		if (!wl->path || !*wl->path)
-			return sb_scenario_fail(sc, KEY("path"), err, "required for a workload of type file (the flow list to replay)");
-		break;
-	default:
-		return sb_scenario_fail(sc, KEY("type"), err, "invalid workload type %d", wl->type);
-	}
-#undef KEY
-	return 0;
 }
 
 /*
@@ -287,7 +179,7 @@ static int check_times(const struct sb_scenario *sc, struct sb_error *err)
 	return 0;
 }
 
-int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
+int sb_scenario_validate_net(const struct sb_scenario *sc, struct sb_error *err)
 {
 	const struct sb_run_params *run = &sc->run;
 	const struct sb_topo_params *t = &sc->topo;
@@ -308,7 +200,7 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 		size_t n = 0;
 		for (const struct sb_bm_ops *const *b = sb_bm_all(); *b && n < 64; b++)
 			names[n++] = (*b)->name;
-		list_names(known, sizeof(known), names, n);
+		sb_list_names(known, sizeof(known), names, n);
 		return sb_scenario_fail(sc, "switch.scheme", err, "unknown scheme \"%s\", expected one of %s",
 					sc->sw.scheme ? sc->sw.scheme : "", known);
 	}
@@ -342,7 +234,7 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 					sb_param_num_text(sc->rdma.timely_thigh_us, hi), sb_param_num_text(sc->rdma.timely_tlow_us, lo));
 	}
 
-	struct topo_shape shape = topo_shape(t);
+	struct sb_topo_shape shape = sb_topo_shape(t);
 	if (run->sample_hosts.n && !(run->sample_interval_us > 0))
 		return sb_scenario_fail(sc, "run.sample_hosts", err,
 					"sampling host throughput needs run.sample_interval_us > 0, got %s",
@@ -350,11 +242,8 @@ int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err)
 	for (size_t i = 0; i < run->sample_hosts.n; i++) {
 		char elem[48];
 		snprintf(elem, sizeof(elem), "run.sample_hosts[%zu]", i);
-		if (check_host(sc, err, elem, run->sample_hosts.v[i], &shape))
+		if (sb_scenario_check_host(sc, err, elem, run->sample_hosts.v[i], &shape))
 			return -1;
 	}
-	for (size_t i = 0; i < sc->nworkloads; i++)
-		if (validate_workload(sc, i, &shape, err))
-			return -1;
 	return 0;
 }
