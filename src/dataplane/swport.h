@@ -8,7 +8,7 @@
  * or deficit round robin with per-priority quanta (a queue's turn adds its quantum; it keeps
  * the turn while its deficit covers its head packet; a queue found empty, or emptied, loses
  * its deficit). For the same queue contents both pick the same packets in the same order and
- * keep the same deficits (tests/test_dataplane_sched.c runs both).
+ * keep the same deficits (tests/cli/test_dataplane_sched.c runs both).
  *
  * The data FIFOs hold only packets the MMU admitted; the control FIFO holds frames that are
  * not charged to the shared buffer (not IP, or flooded), bounded by a count.

@@ -3,7 +3,8 @@
  * test` ends with the summary line and shows a test program's output only when it fails
  * (tests/run-tests.sh), and `make demo` / `make test` build quietly, showing the compiler's
  * output only when the build fails (tools/quietly.sh). Both scripts are driven here on
- * stand-in programs, from the repository root.
+ * stand-in programs (in two layers' directories of BUILD/tests/, beside a real-time one that
+ * `make test` must not run), from the repository root.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,12 +56,18 @@ static const char *last_line(const char *s)
 static void test_run_tests_summary(void **state)
 {
 	(void)state;
-	char *dir = tl_tmpdir(), *tests = tl_path_in(dir, "tests"), cmd[4096];
+	/* BUILD/tests/LAYER/test_x: two layers' directories, and the real-time tests' apart */
+	char *dir = tl_tmpdir(), *top = tl_path_in(dir, "tests"), *tests = tl_path_in(top, "core"), cmd[4096];
+	char *other = tl_path_in(top, "mmu"), *realtime = tl_path_in(top, "realtime");
+	assert_int_equal(mkdir(top, 0777), 0);
 	assert_int_equal(mkdir(tests, 0777), 0);
+	assert_int_equal(mkdir(other, 0777), 0);
+	assert_int_equal(mkdir(realtime, 0777), 0);
+	program(realtime, "test_rt", "[  FAILED  ] 5 test(s), listed below:\n", 1); /* never run by make test */
 	program(tests, "test_good", "[ RUN      ] test_one\nnoise of a passing test\n[  PASSED  ] 3 test(s).\n", 0);
 	program(tests, "test_bad",
 		"[ RUN      ] test_two\nwhy it failed\n[  PASSED  ] 1 test(s).\n[  FAILED  ] 1 test(s), listed below:\n", 1);
-	program(tests, "test_quiet", "[  PASSED  ] 2 test(s).\n", 0);
+	program(other, "test_quiet", "[  PASSED  ] 2 test(s).\n", 0);
 	snprintf(cmd, sizeof(cmd), "sh tests/run-tests.sh '%s'", dir);
 	struct out o = shell(cmd, dir);
 	assert_int_equal(o.status, 1);
@@ -68,11 +75,13 @@ static void test_run_tests_summary(void **state)
 	/* the failure in full, the passing programs' noise not at all, but kept in their logs */
 	assert_non_null(strstr(o.text, "why it failed"));
 	assert_null(strstr(o.text, "noise of a passing test"));
-	char *logs = tl_path_in(dir, "test-logs");
-	char *good = tl_slurp_in(logs, "test_good.log");
+	char *logs = tl_path_in(dir, "test-logs"), *core_logs = tl_path_in(logs, "core");
+	char *good = tl_slurp_in(core_logs, "test_good.log");
 	assert_non_null(strstr(good, "noise of a passing test"));
 	free(good);
-	assert_int_equal(tl_count_entries(logs), 3);
+	assert_int_equal(tl_count_entries(logs), 2); /* core/, mmu/ */
+	assert_int_equal(tl_count_entries(core_logs), 2);
+	free(core_logs);
 	free(o.text);
 
 	/* all passing: a few lines at most, the summary last, status 0 */
@@ -87,6 +96,9 @@ static void test_run_tests_summary(void **state)
 	free(o.text);
 	free(logs);
 	free(tests);
+	free(other);
+	free(realtime);
+	free(top);
 	tl_rmtree(dir);
 	free(dir);
 }

@@ -141,7 +141,7 @@ static void check_regression(const char *name, int refused, const struct sb_erro
 		if (!strcmp(regressions[i].file, name))
 			r = &regressions[i];
 	if (!r)
-		fail_msg("fuzz/regressions/%s has no expected answer in tests/test_fuzz_regressions.c", name);
+		fail_msg("fuzz/regressions/%s has no expected answer in tests/cli/test_fuzz_regressions.c", name);
 	print_message("%-40s %s%s\n", name, refused ? "refused: " : "accepted", refused ? why->msg : "");
 	if (r->refused) {
 		if (!refused)

@@ -3,7 +3,7 @@
  * frame, SIH against a reference written from the paper's four cases, random traffic with the
  * scheme's invariants checked, bad configurations, lossy packets, and the burst-absorption
  * theorems. The simulator scenarios (pools of the paper's switch, Fig. 11, port-level safety,
- * incast) are in tests/test_dsh_scenarios.c.
+ * incast) are in tests/sim/test_dsh_scenarios.c.
  *
  * Vectors are worked from the DSH paper (ICDCS'23): the state machines of §III and the choices
  * where it is silent (docs/schemes/dsh.md), the burst-absorption theorems of §IV, and SIH's
@@ -612,7 +612,7 @@ static void test_lossy_dt(void **state)
  * so B_s = B − 32η (DSH) and B − 7·32η (SIH) — with the corrected case boundary
  * R* = 1 + (1 + αN)/(αM) (U23; the paper's printed (1 − αN)/(αM) + 1 picks the wrong branch for
  * the second vector). The simulated switch is held to the same formula in
- * tests/test_dsh_scenarios.c (test_burst_absorption_measured). */
+ * tests/sim/test_dsh_scenarios.c (test_burst_absorption_measured). */
 static void test_theorem_vectors(void **state)
 {
 	(void)state;

@@ -3,7 +3,7 @@
  * micro-burst is first dropped and how much buffer is then free (Shan et al., TPDS 2017,
  * Theorems 1–4, evaluated at the paper's parameters). These validate the
  * simulator (CBR sources, single switch, DT) before EDT is measured against the same theory in
- * tests/test_edt.c.
+ * tests/sim/test_edt.c.
  *
  * Set-up (§3): N ports overloaded at 2 Gb/s since t = 0 sit at the DT steady state
  * αB/(1+αN); at t0 = 20 ms, M empty ports start bursts at R_i. Tolerance at packet

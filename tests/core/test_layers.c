@@ -1,11 +1,12 @@
 /*
  * test_layers.c — the layers of src/ stay layered (docs/architecture.md §1.0).
  *
- * tools/layers.txt ranks the directories of src/ (core, engine and mmu at the bottom, cli at
+ * tools/layers.txt ranks the directories of src/ (core, engine and mmu at the bottom, load at
  * the top) and lists the includes that still climb. Every `#include "dir/..."` of every file
  * of src/ must name its own layer or a layer of a strictly lower rank, or be listed; a listed
- * include that no longer exists fails too, so the list says exactly what remains. Which bugs
- * each test catches is said above it.
+ * include that no longer exists fails too, so the list says exactly what remains. The link
+ * says the same of calls (one archive per layer, the Makefile); the test programs are sorted
+ * by the same layers (test_tests_by_layer). Which bugs each test catches is said above it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -253,18 +254,54 @@ static void test_rule(void **state)
 }
 
 /* Catches: the order of tools/layers.txt changed to let a climb through instead of listing
- * it (sim moved down, net put above transport, the MMU library given the engine). */
+ * it (sim moved down, net put above transport, the MMU library given the engine, the scenario
+ * put above the simulator that reads it, the data plane given the simulator). */
 static void test_layer_order(void **state)
 {
 	(void)state;
 	struct layers L;
 	layers_load(&L);
-	const char *order[] = { "core", "engine", "net", "topo", "transport", "workload", "sim", "cli" };
+	const char *order[] = { "core", "engine", "net", "topo", "transport", "workload", "scenario", "sim", "cli", "load" };
 	for (size_t i = 1; i < sizeof(order) / sizeof(order[0]); i++)
 		assert_true(rank_of(&L, order[i - 1]) >= 0 && rank_of(&L, order[i - 1]) < rank_of(&L, order[i]));
 	/* the MMU library stands on core alone: beside the engine, below the network */
 	assert_int_equal(rank_of(&L, "mmu"), rank_of(&L, "engine"));
 	assert_true(rank_of(&L, "core") < rank_of(&L, "mmu"));
+	/* the software switch and the simulator are independent: one rank, above the scenario */
+	assert_int_equal(rank_of(&L, "dataplane"), rank_of(&L, "sim"));
+}
+
+/* The test programs are in the directory of a layer (tests/LAYER/test_x.c, linked with that
+ * layer's archive and those below, the Makefile's) or in tests/realtime/. Catches: a test
+ * left at the top of tests/ or in a directory that names no layer, which the build would
+ * skip silently (so it would never run). */
+static void test_tests_by_layer(void **state)
+{
+	(void)state;
+	struct layers L;
+	layers_load(&L);
+	DIR *d = opendir("tests");
+	assert_non_null(d);
+	unsigned layer_dirs = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		char path[512];
+		struct stat st;
+		snprintf(path, sizeof(path), "tests/%s", e->d_name);
+		if (e->d_name[0] == '.' || stat(path, &st) != 0)
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			if (strncmp(e->d_name, "test_", 5) == 0)
+				fail_msg("%s: a test program belongs in the directory of its layer, tests/LAYER/", path);
+			continue;
+		}
+		if (strcmp(e->d_name, "realtime") == 0)
+			continue;
+		if (rank_of(&L, e->d_name) < 0)
+			fail_msg("%s names no layer of %s (tests/LAYER/, or tests/realtime/)", path, LAYERS_FILE);
+		layer_dirs++;
+	}
+	closedir(d);
+	assert_true(layer_dirs >= 2);
 }
 
 /* Catches: a new directory of src/ that no layer names (its includes would go unchecked). */
@@ -325,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_rule),
 		cmocka_unit_test(test_layer_order),
 		cmocka_unit_test(test_every_directory_is_a_layer),
+		cmocka_unit_test(test_tests_by_layer),
 		cmocka_unit_test(test_no_include_climbs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /*
  * bufprobe.h — measuring a buffer-management scheme in the simulator against fluid theory
- * (tests/test_edt.c, tests/test_dt_theory.c). Include after cmocka.h and testlib.h.
+ * (tests/sim/test_edt.c, tests/sim/test_dt_theory.c). Include after cmocka.h and testlib.h.
  *
  * The paper's switch (EDT §5.1): one switch, 16 hosts at 1 Gb/s, B = 1 MB (10^6 B), 1500-byte
  * packets (the size cn2 = 8 implies). An output port is overloaded at R Gb/s by ceil(R) CBR

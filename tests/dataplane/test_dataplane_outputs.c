@@ -56,7 +56,7 @@ struct fixture {
 static void fixture_init(struct fixture *x)
 {
 	static const uint8_t macs[2][6] = { { 2, 0, 0, 0, 0, 1 }, { 2, 0, 0, 0, 0, 2 } };
-	tl_scenario(&x->sc, "topology: { type = \"single\"; hosts = 2; };\n", NULL, 0);
+	tl_scenario_net(&x->sc, "topology: { type = \"single\"; hosts = 2; };\n", NULL, 0);
 	struct sb_error err = { "" };
 	if (sb_dp_switch_init(&x->sw, &x->sc, 2, macs, zero_clock, NULL, &err))
 		fail_msg("init: %s", err.msg);

@@ -51,7 +51,7 @@ static void set_macs(void)
 static void make_switch(struct sb_dp_switch *sw, struct sb_scenario *sc, const char *text, uint16_t nports)
 {
 	set_macs();
-	tl_scenario(sc, text, NULL, 0);
+	tl_scenario_net(sc, text, NULL, 0);
 	struct sb_error err = { "" };
 	vclock = 0;
 	if (sb_dp_switch_init(sw, sc, nports, (const uint8_t(*)[6])macs, virtual_now, NULL, &err))
@@ -343,7 +343,7 @@ static void expect_refused(const char *text, uint16_t nports, const char *key)
 	struct sb_dp_switch sw;
 	struct sb_error err = { "" };
 	set_macs();
-	tl_scenario(&sc, text, NULL, 0);
+	tl_scenario_net(&sc, text, NULL, 0);
 	assert_int_equal(sb_dp_switch_init(&sw, &sc, nports, (const uint8_t(*)[6])macs, virtual_now, NULL, &err), -1);
 	print_message("%s\n", err.msg);
 	assert_non_null(strstr(err.msg, key));

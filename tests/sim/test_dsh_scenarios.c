@@ -2,7 +2,7 @@
  * test_dsh_scenarios.c — DSH and SIH (src/mmu/bm_dsh.c) in the simulator, with line-rate CBR
  * senders (the paper's "CC none") and every invariant checked: the pools of the paper's
  * Tomahawk switch, the Fig. 11 knee, port-level safety, lossless incast, undersized headroom,
- * and lossy-only runs. The state machines driven directly are in tests/test_dsh.c.
+ * and lossy-only runs. The state machines driven directly are in tests/sim/test_dsh.c.
  *
  * Vectors are worked from the DSH paper (ICDCS'23): Eq. 1 and §V-A (η = 56,840 B and the
  * Tomahawk pools), the fluid knee of Fig. 11, and what the design promises (port-level safety,

@@ -4,7 +4,7 @@
  * Vectors are worked from the EDT paper (TPDS'17): Theorem 5 and its corrected draining-regime
  * form (docs/schemes/edt.md §4), the derived cn2/TM1 (§4.2), the Fig. 12–14 scenario, the state
  * machine's transitions, and a reduced Fig. 17 ON/OFF run. The DT
- * theorems (E1–E10) that validate the simulator itself are in tests/test_dt_theory.c.
+ * theorems (E1–E10) that validate the simulator itself are in tests/sim/test_dt_theory.c.
  *
  * Every switch is the paper's: 16 ports at 1 Gb/s, B = 1 MB (10^6 B), α = 1, 1500-byte
  * packets. An output port is overloaded at R Gb/s by ceil(R) CBR senders of at most 1 Gb/s
