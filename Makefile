@@ -1,8 +1,10 @@
 # sharebuf — plain GNU Make build. Why not CMake: the whole project is one library, one program
 # and a directory of test programs; a 60-line Makefile states that directly, builds in seconds,
 # and needs nothing beyond make and a C compiler. Targets:
-#   make            build/sharebuf (+ build/libsharebuf.a)
-#   make test       build and run every test program of tests/ (tests/run-tests.sh): simulated
+#   make            build/sharebuf, build/sharebuf-switch and build/sharebuf-load, each linked
+#                   from the archives of its layer and those below (build/lib/libsb_LAYER.a),
+#                   and build/libsharebuf.a (every layer: the fuzzers, examples, probes)
+#   make test       build and run every test program of tests/LAYER/ (tests/run-tests.sh): simulated
 #                   time only, the same result on a loaded machine
 #   make test-realtime  the real-time tests of tests/realtime/ (real packets in network
 #                   namespaces, as root; CI's testbed step): docs/testing.md §1
@@ -42,7 +44,7 @@ DEFAULT_SCENARIO := scenarios/default.cfg
 .PHONY: all test test-only test-realtime build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
-all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
+all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(BUILD)/libsharebuf.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 	if (rc == 0 && !occ)
 		rc = sb_fail(&err, "cannot create a temporary file for the occupancy samples: %s", strerror(errno));
 	/* DIR is created and locked only once the input is known good, so that bad input leaves
-	 * nothing behind; the lock (sim/outdir.h) keeps a second switch or run out of it, and a
+	 * nothing behind; the lock (core/outdir.h) keeps a second switch or run out of it, and a
 	 * link planted under its name or an output's is never followed */
 	static const char *const out_names[] = { "summary.json", "queues.csv", "occupancy.csv", NULL };
 	if (rc == 0 && sb_outdir_claim(a.out, out_names, &err))

@@ -43,7 +43,7 @@ struct sb_swport {
 	struct sb_dp_fifo ctrl;
 	uint32_t ctrl_limit;       /* frames the control FIFO may hold */
 	uint8_t backlog;           /* bit p set = q[p] non-empty */
-	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (sim/scenario.h) */
+	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (scenario/scenario.h) */
 	uint8_t drr_next, drr_turn;
 	bool ecn_at_dequeue;
 	int32_t deficit[SB_MMU_NPRIO];

@@ -3,7 +3,7 @@
  * struct sb_scenario, and printing the reference of every key.
  *
  * The file layout (docs/scenario.md): groups run, topology, switch, host and tcp whose keys are those
- * of the parameter tables in src/sim/scenario.c; inside switch, a group named after a scheme
+ * of the parameter tables in src/scenario/scenario.c; inside switch, a group named after a scheme
  * (switch.dt, ...) holds that scheme's parameters; `workloads` is a list of groups, each with
  * a `type`. Every error names its place as "FILE:LINE: KEY: what was expected" (or
  * "--set KEY: ..." for an override), so a user can fix it without reading code.

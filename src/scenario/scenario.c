@@ -2,7 +2,7 @@
  * scenario.c — the parameter tables of a scenario and its defaults (the cross-field checks are
  * scenario_validate.c).
  *
- * The tables are the single source of truth for every key: the reader (src/cli/cfgfile.c),
+ * The tables are the single source of truth for every key: the reader (src/scenario/cfgfile.c),
  * `--set`, and the generated reference (docs/scenario-keys.md) all use them, so the docs here
  * are written for users of the tool: what the key is, its unit, and what 0 means when 0 is
  * special. Defaults describe a small leaf-spine that runs in seconds.

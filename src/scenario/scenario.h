@@ -2,7 +2,7 @@
  * scenario.h — everything a run is made of, as plain parameter structs.
  *
  * Each struct has a parameter table (scenario.c) that gives every key its type, default, unit,
- * range and documentation; the scenario file reader (src/cli/cfgfile.c) fills them, and
+ * range and documentation; the scenario file reader (src/scenario/cfgfile.c) fills them, and
  * docs/scenario.md is generated from the same tables. Units are in the key names
  * (_ms, _us, _gbps, _bytes) so a scenario file reads unambiguously.
  */
@@ -75,7 +75,7 @@ enum { SB_NIC_CONTROL_PRIORITY = 0, SB_NIC_CONTROL_FIFO };
 
 /* tcp.ack_path and rdma.ack_path: the lane ACKs travel in (the data queue or the control queue). */
 enum { SB_ACK_PATH_DATA = 0, SB_ACK_PATH_CONTROL };
-/* tcp.hystart and tcp.recovery choices, in table order (src/sim/scenario.c). */
+/* tcp.hystart and tcp.recovery choices, in table order (src/scenario/scenario.c). */
 enum { SB_TCP_HYSTART_AUTO, SB_TCP_HYSTART_OFF, SB_TCP_HYSTART_PP, SB_TCP_HYSTART_CLASSIC, SB_TCP_HYSTART_LINUX };
 enum { SB_TCP_RECOVERY_PRR, SB_TCP_RECOVERY_RFC6675 };
 
@@ -206,7 +206,7 @@ struct sb_workload {
 /*
  * Where a key got its value, so that checks made long after reading (sb_scenario_validate,
  * building the network, opening a workload's files) can still say "FILE:LINE: KEY". The
- * reader (src/cli/cfgfile.c) notes every key it sets, and the groups switch.SCHEME and
+ * reader (src/scenario/cfgfile.c) notes every key it sets, and the groups switch.SCHEME and
  * workloads.N; an override notes its key with file NULL. The latest note of a key wins.
  */
 struct sb_key_origin {
