@@ -1,8 +1,10 @@
 # sharebuf — plain GNU Make build. Why not CMake: the whole project is one library, one program
 # and a directory of test programs; a 60-line Makefile states that directly, builds in seconds,
 # and needs nothing beyond make and a C compiler. Targets:
-#   make            build/sharebuf (+ build/libsharebuf.a)
-#   make test       build and run every test program of tests/ (tests/run-tests.sh): simulated
+#   make            build/sharebuf, build/sharebuf-switch and build/sharebuf-load, each linked
+#                   from the archives of its layer and those below (build/lib/libsb_LAYER.a),
+#                   and build/libsharebuf.a (every layer: the fuzzers, examples, probes)
+#   make test       build and run every test program of tests/LAYER/ (tests/run-tests.sh): simulated
 #                   time only, the same result on a loaded machine
 #   make test-realtime  the real-time tests of tests/realtime/ (real packets in network
 #                   namespaces, as root; CI's testbed step): docs/testing.md §1
@@ -32,9 +34,11 @@ CFLAGS  += -std=c17 -D_GNU_SOURCE $(OPT) $(LTO) $(WARN) -Isrc $(shell pkg-config
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LDLIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC  := $(sort $(filter-out src/cli/main.c src/cli/switch_main.c src/load/main.c,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/main.c src/dataplane/main.c src/load/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC := $(sort $(wildcard tests/test_*.c))
+# tests/LAYER/test_*.c: each test program in the directory of the lowest layer whose code it
+# needs (docs/testing.md, "Where a test goes"); tests/realtime/ apart (make test-realtime)
+TEST_SRC := $(sort $(foreach l,$(shell awk '$$1 == "layer" { print $$2 }' tools/layers.txt),$(wildcard tests/$(l)/test_*.c)))
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 RT_SRC   := $(sort $(wildcard tests/realtime/test_*.c))
 RT_TESTS := $(RT_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -44,7 +48,7 @@ DEFAULT_SCENARIO := scenarios/default.cfg
 .PHONY: all test test-only test-realtime build-tests sanitize fuzz fuzzers bench bench-scaling bench-memory bench-misses bench-dataplane deps clean docs demo FORCE
 # keep test objects (no "rm ..." after the test summary, faster rebuilds)
 .SECONDARY:
-all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load
+all: $(BUILD)/sharebuf $(BUILD)/sharebuf-switch $(BUILD)/sharebuf-load $(BUILD)/libsharebuf.a
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,7 +78,7 @@ $(BUILD)/libsharebuf.a: $(LIB_OBJ) $(BUILD)/gen/default_scenario.o $(BUILD)/gen/
 # and src/mmu only, which need libc and libm and nothing else, so an embedder links it without
 # the simulator or its packages. `make install` puts it, the headers the public mmu.h includes
 # and lib/pkgconfig/sbmmu.pc under PREFIX (DESTDIR honoured); tools/install-mmu.sh does the
-# work, tests/test_mmu_install.c builds examples/embed_mmu.c against an installed copy.
+# work, tests/mmu/test_mmu_install.c builds examples/embed_mmu.c against an installed copy.
 PREFIX ?= /usr/local
 SBMMU_OBJ := $(filter $(BUILD)/src/core/% $(BUILD)/src/mmu/%,$(LIB_OBJ))
 $(BUILD)/libsbmmu.a: $(SBMMU_OBJ)
@@ -86,10 +90,41 @@ uninstall:
 	sh tools/install-mmu.sh uninstall $(BUILD) "$(PREFIX)"
 # the test compiles the example as this build compiles (a sanitized build's archive needs the
 # sanitizer's flags to link)
-$(BUILD)/tests/test_mmu_install: | $(BUILD)/libsbmmu.a
-$(BUILD)/tests/test_mmu_install.o: CFLAGS += -DSB_BUILD_CC='"$(CC)"' -DSB_BUILD_OPT='"$(OPT)"'
+$(BUILD)/tests/mmu/test_mmu_install: | $(BUILD)/libsbmmu.a
+$(BUILD)/tests/mmu/test_mmu_install.o: CFLAGS += -DSB_BUILD_CC='"$(CC)"' -DSB_BUILD_OPT='"$(OPT)"'
 .PHONY: install uninstall
 # ---- end of the MMU library
+
+# One archive per layer (tools/layers.txt, the one place the layers and their ranks are
+# declared): build/lib/libsb_LAYER.a holds the objects of src/LAYER/. A program or a test of
+# layer L links L's archive and those of every lower rank, never one of its own rank or above,
+# so a call that climbs a layer is an undefined symbol at the link, not a review comment.
+# The embedded default scenario belongs to the scenario layer (its reader's fallback), the
+# commit to core (every program prints it).
+LAYERS     := $(shell awk '$$1 == "layer" { print $$2 }' tools/layers.txt)
+layer_rank  = $(shell awk -v l=$(1) '$$1 == "layer" && $$2 == l { print $$3 }' tools/layers.txt)
+# the layers a file of layer $(1) may use: itself, then every lower rank, highest first (a
+# static link resolves from left to right)
+layers_below = $(shell awk -v l=$(1) '$$1 == "layer" { r[$$2] = $$3; n[++k] = $$2 } \
+	END { for (i = 1; i <= k; i++) if (n[i] == l || r[n[i]] < r[l]) print r[n[i]], i, n[i] }' tools/layers.txt | \
+	sort -k1,1nr -k2,2n | awk '{ print $$3 }')
+layer_libs  = $(foreach l,$(call layers_below,$(1)),$(BUILD)/lib/libsb_$(l).a)
+# the archives as a group: the layers of the network still call up into sim/ (the climbs of
+# tools/layers.txt), which a single left-to-right pass would leave unresolved
+link_group  = -Wl,--start-group $(1) -Wl,--end-group
+LAYER_OBJ_scenario := $(BUILD)/gen/default_scenario.o
+LAYER_OBJ_core     := $(BUILD)/gen/commit.o
+define LAYER_ARCHIVE
+$(BUILD)/lib/libsb_$(1).a: $(filter $(BUILD)/src/$(1)/%,$(LIB_OBJ)) $(LAYER_OBJ_$(1))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call LAYER_ARCHIVE,$(l))))
+LAYER_LIBS := $(LAYERS:%=$(BUILD)/lib/libsb_%.a)
+CLI_LIBS   := $(call layer_libs,cli)
+SWITCH_LIBS := $(call layer_libs,dataplane)
+LOAD_LIBS  := $(call layer_libs,load)
 
 # MPI (docs/sweep.md): with Open MPI's mpicc on the PATH (tools/install-deps.sh installs it),
 # `sweep --mpi` is built into the program from src/cli/mpi/; without it, the option says how to
@@ -104,12 +139,14 @@ $(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) $(MPI_LDLIBS)
+$(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(CLI_LIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(CLI_LIBS)) -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
-# the software switch of the testbed (docs/testbed.md)
-$(BUILD)/sharebuf-switch: $(BUILD)/src/cli/switch_main.o $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+# the software switch of the testbed (docs/testbed.md): the data plane's layer and those below
+# it, so no object of the simulator (src/sim/, same rank) can be linked in
+# (tests/dataplane/test_switch_symbols.c checks the program's symbols)
+$(BUILD)/sharebuf-switch: $(BUILD)/src/dataplane/main.o $(SWITCH_LIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(SWITCH_LIBS)) -o $@ $(LDLIBS)
 # its test and benchmark traffic, run in the hosts' namespaces
 $(BUILD)/dp-udp: bench/dp_udp.c
 	@mkdir -p $(dir $@)
@@ -121,24 +158,55 @@ $(BUILD)/mem-latency: bench/mem_latency.c
 	$(CC) $(CFLAGS) -fno-lto $< -o $@
 
 # The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
-$(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(LOAD_LIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(LOAD_LIBS)) -o $@ $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/tests/testlib.o $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
+# The tests' helpers (tests/testlib.h), one archive: testlib.o needs only core, the others
+# (tests/LAYER/*lib.c) their layer, so a test links the part it calls and no more.
+TL_OBJ := $(patsubst %.c,$(BUILD)/%.o,tests/testlib.c $(sort $(wildcard tests/*/*lib.c tests/*/*lib_*.c)))
+$(BUILD)/tests/libtl.a: $(TL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+# tests include "testlib.h" and their directory's harnesses from any directory of tests/
+$(BUILD)/tests/%.o: CFLAGS += -Itests
+
+# A test of tests/LAYER/ links the archives of LAYER and of the lower ranks only: a test (or a
+# layer's code it calls) that needs a higher layer fails to link. The layers of the network
+# still call up into the simulated world (the `climbs` of tools/layers.txt: struct sb_sim,
+# sb_node_receive), so for now their tests link every archive; a layer leaves this list when
+# its climbs are gone, and then its tests link like the others'. The scenario's tests are in
+# the same case while the transports climb: the whole validation looks transports up by name
+# (src/scenario/validate_workloads.c), and the transports' objects call into sim/.
+CLIMBING_LAYERS := net topo transport workload
+CLIMBING_USERS  := scenario
+test_libs = $(if $(filter $(1),$(CLIMBING_LAYERS) $(CLIMBING_USERS)),$(LAYER_LIBS),$(call layer_libs,$(1)))
+define TEST_LAYER
+$(BUILD)/tests/$(1)/%: $(BUILD)/tests/$(1)/%.o $(BUILD)/tests/libtl.a $(call test_libs,$(1))
+	$$(CC) $$(CFLAGS) -fno-lto $$(filter %.o,$$^) $$(call link_group,$(BUILD)/tests/libtl.a $(call test_libs,$(1))) \
+		-o $$@ $$(LDLIBS) $$(TEST_LDLIBS)
+endef
+$(foreach l,$(LAYERS),$(eval $(call TEST_LAYER,$(l))))
+# the real-time tests drive the programs and the load generator's code: every archive
+$(BUILD)/tests/realtime/%: $(BUILD)/tests/realtime/%.o $(BUILD)/tests/libtl.a $(LAYER_LIBS)
+	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(call link_group,$(BUILD)/tests/libtl.a $(LAYER_LIBS)) \
+		-o $@ $(LDLIBS) $(TEST_LDLIBS)
 # the switch's program tests run the switch and its traffic tool
-$(BUILD)/tests/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+$(BUILD)/tests/dataplane/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
 $(BUILD)/tests/realtime/test_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
+# the switch's symbols are compared with those of every layer's archive and the programs' mains
+$(BUILD)/tests/dataplane/test_switch_symbols: | $(BUILD)/sharebuf-switch $(LAYER_LIBS) \
+	$(BUILD)/src/cli/main.o $(BUILD)/src/load/main.o
 # the safe-file test runs the load tool's report as well
-$(BUILD)/tests/test_outdir_safe: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load
-$(BUILD)/tests/test_cli: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load $(BUILD)/sharebuf-switch
+$(BUILD)/tests/cli/test_outdir_safe: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load
+$(BUILD)/tests/cli/test_cli: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load $(BUILD)/sharebuf-switch
 
 # The fuzzing harnesses (fuzz/README.md), built with the normal compiler, replay every input
-# that ever found a defect (tests/test_fuzz_regressions.c).
+# that ever found a defect (tests/cli/test_fuzz_regressions.c).
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
-$(BUILD)/tests/test_fuzz_regressions: $(BUILD)/tests/test_fuzz_regressions.o $(BUILD)/tests/testlib.o \
-		$(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libsharebuf.a
-	$(CC) $(CFLAGS) -fno-lto $^ -o $@ $(LDLIBS) $(TEST_LDLIBS)
+$(BUILD)/tests/cli/test_fuzz_regressions: $(BUILD)/tests/cli/test_fuzz_regressions.o \
+		$(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/libtl.a $(CLI_LIBS)
+	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(call link_group,$(BUILD)/tests/libtl.a $(CLI_LIBS)) \
+		-o $@ $(LDLIBS) $(TEST_LDLIBS)
 
 # The README's two commands. Each first installs missing Debian packages, then re-enters make
 # so that pkg-config sees them. They build quietly (tools/quietly.sh: the compiler's output
@@ -225,7 +293,7 @@ bench-memory: $(BUILD)/sharebuf
 
 # the generated reference of the keys, and the figures tools/gen-docs.sh writes between marker
 # comments: the demo's table (a run of compare) and the reproductions' run times (their
-# committed REPORT.md); tests/test_cli.c and tests/test_docs.c fail when they are stale
+# committed REPORT.md); tests/cli/test_cli.c and tests/cli/test_docs.c fail when they are stale
 docs: $(BUILD)/sharebuf
 	$(BUILD)/sharebuf params > docs/scenario-keys.md
 	sh tools/gen-docs.sh $(BUILD)/sharebuf

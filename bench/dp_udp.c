@@ -1,6 +1,6 @@
 /*
  * dp_udp.c — build/dp-udp: the UDP traffic of the software switch's end-to-end test and
- * benchmark (tests/test_dataplane_veth.c, bench/dataplane-bench.sh), run inside the hosts'
+ * benchmark (tests/dataplane/test_dataplane_veth.c, bench/dataplane-bench.sh), run inside the hosts'
  * network namespaces.
  *
  *   dp-udp echo PORT [SECONDS]            answer every datagram to its sender (until SECONDS)

@@ -5,7 +5,7 @@
  * the built-in scenario and CDF tables), exits the process or keeps memory.
  *
  * The same functions are called by libFuzzer (LLVMFuzzerTestOneInput, `make fuzz`) and by
- * tests/test_fuzz_regressions.c, which replays every input that ever found a defect
+ * tests/cli/test_fuzz_regressions.c, which replays every input that ever found a defect
  * (fuzz/regressions/HARNESS/) with the normal compiler in `make test` and `make sanitize`.
  */
 #ifndef SB_FUZZ_H

@@ -1,12 +1,12 @@
 /*
- * fuzz_scenario.c — the scenario reader (src/cli/cfgfile.c, cfg_override.c) and the checks
+ * fuzz_scenario.c — the scenario reader (src/scenario/cfgfile.c, cfg_override.c) and the checks
  * after it (sb_scenario_validate, the memory estimate). See fuzz.h.
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "fuzz.h"
 #include "sim/estimate.h"
 #include "workload/cdf.h"

@@ -5,7 +5,7 @@
 # at the third's 1 Gb/s port, which must make the MMU drop; then host 0 blasts into the stopped
 # switch, whose full receive ring must make the kernel drop; then SIGTERM must end the switch
 # with status 0 and its outputs in DIR/switch. SCHEME: dt (default, α = 1) or occamy (its
-# defaults). tests/test_dataplane_veth.c runs it and checks the outputs. Exit 77: not root, or no network namespaces (the test is then skipped).
+# defaults). tests/dataplane/test_dataplane_veth.c runs it and checks the outputs. Exit 77: not root, or no network namespaces (the test is then skipped).
 # Everything it creates is removed on exit, whatever the exit.
 BUILD=${1:?usage: dataplane-veth.sh BUILD DIR}
 DIR=${2:?usage: dataplane-veth.sh BUILD DIR}

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Run every test program in BUILD/tests, from the repository root (tests read data/ and
-# scenarios/), each with its output in BUILD/test-logs/NAME.log, and end with one line
+# Run every test program in BUILD/tests/LAYER/ (one directory per layer, docs/testing.md "Where
+# a test goes"), from the repository root (tests read data/ and scenarios/), each with its
+# output in BUILD/test-logs/LAYER/NAME.log, and end with one line
 # "tests: N passed, N failed" (cmocka's counts). A program that fails has its whole output
 # printed, so that the failure (and a sanitizer's report) is in the terminal or the CI log;
 # the others print nothing. Progress (programs done of the total) is shown as it goes: on a
@@ -8,27 +9,38 @@
 # program's output, as the tests run; FAILFAST=1 stops after the first failing program (the
 # mutation check: one failure is all it needs to know).
 #
-#   sh tests/run-tests.sh [BUILD [KIND]]   KIND: the directory of programs under BUILD, tests
-#                                          (make test) or tests/realtime (make test-realtime)
+#   sh tests/run-tests.sh [BUILD [KIND]]   KIND: tests (make test: every layer's directory of
+#                                          BUILD/tests/ but realtime) or tests/realtime (make
+#                                          test-realtime)
 BUILD=${1:-build}
 KIND=${2:-tests}
 logs="$BUILD/test-logs"
 [ "$KIND" = tests ] || logs="$BUILD/test-logs/$(basename "$KIND")"
 mkdir -p "$logs"
-rm -f "$logs"/*.log
+rm -f "$logs"/*.log "$logs"/*/*.log
 tty=0
 [ -t 1 ] && [ "${VERBOSE:-0}" = 0 ] && tty=1
 passed=0; failed=0; programs=0; broken=""
 all=""
-for t in "$BUILD/$KIND"/test_*; do
-	case "$t" in *.o|*.d) continue ;; esac
+if [ "$KIND" = tests ]; then
+	programs_glob="$BUILD/tests/*/test_*"
+else
+	programs_glob="$BUILD/$KIND/test_*"
+fi
+for t in $programs_glob; do
+	case "$t" in *.o|*.d) continue ;; "$BUILD"/tests/realtime/*) [ "$KIND" = tests ] && continue ;; esac
 	[ -f "$t" ] && [ -x "$t" ] && all="$all $t"
 done
 total=$(echo $all | wc -w | tr -d ' ')
 for t in $all; do
-	name=$(basename "$t")
+	if [ "$KIND" = tests ]; then
+		name=$(basename "$(dirname "$t")")/$(basename "$t") # core/test_core
+		mkdir -p "$logs/$(dirname "$name")"
+	else
+		name=$(basename "$t")
+	fi
 	log="$logs/$name.log"
-	[ "$tty" = 1 ] && printf '\r  [%d/%d] %-28s' "$((programs + 1))" "$total" "$name"
+	[ "$tty" = 1 ] && printf '\r  [%d/%d] %-38s' "$((programs + 1))" "$total" "$name"
 	"$t" > "$log" 2>&1; rc=$?
 	programs=$((programs + 1))
 	[ "$tty" = 0 ] && [ "${VERBOSE:-0}" = 0 ] && [ $((programs % 10)) = 0 ] && [ "$programs" -lt "$total" ] &&
@@ -40,7 +52,7 @@ for t in $all; do
 	passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 	if [ $rc -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); broken="$broken $name"; fi
 	if [ $rc -ne 0 ]; then
-		[ "$tty" = 1 ] && printf '\r%32s\r' ""
+		[ "$tty" = 1 ] && printf '\r%42s\r' ""
 		if [ "${VERBOSE:-0}" = 0 ]; then
 			echo "=== $name failed (exit status $rc); its output ($log):"
 			cat "$log"
@@ -49,7 +61,7 @@ for t in $all; do
 		[ "${FAILFAST:-0}" != 0 ] && break
 	fi
 done
-[ "$tty" = 1 ] && printf '\r%32s\r' ""
+[ "$tty" = 1 ] && printf '\r%42s\r' ""
 [ -n "$broken" ] && echo "crashed or failed without a cmocka summary:$broken"
 echo "$programs of $total test programs run; every program's output is in $logs/"
 echo "tests: $passed passed, $failed failed"

@@ -1,5 +1,10 @@
+/*
+ * testlib.c — the helpers of testlib.h that need only core/ and the C library: temporary
+ * directories and files, running a program, JSON outputs. Those that need a higher layer are
+ * beside that layer's tests (mmu/mmulib.c, scenario/scenariolib.c, sim/simlib.c), so that a
+ * test of a low layer links none of them (docs/testing.md, "Where a test goes").
+ */
 #include "testlib.h"
-#include "sim/report.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,49 +22,6 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <time.h>
-#include "cli/cfgfile.h"
-#include "mmu/mmu.h"
-#include "transport/cbr.h"
-#include "transport/transport.h"
-
-void tl_scenario(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets)
-{
-	struct sb_error err = { "" };
-	sb_scenario_defaults(sc);
-	if (sb_cfg_load(sc, NULL, text, sets, nsets, &err) || sb_scenario_validate(sc, &err))
-		fail_msg("scenario: %s", err.msg);
-	sc->run.check_invariants = true;
-}
-
-static void run_checked(struct sb_sim *sim, const struct sb_scenario *sc, bool keep, const char *stream_dir)
-{
-	struct sb_error err = { "" };
-	if (sb_sim_build(sim, sc, &err))
-		fail_msg("build: %s", err.msg);
-	sim->keep_finished = keep;
-	if (stream_dir && sb_report_stream(sim, stream_dir, &err))
-		fail_msg("stream: %s", err.msg);
-	sb_sim_run(sim);
-	if (sb_sim_check(sim, &err))
-		fail_msg("invariants: %s", err.msg);
-}
-
-void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc)
-{
-	run_checked(sim, sc, false, NULL);
-}
-
-void tl_run_kept(struct sb_sim *sim, const struct sb_scenario *sc)
-{
-	run_checked(sim, sc, true, NULL);
-}
-
-char *tl_run_streamed(struct sb_sim *sim, const struct sb_scenario *sc)
-{
-	char *dir = tl_tmpdir();
-	run_checked(sim, sc, false, dir);
-	return dir;
-}
 
 char *tl_tmpdir(void)
 {
@@ -94,91 +56,6 @@ char *tl_slurp(const char *path)
 		s[n] = 0;
 	fclose(f);
 	return s;
-}
-
-void tl_set_scheme(struct sb_scenario *sc, const char *name, const char *param, const char *value)
-{
-	free(sc->sw.scheme);
-	sc->sw.scheme = strdup(name);
-	if (!param)
-		return;
-	size_t i = 0;
-	const struct sb_bm_ops *const *s = sb_bm_all();
-	for (; *s && strcmp((*s)->name, name); s++)
-		i++;
-	if (!*s)
-		fail_msg("no scheme %s", name);
-	struct sb_error err;
-	const struct sb_param *p = sb_param_find((*s)->params, param);
-	if (!p || sb_param_set_text(p, sc->scheme_params[i], value, &err))
-		fail_msg("scheme %s: cannot set %s = %s", name, param, value);
-}
-
-struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
-		       sb_time start)
-{
-	struct sb_flow *f = sb_flow_create(sim, src, dst, 0, start, sb_transport_find("cbr"));
-	sb_cbr_configure(f, rate_bps, packet_bytes);
-	return f;
-}
-
-struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t src, uint32_t dst, uint64_t size,
-			     sb_time start)
-{
-	const struct sb_transport_ops *ops = sb_transport_find(transport);
-	assert_non_null(ops);
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
-	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
-	f->lossless = 1;
-	return f;
-}
-
-void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes)
-{
-	sb_scenario_defaults(sc);
-	sc->topo.type = SB_TOPO_SINGLE;
-	sc->topo.hosts = hosts;
-	sc->topo.host_rate_gbps = gbps;
-	sc->topo.host_delay_us = 1;
-	sc->sw.buffer_bytes = (int64_t)buffer_bytes;
-	sc->sw.ecn_mode = SB_ECN_OFF;
-	sc->run.duration_ms = 10;
-	sc->run.sample_interval_us = 0;
-	sc->run.check_invariants = true;
-}
-
-void tl_build(struct sb_sim *sim, const struct sb_scenario *sc)
-{
-	struct sb_error err = { "" };
-	if (sb_sim_build(sim, sc, &err))
-		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true;
-}
-
-void tl_run_and_check(struct sb_sim *sim)
-{
-	struct sb_error err = { "" };
-	sb_sim_run(sim);
-	if (sb_sim_check(sim, &err))
-		fail_msg("invariants: %s", err.msg);
-}
-
-static void every_fire(void *obj, uint64_t arg)
-{
-	struct tl_every *e = obj;
-	(void)arg;
-	e->calls++;
-	e->fn(e);
-	e->next += e->step;
-	if (e->next <= e->to)
-		sb_at(&e->sim->engine, e->next, every_fire, e, 0);
-}
-
-void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
-		    void (*fn)(struct tl_every *e), void *ctx)
-{
-	*e = (struct tl_every){ .sim = sim, .next = from, .to = to, .step = step, .fn = fn, .ctx = ctx };
-	sb_at(&sim->engine, from, every_fire, e, 0);
 }
 
 char *tl_write_file(const char *dir, const char *name, const char *text)
@@ -267,7 +144,7 @@ void tl_sharebuf_init(const char *argv0)
 	}
 	const char *slash = strrchr(argv0, '/');
 	if (slash) {
-		/* BUILD/tests/test_x, or BUILD/tests/realtime/test_x */
+		/* BUILD/tests/LAYER/test_x, or BUILD/tests/realtime/test_x */
 		char cand[4096];
 		snprintf(cand, sizeof(cand), "%.*s/../sharebuf", (int)(slash - argv0), argv0);
 		if (!tl_exists(cand))
@@ -412,25 +289,6 @@ void tl_drop_line(char *s, const char *key)
 	memmove(start, end + 1, strlen(end + 1) + 1);
 }
 
-void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
-{
-	struct sb_error err = { { 0 } };
-	if (sb_sim_check(sim, &err) != 0)
-		fail_msg("sb_sim_check: %s", err.msg);
-	sb_sim_free(sim);
-	sb_scenario_free(sc);
-}
-
-struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h)
-{
-	struct sb_switch *sw = sim->switches[0];
-	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
-			return &sw->node.ports[i];
-	fail_msg("no port to host %u", h);
-	return NULL;
-}
-
 double tl_rel(double got, double want) { return fabs(got - want) / want; }
 
 json_t *tl_json_load(const char *dir, const char *name)
@@ -475,12 +333,3 @@ long long tl_json_int(json_t *obj, const char *dotted)
 	return json_integer_value(v);
 }
 
-void tl_mmu_start(struct sb_mmu *m, const char *const *kv)
-{
-	struct sb_error err;
-	for (; kv && *kv; kv += 2)
-		if (sb_mmu_set_param(m, kv[0], kv[1], &err))
-			fail_msg("%s", err.msg);
-	if (sb_mmu_start(m, &err))
-		fail_msg("%s", err.msg);
-}

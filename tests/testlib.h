@@ -1,6 +1,12 @@
 /*
  * testlib.h — helpers shared by the test programs: scenarios from text, running a simulation
  * with every invariant checked, temporary directories, running the `sharebuf` program.
+ *
+ * One header, defined by the layer each helper needs (all in build/tests/libtl.a, so a test
+ * links only the files it calls): files, programs and JSON in tests/testlib.c (core);
+ * tl_mmu_start in tests/mmu/mmulib.c; tl_scenario_net, tl_set_scheme and tl_single_switch in
+ * tests/scenario/scenariolib.c, tl_scenario in tests/scenario/scenariolib_workloads.c; running
+ * and building a network in tests/sim/simlib.c.
  */
 #ifndef SB_TESTLIB_H
 #define SB_TESTLIB_H
@@ -8,11 +14,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <jansson.h>
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 /* Load a scenario from libconfig text plus overrides; aborts the test on error. */
 void tl_scenario(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets);
+/* The same with the network's checks only (sb_scenario_validate_net), as the software switch
+ * validates a scenario: for the data plane's tests, which link no transport code. */
+void tl_scenario_net(struct sb_scenario *sc, const char *text, const char *const *sets, size_t nsets);
 /* Build and run, then assert conservation and MMU invariants (sb_sim_check). Finished flows
  * are released as in a program run: neither sb_flow_get() nor sim->records has them after. */
 void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc);
@@ -101,7 +110,7 @@ bool tl_exists(const char *path);
 size_t tl_count_entries(const char *dir);
 
 /* Running the `sharebuf` program as a user would (tests run from the repository root). The
- * program is the one built next to the test (BUILD/tests/test_x -> BUILD/sharebuf), so `make
+ * program is the one built next to the test (BUILD/tests/LAYER/test_x -> BUILD/sharebuf), so `make
  * sanitize` tests the sanitized program; $SHAREBUF overrides it. */
 struct tl_cmd {
 	int status;   /* exit status, or -1 if the program did not exit normally */

@@ -11,7 +11,7 @@
 # docs/scenario-keys.md. A finding (crash, sanitizer report, broken
 # contract, an input slower than 10 s or above 2 GB) is saved in BUILD_DIR/findings/HARNESS/
 # and the script exits 1: minimise it, fix the defect and keep the input in
-# fuzz/regressions/HARNESS/ with its expected answer in tests/test_fuzz_regressions.c.
+# fuzz/regressions/HARNESS/ with its expected answer in tests/cli/test_fuzz_regressions.c.
 # Each run's counts are appended to BUILD_DIR/fuzz-stats.tsv. The harnesses run FUZZ_JOBS
 # (2) at a time, each single-threaded: CI's two cores fuzz twice as long in the same minutes.
 # Without HARNESS names every fuzz/fuzz_*.c harness runs.

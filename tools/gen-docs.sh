@@ -20,7 +20,7 @@
 #   sh tools/gen-docs.sh [SHAREBUF]          rewrite the files whose generated parts differ
 #   sh tools/gen-docs.sh --check [SHAREBUF]  write nothing; exit 1 naming each file that
 #                                            differs, with the difference (`make test` runs it:
-#                                            tests/test_docs.c)
+#                                            tests/cli/test_docs.c)
 #
 # `make docs` runs it (with docs/scenario-keys.md). SHAREBUF: the program (build/sharebuf).
 # GEN_DOCS_FILES: the files to fill, instead of README.md, BENCHMARKS.md, docs/compare.md and

@@ -25,7 +25,8 @@
 # Entry format (one per line; '#' lines and blank lines are ignored), fields separated by " @@ ":
 #   path @@ original text @@ replacement text @@ what the mutation means [@@ test programs]
 # The original text must occur exactly once in the file. The optional fifth field names the test
-# programs (e.g. "test_dt test_dt_theory") that must catch the mutation; without it the whole
+# programs, as LAYER/test_x under tests/ (e.g. "sim/test_dt sim/test_dt_theory",
+# "realtime/test_veth"), that must catch the mutation; without it the whole
 # suite runs. Outcomes:
 #   killed            a test failed (or crashed: an invariant check aborting counts)
 #   killed (compiler) the mutant does not build — counted apart: a mutation should be meaningful
@@ -180,7 +181,7 @@ while [ "$w" -le "$jobs" ]; do
 	w=$((w + 1))
 done
 
-test_targets() { ls "$1"/tests/test_*.c | sed 's|.*/tests/\(.*\)\.c$|build/tests/\1|'; }
+test_targets() { ls "$1"/tests/*/test_*.c | grep -v '/tests/realtime/' | sed 's|.*/tests/\(.*\)\.c$|build/tests/\1|'; }
 # $1 = copy, $2 = the test programs to build (empty: every one); the programs (tests run them)
 # always. Relinking only the named tests is most of a mutant's time saved: every test program
 # links the whole library.
@@ -200,8 +201,9 @@ mkjobs=$mkjobs_all
 mkdir "$tmp/base"
 needed=$(for e in $entries; do if [ -s "$tmp/e/$e.tests" ] && [ "$full" = 0 ]; then cat "$tmp/e/$e.tests"; echo; else echo ALL; fi; done |
 	tr ' ' '\n' | sed '/^$/d' | sort -u)
-printf '%s\n' "$needed" | grep -qx ALL && needed=$(ls "$tmp"/w1/build/tests/test_* | sed -n 's|.*/||; /\./!p')
-for name in $needed; do # a name may be realtime/test_x (tests/realtime/)
+printf '%s\n' "$needed" | grep -qx ALL && needed=$(ls "$tmp"/w1/build/tests/*/test_* | grep -v '/tests/realtime/' |
+	sed -n 's|.*/tests/||; /\./!p')
+for name in $needed; do # LAYER/test_x, or realtime/test_x (tests/realtime/)
 	t="$tmp/w1/build/tests/$name"
 	if [ ! -x "$t" ]; then
 		(cd "$tmp/w1" && make -s $mkflags "build/tests/$name") > "$tmp/w1/.build.log" 2>&1 ||

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "mmu/bm_dsh.h"
 #include "sim/sim.h"
 

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "core/util.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 struct child {
 	size_t job;

@@ -7,7 +7,7 @@
  * directory, installs signal handlers, may exit on a fatal error); a child gives each run that
  * process and keeps one run's failure from taking the others down.
  *
- * Signals (sim/outdir.h): the caller holds its own directory's claim (or none); the batch
+ * Signals (core/outdir.h): the caller holds its own directory's claim (or none); the batch
  * registers every running child with outdir's handler, so SIGINT/SIGTERM/SIGHUP to the parent
  * reach the children, which remove what they had started; no new child starts once a signal
  * arrived. Each child also gets SIGTERM when the parent dies outright (SIGKILL), so nothing is

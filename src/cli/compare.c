@@ -25,13 +25,13 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/args.h"
-#include "cli/cfg_internal.h"
-#include "cli/cfgfile.h"
+#include "scenario/cfg_internal.h"
+#include "scenario/cfgfile.h"
 #include "core/util.h"
 #include "mmu/mmu.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 #include "sim/report.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 extern const char sb_default_scenario[];

@@ -19,16 +19,16 @@
 #include <errno.h>
 #include <unistd.h>
 #include "cli/args.h"
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "cli/compare.h"
 #include "cli/sweep.h"
 #include "core/cmd.h"
 #include "core/hugepages.h"
 #include "mmu/mmu.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 #include "sim/provenance.h"
 #include "sim/report.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 #include "transport/transport.h"
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/cfgfile.h"
-#include "sim/outdir.h"
+#include "scenario/cfgfile.h"
+#include "core/outdir.h"
 #include "sim/provenance.h"
 
 /* P(|T| < t) for Student's t with df degrees of freedom, by the finite series of Abramowitz &

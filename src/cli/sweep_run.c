@@ -5,7 +5,7 @@
  * Every run is a real `sharebuf run` (the program's `run`, from its table) in a child process, as in
  * `compare`, into DIR/runs/POINT/seed-N; so each run directory holds exactly what that `run`
  * command writes, with its scenario.cfg and provenance. The parent holds DIR's lock
- * (sim/outdir.h) for the whole sweep and forwards SIGINT/SIGTERM/SIGHUP to the running
+ * (core/outdir.h) for the whole sweep and forwards SIGINT/SIGTERM/SIGHUP to the running
  * children, which remove what they had started; finished runs stay, and the next sweep of the
  * same spec skips them (sb_sweep_run_complete). Nothing written depends on --jobs or on the
  * order in which runs finish.
@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include "cli/args.h"
 #include "cli/batch.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 static const char *const sweep_names[] = { "sweep.csv", "sweep-summary.csv", "sweep.slurm", NULL };
 

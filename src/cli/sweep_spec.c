@@ -32,9 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "core/lines.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 extern const char sb_default_scenario[];
 
@@ -95,7 +95,7 @@ static int string_list(const char *spec, const config_setting_t *s, const char *
 	return 0;
 }
 
-/* A scenario key as the reader resolves it (cli/cfg_override.c): blanks around it dropped,
+/* A scenario key as the reader resolves it (scenario/cfg_override.c): blanks around it dropped,
  * and an index written with leading zeros (workloads.007.load) the same index
  * (workloads.7.load). For "KEY=VALUE", the KEY's. Malloc'd. */
 static char *canonical_key(const char *set)

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <string.h>
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 const char sb_dp_occupancy_header[] = "time_ns,switch,lossy_bytes,lossless_bytes,mem_bw_util,drops\n";
 

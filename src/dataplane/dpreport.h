@@ -31,7 +31,7 @@ struct sb_dp_report_info {
 extern const char sb_dp_occupancy_header[];
 
 /* Write summary.json, queues.csv and occupancy.csv into dir, a directory the caller has
- * claimed (sim/outdir.h): each through a new temporary file in dir (never through a link
+ * claimed (core/outdir.h): each through a new temporary file in dir (never through a link
  * planted under its name), all three renamed into place only once all three are written and
  * closed without error. -1 + err naming the output that could not be written (and errno's
  * text); then none of the three was replaced and no temporary is left. */

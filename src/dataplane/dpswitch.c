@@ -7,8 +7,7 @@
 #include <string.h>
 #include "dataplane/frame.h"
 #include "net/switch.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "scenario/scenario.h"
 
 const char *const sb_dp_local_drop_name[SB_DP_NLOCAL] = { "no_slot", "local", "oversize" };
 

@@ -4,7 +4,7 @@
 #include "dataplane/swport.h"
 
 #include <string.h>
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 static inline void fifo_push(struct sb_dp_fifo *f, struct sb_dp_pkt *p)
 {

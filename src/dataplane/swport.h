@@ -8,7 +8,7 @@
  * or deficit round robin with per-priority quanta (a queue's turn adds its quantum; it keeps
  * the turn while its deficit covers its head packet; a queue found empty, or emptied, loses
  * its deficit). For the same queue contents both pick the same packets in the same order and
- * keep the same deficits (tests/test_dataplane_sched.c runs both).
+ * keep the same deficits (tests/cli/test_dataplane_sched.c runs both).
  *
  * The data FIFOs hold only packets the MMU admitted; the control FIFO holds frames that are
  * not charged to the shared buffer (not IP, or flooded), bounded by a count.
@@ -43,7 +43,7 @@ struct sb_swport {
 	struct sb_dp_fifo ctrl;
 	uint32_t ctrl_limit;       /* frames the control FIFO may hold */
 	uint8_t backlog;           /* bit p set = q[p] non-empty */
-	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (sim/scenario.h) */
+	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (scenario/scenario.h) */
 	uint8_t drr_next, drr_turn;
 	bool ecn_at_dequeue;
 	int32_t deficit[SB_MMU_NPRIO];

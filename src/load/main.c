@@ -34,7 +34,7 @@
 #include "load/plan.h"
 #include "load/proto.h"
 #include "load/switch_counts.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 #include "sim/report.h"
 #include "transport/transport.h"
 #include "workload/types.h"

@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/cfgfile.h"
+#include "scenario/cfgfile.h"
 #include "core/lines.h"
 #include "load/fields.h"
 #include "load/proto.h"

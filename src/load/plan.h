@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include "core/time.h"
 #include "core/util.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "sim/sim.h"
 
 struct sb_load_flow {

@@ -7,7 +7,7 @@
  * of priority p in this buffer, μ_p^i the queue's measured drain rate and b the largest port
  * rate of the switch. Packets tagged first-RTT use α_first_rtt in place of α_p. A packet is
  * dropped iff q + L > T (pre-arrival counters), or it does not fit in the buffer — the DT form,
- * so with n_p = 1 and γ = 1 ABM *is* DT, bit for bit (tests/test_abm.c).
+ * so with n_p = 1 and γ = 1 ABM *is* DT, bit for bit (tests/sim/test_abm.c).
  *
  * n_p and γ are snapshots refreshed by one periodic timer per MMU (period interval_us, phase
  * 0): a data plane cannot count queues or measure rates per packet, and the paper updates them

@@ -5,7 +5,7 @@
  *     T_p(t) = α_p · (B − Q(t))
  * where B is the buffer and Q(t) its occupancy. A packet is dropped iff q + L > T_p (q and T
  * on pre-arrival counters, L the packet's units). With n queues of equal α permanently
- * overloaded, each settles at α·B/(1+nα) and B/(1+nα) stays free (tests/test_dt.c checks it).
+ * overloaded, each settles at α·B/(1+nα) and B/(1+nα) stays free (tests/sim/test_dt.c checks it).
  */
 #include <stddef.h>
 #include "mmu/mmu.h"

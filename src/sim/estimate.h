@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/util.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 
 enum { SB_MEM_NETWORK, SB_MEM_FORWARDING, SB_MEM_FLOWS, SB_MEM_SAMPLES, SB_MEM_PACKETS, SB_MEM_SCHEME, SB_MEM_NPARTS };
 

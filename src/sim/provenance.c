@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "core/lines.h"
 #include "core/util.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "workload/cdf.h"
 
 #ifndef SB_VERSION

@@ -3,7 +3,7 @@
  */
 #include "sim/report.h"
 #include "sim/flowlog.h"
-#include "sim/outdir.h"
+#include "core/outdir.h"
 #include "sim/report_pfc.h"
 #include "sim/report_rx.h"
 

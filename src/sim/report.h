@@ -4,7 +4,7 @@
  * documents every column and key).
  *
  * Every file is first written as a unique hidden temporary file inside the output directory
- * (sim/outdir.h) and renamed to its name only once all of them are complete, so a failed or
+ * (core/outdir.h) and renamed to its name only once all of them are complete, so a failed or
  * interrupted run leaves no partial file under a real name; output names this run does not
  * write are then removed, so the directory never mixes two runs' files. The command line
  * claims the directory (creates, checks and locks it, sb_outdir_claim) before the simulation
@@ -57,7 +57,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *out);
 /* Print the human summary (stdout of `sharebuf run`). */
 void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s);
 
-/* An output file being written: its unique temporary (sim/outdir.h) and its final name. */
+/* An output file being written: its unique temporary (core/outdir.h) and its final name. */
 struct sb_out_file {
 	char final[4096], tmp[4096];
 	FILE *f;

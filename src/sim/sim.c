@@ -425,9 +425,3 @@ uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim)
 {
 	return sb_scenario_max_frame_bytes(sim->sc);
 }
-
-uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc)
-{
-	int64_t tcp = sc->tcp.mss + sc->tcp.header_bytes, rdma = sc->rdma.mtu + sc->rdma.header_bytes;
-	return (uint32_t)(tcp > rdma ? tcp : rdma);
-}

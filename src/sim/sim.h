@@ -22,7 +22,7 @@
 #include "net/routes.h"
 #include "net/switch.h"
 #include "sim/flow_table.h"
-#include "sim/scenario.h"
+#include "scenario/scenario.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
 
@@ -221,8 +221,7 @@ int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t 
 /* The largest data frame any transport of the scenario puts on the wire (headroom formulas):
  * the larger of TCP's (tcp.mss + tcp.header_bytes) and RDMA's (rdma.mtu + rdma.header_bytes). */
 uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim);
-/* The same from the scenario alone (the software switch has no world). */
-uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc);
+/* The same from the scenario alone: sb_scenario_max_frame_bytes (scenario/scenario.h). */
 
 /* Path facts (from the topology, independent of load). */
 /* Round trip of one `data_bytes` packet and its `ack_bytes` ACK on an idle path. */

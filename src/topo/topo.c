@@ -9,8 +9,6 @@
 #include <string.h>
 #include "core/util.h"
 
-const char *const sb_topo_tier_name[4] = { "host", "leaf", "spine", "core" };
-
 static void wire_port(struct sb_port *p, struct sb_node *node, uint16_t index, uint64_t rate, sb_time delay)
 {
 	p->node = node;

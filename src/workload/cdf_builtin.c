@@ -2,7 +2,7 @@
  * cdf_builtin.c — the distributions of data/cdf/NAME.cdf, compiled in so that `cdf = websearch`
  * works from any directory and no file has to ship next to the binary.
  *
- * These arrays and the data files must say the same thing; tests/test_cdf.c loads every
+ * These arrays and the data files must say the same thing; tests/workload/test_cdf.c loads every
  * data/cdf/NAME.cdf and compares it point by point with the entry here, so an edit to one
  * without the other fails `make test`. Provenance and means are in the .cdf headers and in
  * docs/workloads.md.

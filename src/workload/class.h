@@ -5,7 +5,7 @@
  * dropped by a switch's MMU. A scenario workload names its class (`class = "lossless"`, or
  * AUTO: the transport's default, sb_transport_ops.lossless_by_default), and each line of a
  * flow file names one (workload/flowfile.h). It is defined here, in the workload layer that
- * reads it, so that the flow-file reader needs nothing from the scenario (sim/scenario.h).
+ * reads it, so that the flow-file reader needs nothing from the scenario (scenario/scenario.h).
  */
 #ifndef SB_WORKLOAD_CLASS_H
 #define SB_WORKLOAD_CLASS_H

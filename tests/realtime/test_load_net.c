@@ -30,7 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "load/proto.h"
-#include "../load_harness.h"
+#include "../load/load_harness.h"
 
 /* A loopback port of this test program, k-th of its own (test_load's loopback run takes
  * 20000 + pid % 20000 of its own process). */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sim/outdir.h"
+#include "core/outdir.h"
 
 enum { TAG_READY = 1, TAG_WORK = 2 };
 
