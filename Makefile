@@ -178,7 +178,7 @@ $(BUILD)/tests/%.o: CFLAGS += -Itests
 # the same case while the transports climb: the whole validation looks transports up by name
 # (src/scenario/validate_workloads.c), and the transports' objects call into sim/.
 CLIMBING_LAYERS := net topo transport workload
-CLIMBING_USERS  := scenario
+CLIMBING_USERS  := scenario dataplane
 test_libs = $(if $(filter $(1),$(CLIMBING_LAYERS) $(CLIMBING_USERS)),$(LAYER_LIBS),$(call layer_libs,$(1)))
 define TEST_LAYER
 $(BUILD)/tests/$(1)/%: $(BUILD)/tests/$(1)/%.o $(BUILD)/tests/libtl.a $(call test_libs,$(1))

@@ -151,7 +151,7 @@ static int run_switch(const struct sb_cmd_call *c, int argc, char **argv)
 
 	struct sb_scenario sc;
 	struct sb_error err = { "" };
-	sb_scenario_defaults(&sc);
+	sb_scenario_defaults_net(&sc);
 	rc = sb_cfg_load(&sc, a.scenario, sb_default_scenario, a.sets.v, a.sets.n, &err);
 	if (rc == 0)
 		rc = sb_scenario_validate_net(&sc, &err);

@@ -51,7 +51,8 @@ const struct cfg_section *cfg_find_section(const char *name);
 int cfg_scheme_index(const char *name);
 
 /* "poisson|incast|...": the accepted workload types, for messages. */
-void cfg_workload_types_text(char *buf, size_t n);
+/* "poisson|incast|...": the workload types known (types, NULL-terminated), for messages. */
+void cfg_workload_types_text(const struct sb_workload_ops *const *types, char *buf, size_t n);
 
 /* ---------- messages ----------
  * Each writes "PLACE: what" into err and returns -1 (cfg_int_range_fail: 0 when all is well),
@@ -80,7 +81,7 @@ int cfg_int_range_fail(struct sb_error *err, const char *place, const struct sb_
 
 /* A `type` that names no workload type. `got` describes the value as the user wrote it;
  * `name` is the bare string, if it was one (NULL otherwise), to suggest a close type. */
-int cfg_workload_type_fail(struct sb_error *err, const char *place, const char *got, const char *name);
+int cfg_workload_type_fail(const struct sb_workload_ops *const *types, struct sb_error *err, const char *place, const char *got, const char *name);
 
 /* ---------- unknown keys, with "did you mean" ---------- */
 
@@ -108,7 +109,7 @@ int cfg_unknown_key(struct sb_error *err, const char *place, const char *prefix,
 
 /* Key `name` of workload number `index` of `type`: when it is a key of another type, say so
  * instead of a bare "unknown" (the likely mistake is the type, not the key). */
-int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index,
+int cfg_unknown_workload_key(const struct sb_workload_ops *const *types, struct sb_error *err, const char *place, size_t index,
 			     const struct sb_workload_ops *type, const char *name);
 
 /* A top-level group the scenario does not have. */

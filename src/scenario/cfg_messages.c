@@ -41,9 +41,12 @@ int cfg_scheme_index(const char *name)
 	return -1;
 }
 
-void cfg_workload_types_text(char *buf, size_t n)
+void cfg_workload_types_text(const struct sb_workload_ops *const *types, char *buf, size_t n)
 {
-	sb_workload_names(buf, n);
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t t = 0; types && types[t] && used < n; t++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", types[t]->name);
 }
 
 /* ---------- messages ---------- */
@@ -137,10 +140,10 @@ int cfg_unknown_key(struct sb_error *err, const char *place, const char *prefix,
 	return cfg_fail_place(err, place, "unknown key (`sharebuf params` lists the keys of %s)", group);
 }
 
-int cfg_unknown_workload_key(struct sb_error *err, const char *place, size_t index,
+int cfg_unknown_workload_key(const struct sb_workload_ops *const *types, struct sb_error *err, const char *place, size_t index,
 			     const struct sb_workload_ops *type, const char *name)
 {
-	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+	for (const struct sb_workload_ops *const *t = types; t && *t; t++)
 		if (*t != type && sb_param_find((*t)->params, name))
 			return cfg_fail_place(err, place, "unknown key for a workload of type %s (%s is a key of type %s)",
 					      type->name, name, (*t)->name);
@@ -163,16 +166,16 @@ int cfg_unknown_group(struct sb_error *err, const char *place, const char *name)
 	return cfg_fail_place(err, place, "unknown key, expected one of run, topology, switch, host, tcp, rdma, workloads");
 }
 
-int cfg_workload_type_fail(struct sb_error *err, const char *place, const char *got, const char *name)
+int cfg_workload_type_fail(const struct sb_workload_ops *const *types, struct sb_error *err, const char *place, const char *got, const char *name)
 {
-	char types[128];
-	cfg_workload_types_text(types, sizeof(types));
+	char names[128];
+	cfg_workload_types_text(types, names, sizeof(names));
 	struct cfg_suggestion s = { name ? name : "", NULL, 0 };
-	for (const struct sb_workload_ops *const *t = sb_workload_all(); *t; t++)
+	for (const struct sb_workload_ops *const *t = types; t && *t; t++)
 		consider(&s, (*t)->name);
 	if (s.best)
-		return cfg_fail_place(err, place, "expected one of %s, got %s (did you mean \"%s\"?)", types, got, s.best);
-	return cfg_fail_place(err, place, "expected one of %s, got %s", types, got);
+		return cfg_fail_place(err, place, "expected one of %s, got %s (did you mean \"%s\"?)", names, got, s.best);
+	return cfg_fail_place(err, place, "expected one of %s, got %s", names, got);
 }
 
 int cfg_relay_string(struct sb_error *err, const char *place, const struct sb_param *p,

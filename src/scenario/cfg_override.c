@@ -45,11 +45,11 @@ static int append_workload(struct sb_scenario *sc, const char *place, const char
 			   struct sb_error *err)
 {
 	char *name = bare_value(value);
-	const struct sb_workload_ops *type = sb_workload_find(name);
+	const struct sb_workload_ops *type = sb_scenario_workload_type(sc, name);
 	if (!type) {
 		char got[160];
 		snprintf(got, sizeof(got), "\"%.128s\"", name);
-		int rc = cfg_workload_type_fail(err, place, got, name);
+		int rc = cfg_workload_type_fail(sc->workload_types, err, place, got, name);
 		free(name);
 		return rc;
 	}
@@ -88,6 +88,8 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 			if (!table || !table->name)
 				return cfg_fail_place(err, place, "unknown key (scheme %s has no parameters)", ops->name);
 		}
+	} else if (!strcmp(g, "workloads") && !sc->workload_types) {
+		return 0; /* the program leaves the workloads unread (struct sb_scenario, workload_types) */
 	} else if (!strcmp(g, "workloads")) {
 		char *end = NULL;
 		unsigned long long index = nparts >= 2 && isdigit((unsigned char)part[1][0])
@@ -116,7 +118,7 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 					      wl->ops->name);
 		}
 		if (nparts == 3 && !sb_param_find(wl->ops->params, part[2]))
-			return cfg_unknown_workload_key(err, place, (size_t)index, wl->ops, part[2]);
+			return cfg_unknown_workload_key(sc->workload_types, err, place, (size_t)index, wl->ops, part[2]);
 		table = wl->ops->params;
 		obj = wl->params;
 		leaf = 2;

@@ -323,7 +323,7 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 	snprintf(key, sizeof(key), "workloads.%zu.type", index);
 	if (!ts) {
 		char types[128];
-		cfg_workload_types_text(types, sizeof(types));
+		cfg_workload_types_text(sc->workload_types, types, sizeof(types));
 		file_place(place, sizeof(place), file, g, key);
 		return cfg_fail_place(err, place, "missing; every workload needs a type, one of %s", types);
 	}
@@ -331,10 +331,10 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 	char got[256];
 	describe(ts, got, sizeof(got));
 	if (config_setting_type(ts) != CONFIG_TYPE_STRING)
-		return cfg_workload_type_fail(err, place, got, NULL);
-	const struct sb_workload_ops *type = sb_workload_find(config_setting_get_string(ts));
+		return cfg_workload_type_fail(sc->workload_types, err, place, got, NULL);
+	const struct sb_workload_ops *type = sb_scenario_workload_type(sc, config_setting_get_string(ts));
 	if (!type)
-		return cfg_workload_type_fail(err, place, got, config_setting_get_string(ts));
+		return cfg_workload_type_fail(sc->workload_types, err, place, got, config_setting_get_string(ts));
 
 	const struct sb_param *table = type->params;
 	sb_workload_init(wl, type);
@@ -348,7 +348,7 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 		const struct sb_param *p = sb_param_find(table, name);
 		if (!p) {
 			file_place(place, sizeof(place), file, m, key);
-			return cfg_unknown_workload_key(err, place, index, type, name);
+			return cfg_unknown_workload_key(sc->workload_types, err, place, index, type, name);
 		}
 		if (set_from_setting(file, p, wl->params, m, key, err))
 			return -1;
@@ -402,7 +402,8 @@ static int read_root(const char *file, struct sb_scenario *sc, const config_sett
 		if (sec) {
 			rc = read_section(file, sc, g, sec, err);
 		} else if (strcmp(name, "workloads") == 0) {
-			rc = read_workloads(file, sc, g, err);
+			/* a program that knows no workload type leaves them to one that does */
+			rc = sc->workload_types ? read_workloads(file, sc, g, err) : 0;
 		} else {
 			char place[CFG_PLACE_LEN];
 			file_place(place, sizeof(place), file, g, name);

@@ -323,7 +323,15 @@ static size_t scheme_count(void)
 	return n;
 }
 
-void sb_scenario_defaults(struct sb_scenario *sc)
+const struct sb_workload_ops *sb_scenario_workload_type(const struct sb_scenario *sc, const char *name)
+{
+	for (const struct sb_workload_ops *const *t = sc->workload_types; t && *t; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+
+void sb_scenario_defaults_net(struct sb_scenario *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	sb_params_defaults(sb_run_param_table, &sc->run);

@@ -186,6 +186,11 @@ struct sb_scenario {
 	struct sb_rdma_params rdma;
 	struct sb_workload *workloads; /* a list; each one's type is its ops (workload/ops.h) */
 	size_t nworkloads;
+	/* The workload types the reader knows (sb_workload_all(), set by sb_scenario_defaults), or
+	 * NULL (sb_scenario_defaults_net): a program that runs no workload (the software switch)
+	 * reads and checks the network's sections and leaves `workloads` and `--set workloads.*`
+	 * unread, so that it links no workload type; the load generator checks them. */
+	const struct sb_workload_ops *const *workload_types;
 	void **scheme_params;     /* per registered scheme (sb_bm_all order): its parameter struct */
 	char *source;             /* scenario file name, or "(default)" */
 	struct sb_key_origin *origins; /* sb_scenario_note_origin, in the order the keys were set */
@@ -200,7 +205,12 @@ extern const struct sb_param sb_tcp_param_table[];
 extern const struct sb_param sb_pfc_param_table[];
 extern const struct sb_param sb_rdma_param_table[];
 
+/* Every key at its default, no workload, every workload type known (scenario_defaults.c). */
 void sb_scenario_defaults(struct sb_scenario *sc);
+/* The same, knowing no workload type: the reader then skips the workloads (workload_types). */
+void sb_scenario_defaults_net(struct sb_scenario *sc);
+/* The known workload type called `name`, or NULL. */
+const struct sb_workload_ops *sb_scenario_workload_type(const struct sb_scenario *sc, const char *name);
 void sb_scenario_free(struct sb_scenario *sc);
 /* Record that `key` was set at file:line (file NULL: by --set). */
 void sb_scenario_note_origin(struct sb_scenario *sc, const char *key, const char *file, int line);

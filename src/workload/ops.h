@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "core/param.h"
 #include "core/time.h"
 #include "core/util.h"
@@ -128,10 +130,24 @@ const struct sb_workload_ops *sb_workload_find(const char *name);
 /* "poisson|incast|...": the accepted types, for messages. */
 void sb_workload_names(char *buf, size_t n);
 
-/* Make `wl` a workload of type `ops` with every key at its default (wl was zeroed or freed). */
-void sb_workload_init(struct sb_workload *wl, const struct sb_workload_ops *ops);
+/* Make `wl` a workload of type `ops` with every key at its default (wl was zeroed or freed).
+ * Inline, as sb_workload_clear: they touch only the parameter table (core/param.h), and a
+ * program that reads a scenario but runs no workload (the software switch) needs them without
+ * linking any workload type. */
+static inline void sb_workload_init(struct sb_workload *wl, const struct sb_workload_ops *ops)
+{
+	wl->ops = ops;
+	wl->params = sb_xcalloc(1, ops->params_size);
+	sb_params_defaults(ops->params, wl->params);
+}
 /* Free wl's parameters and zero it; safe on a zeroed entry. */
-void sb_workload_clear(struct sb_workload *wl);
+static inline void sb_workload_clear(struct sb_workload *wl)
+{
+	if (wl->ops && wl->params)
+		sb_params_free(wl->ops->params, wl->params);
+	free(wl->params);
+	memset(wl, 0, sizeof(*wl));
+}
 /* The keys every type shares (file: start_ms only). */
 static inline const struct sb_workload_common *sb_workload_common(const struct sb_workload *wl)
 {

@@ -35,18 +35,3 @@ void sb_workload_names(char *buf, size_t n)
 	for (size_t t = 0; all[t] && used < n; t++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", all[t]->name);
 }
-
-void sb_workload_init(struct sb_workload *wl, const struct sb_workload_ops *ops)
-{
-	wl->ops = ops;
-	wl->params = sb_xcalloc(1, ops->params_size);
-	sb_params_defaults(ops->params, wl->params);
-}
-
-void sb_workload_clear(struct sb_workload *wl)
-{
-	if (wl->ops && wl->params)
-		sb_params_free(wl->ops->params, wl->params);
-	free(wl->params);
-	memset(wl, 0, sizeof(*wl));
-}
