@@ -124,7 +124,7 @@ static inline void run_setup(struct run *r, const char *scheme, int ndst, const 
 		tl_set_scheme(&r->sc, scheme, k, eq + 1);
 	}
 	tl_build(&r->sim, &r->sc);
-	r->m = r->sim.switches[0]->mmus[0];
+	r->m = r->sim.net.switches[0]->mmus[0];
 	probe_install(r->m);
 	uint32_t payload = PKT - (uint32_t)r->sc.tcp.header_bytes;
 	for (int i = 0; i < nst; i++) {

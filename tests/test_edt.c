@@ -319,7 +319,7 @@ static void take_snap(void *obj, uint64_t arg)
 static void snap_at(struct run *r, struct snap *sn, double ms)
 {
 	sn->m = r->m;
-	sb_at(&r->sim.engine, sb_time_from_ms(ms), take_snap, sn, 0);
+	sb_at(&r->sim.net.engine, sb_time_from_ms(ms), take_snap, sn, 0);
 }
 
 static void expect_edt_drop(const char *what, uint16_t port, double t_th, int N)
@@ -541,7 +541,7 @@ static void test_edt_disabled_is_dt(void **state)
 			run_setup(&r, scheme[k], 4, st, n, 25, k == 0 ? (const char *const[]){ alphas[a], NULL } : sets);
 			tl_run_and_check(&r.sim);
 			trace[k] = P.trace;
-			drops[k] = r.sim.stats.pkts_dropped;
+			drops[k] = r.sim.net.stats.pkts_dropped;
 			admitted[k] = r.m->admitted;
 			peak[k] = r.m->peak_used;
 			run_free(&r);
@@ -571,7 +571,7 @@ static void test_edt_invariants_cells_two_mmus(void **state)
 	sc.run.duration_ms = 30;
 	tl_set_scheme(&sc, "edt", NULL, NULL);
 	tl_build(&sim, &sc);
-	assert_int_equal(sim.switches[0]->nmmus, 2);
+	assert_int_equal(sim.net.switches[0]->nmmus, 2);
 	/* port 0 (MMU 0) and port 8 (MMU 1) take 2 Gb/s bursts; ports 1 and 9 long-lived 1.5 Gb/s */
 	const uint32_t dst[4] = { 0, 8, 1, 9 }, src[4][2] = { { 2, 3 }, { 10, 11 }, { 4, 5 }, { 12, 13 } };
 	const uint64_t second[4] = { 1000000000, 1000000000, 500000000, 500000000 };
@@ -585,7 +585,7 @@ static void test_edt_invariants_cells_two_mmus(void **state)
 	}
 	tl_run_and_check(&sim);
 	for (int g = 0; g < 2; g++) {
-		struct sb_mmu *m = sim.switches[0]->mmus[g];
+		struct sb_mmu *m = sim.net.switches[0]->mmus[g];
 		struct sb_edt_derived d;
 		sb_edt_get_derived(m, 1, &d);
 		assert_int_equal(d.ports, 8);
@@ -619,7 +619,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 	if (strcmp(scheme, "edt") == 0)
 		tl_set_scheme(&r.sc, scheme, "ports", "16"); /* the paper's P: hosts only send here */
 	tl_build(&r.sim, &r.sc);
-	probe_install(r.sim.switches[0]->mmus[0]);
+	probe_install(r.sim.net.switches[0]->mmus[0]);
 	uint32_t payload = PKT - (uint32_t)r.sc.tcp.header_bytes;
 	struct sb_rng rng;
 	sb_rng_init(&rng, 7, 1);
@@ -649,7 +649,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 		}
 	}
 	tl_run_and_check(&r.sim);
-	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.stats.pkts_dropped };
+	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.net.stats.pkts_dropped };
 	for (int b = 0; b < nb; b++) {
 		bool ok = sb_flow_get(&r.sim, first_flow[b])->done && sb_flow_get(&r.sim, first_flow[b] + 1)->done;
 		res->lossless += ok;

@@ -54,9 +54,9 @@ static void probe_start(struct sb_sim *sim, struct sb_flow *f)
 {
 	for (int copy = 0; copy < 2; copy++) {
 		struct sb_packet *p = sb_flow_data_packet(sim, f, 0, (uint32_t)f->size, 40, 0);
-		sb_host_send(sim, p);
+		sb_host_send(&sim->net, p);
 	}
-	sb_flow_arm_timer(sim, f, sb_now(&sim->engine) + 100 * SB_US);
+	sb_flow_arm_timer(sim, f, sb_now(&sim->net.engine) + 100 * SB_US);
 }
 
 static void probe_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
@@ -100,15 +100,15 @@ static void test_late_packet_and_timer(void **state)
 	struct sb_flow *a = sb_flow_create(&sim, 0, 1, 1000, 0, &probe);
 	uint32_t a_id = a->id;
 	bool stopped = false;
-	sb_at(&sim.engine, 20 * SB_US, stop_here, &stopped, 0);
-	sb_eventq_run_until(&sim.engine.eq, 20 * SB_US);
+	sb_at(&sim.net.engine, 20 * SB_US, stop_here, &stopped, 0);
+	sb_eventq_run_until(&sim.net.engine.eq, 20 * SB_US);
 	assert_true(stopped);
 	assert_int_equal(data_seen, 2);          /* the late copy reached the live flow */
 	assert_null(sb_flow_get(&sim, a_id));    /* and then A was released */
 	assert_int_equal(sim.flows.live, 0);
 	struct sb_flow *b = sb_flow_create(&sim, 2, 3, 1000, 30 * SB_US, &probe);
 	assert_ptr_equal(b, a);                  /* B took A's slot */
-	sb_eventq_run_until(&sim.engine.eq, 120 * SB_US);
+	sb_eventq_run_until(&sim.net.engine.eq, 120 * SB_US);
 	assert_int_equal(timers_fired, 0);       /* A's stale event (100 us) did nothing */
 	assert_null(sb_flow_get(&sim, a_id));
 	assert_int_equal(sim.stats.flows_completed, 2);

@@ -48,7 +48,7 @@ static void check_groups(struct sb_sim *sim, struct tally *t)
 		const struct sb_query *q = &sim->queries[f->query_id];
 		assert_int_equal(f->dst, q->host);
 		assert_int_equal(q->host % 8, 0);                                   /* a receiver */
-		assert_int_equal(sim->hosts[f->src]->rack, 3 - sim->hosts[q->host]->rack); /* mirrored */
+		assert_int_equal(sim->net.hosts[f->src]->rack, 3 - sim->net.hosts[q->host]->rack); /* mirrored */
 		assert_int_not_equal(f->src % 8, 0);                                /* never a receiver */
 		if (count[f->query_id] == 0)
 			first[f->query_id] = f->size;

@@ -315,7 +315,7 @@ static void test_report_refuses_bad_values(void **state)
 		assert_int_equal(sb_load_switch_counts(&q, sw, &err), -1);
 		if (!strstr(err.msg, sums[c].msg))
 			fail_msg("summary %zu: %s", c, err.msg);
-		assert_int_equal(q.sim.stats.pkts_dropped, 0); /* nothing taken from a refused file */
+		assert_int_equal(q.sim.net.stats.pkts_dropped, 0); /* nothing taken from a refused file */
 		sb_load_plan_free(&q);
 	}
 	/* occupancy.csv: each column checked, the line and the column named */

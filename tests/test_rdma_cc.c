@@ -30,7 +30,7 @@
 #define LINE 25e9 /* the NIC's rate, bits/s */
 
 /* A 2-host, 25 Gb/s network that is built but never run, and one queue pair of `transport`
- * driven by hand: the clock is sim.engine.eq.now, set by the test. `sets`: rdma.* keys and values,
+ * driven by hand: the clock is sim.net.engine.eq.now, set by the test. `sets`: rdma.* keys and values,
  * NULL-terminated. */
 struct bench {
 	struct sb_scenario sc;
@@ -71,8 +71,8 @@ static void bench_close(struct bench *b)
 
 static void at(struct bench *b, sb_time t)
 {
-	assert_true(t >= b->sim.engine.eq.now);
-	b->sim.engine.eq.now = t;
+	assert_true(t >= b->sim.net.engine.eq.now);
+	b->sim.net.engine.eq.now = t;
 }
 
 /* The rate the NIC was given (whole bits per second) against the model's. */

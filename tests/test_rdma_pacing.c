@@ -123,7 +123,7 @@ static void fixed_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(s
 static void recording_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 {
 	if (arrivals.n < SB_ARRAY_LEN(arrivals.at)) {
-		arrivals.at[arrivals.n] = sb_now(&sim->engine);
+		arrivals.at[arrivals.n] = sb_now(&sim->net.engine);
 		arrivals.first_rtt[arrivals.n] = (pkt->flags & SB_PF_FIRST_RTT) != 0;
 		arrivals.n++;
 	}

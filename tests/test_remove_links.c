@@ -27,9 +27,9 @@
 
 static struct sb_node *node_named(struct sb_sim *sim, const char *name)
 {
-	for (uint32_t i = 0; i < sim->nnodes; i++)
-		if (!strcmp(sim->nodes[i]->name, name))
-			return sim->nodes[i];
+	for (uint32_t i = 0; i < sim->net.nnodes; i++)
+		if (!strcmp(sim->net.nodes[i]->name, name))
+			return sim->net.nodes[i];
 	fail_msg("no node %s", name);
 	return NULL;
 }
@@ -40,7 +40,7 @@ static void ecmp_peers(const struct sb_switch *sw, uint32_t h, char *buf, size_t
 	size_t used = 0;
 	buf[0] = 0;
 	uint16_t ports[16];
-	uint32_t count = sb_route_group(&sw->node.sim->routes, &sw->route, h, ports, 16);
+	uint32_t count = sb_route_group(&sw->node.net->routes, &sw->route, h, ports, 16);
 	assert_true(count <= 16);
 	for (uint32_t k = 0; k < count; k++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
@@ -72,8 +72,8 @@ static void test_fig12_routes(void **state)
 	tl_scenario(&sc, FIG12, NULL, 0);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	assert_int_equal(sim.nhosts, 16);
-	assert_int_equal(sim.nswitches, 6);
+	assert_int_equal(sim.net.nhosts, 16);
+	assert_int_equal(sim.net.nswitches, 6);
 	assert_false(linked(node_named(&sim, "spine0"), "leaf3"));
 	assert_false(linked(node_named(&sim, "spine1"), "leaf0"));
 	assert_int_equal(node_named(&sim, "leaf0")->nports, 5);  /* 4 hosts + spine0 */
@@ -122,7 +122,7 @@ static void test_fig12_traffic(void **state)
 				sb_flow_create(&sim, s, d, 20000, (sb_time)(n++) * 2 * SB_US, ops);
 	tl_run_and_check(&sim);
 	assert_int_equal(sim.stats.flows_completed, n);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	const struct sb_node *s0 = node_named(&sim, "spine0");
 	for (uint16_t p = 0; p < s0->nports; p++)
 		assert_true(s0->ports[p].tx_bytes > 0);

@@ -45,7 +45,7 @@ static void log_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 	if (i != narrived[k])
 		in_order[k] = false;
 	if (i < NPKT)
-		arrived[k][i] = sb_now(&sim->engine);
+		arrived[k][i] = sb_now(&sim->net.engine);
 	narrived[k]++;
 	sb_transport_find("cbr")->on_data(sim, f, pkt);
 }

@@ -83,7 +83,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct dctcp_probe *pr = obj;
-	sb_time now = sb_now(&pr->sim->engine);
+	sb_time now = sb_now(&pr->sim->net.engine);
 	if (now == pr->warmup) {
 		pr->tx_at_warmup = pr->port->tx_bytes;
 		for (int i = 0; i < 2; i++)
@@ -97,7 +97,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 		pr->q_max = q;
 	pr->n++;
 	if (now + pr->period < pr->end)
-		sb_at(&pr->sim->engine, now + pr->period, dctcp_sample, pr, 0);
+		sb_at(&pr->sim->net.engine, now + pr->period, dctcp_sample, pr, 0);
 }
 
 static void test_dctcp_queue_and_fairness(void **state)
@@ -126,7 +126,7 @@ static void test_dctcp_queue_and_fairness(void **state)
 	};
 	pr.flows[0] = sb_flow_create(&sim, 1, 0, 0, 0, dctcp);
 	pr.flows[1] = sb_flow_create(&sim, 2, 0, 0, 1 * SB_MS, dctcp);
-	sb_at(&sim.engine, pr.warmup, dctcp_sample, &pr, 0);
+	sb_at(&sim.net.engine, pr.warmup, dctcp_sample, &pr, 0);
 	sb_sim_run(&sim);
 
 	double secs = sb_time_to_sec(pr.end - pr.warmup);
@@ -139,13 +139,13 @@ static void test_dctcp_queue_and_fairness(void **state)
 	print_message("dctcp: queue mean %.0f B = %.2f K, max %.0f B = %.2f K, %llu samples; "
 		      "utilisation %.4f; goodput %.3f + %.3f Gb/s, ratio %.3f; drops %llu\n",
 		      mean, mean / K, pr.q_max, pr.q_max / K, (unsigned long long)pr.n, util,
-		      goodput[0] / 1e9, goodput[1] / 1e9, fair, (unsigned long long)sim.stats.pkts_dropped);
+		      goodput[0] / 1e9, goodput[1] / 1e9, fair, (unsigned long long)sim.net.stats.pkts_dropped);
 	assert_true(mean >= 0.5 * K && mean <= 1.5 * K);
 	assert_true(pr.q_max <= 2.5 * K);
 	assert_true(util >= 0.95);
 	assert_true((goodput[0] + goodput[1]) * 1048.0 / 1000.0 >= 0.95 * 10.0 * GBPS);
 	assert_true(fair >= 0.9);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -184,7 +184,7 @@ static struct incast_result run_incast(const char *transport, int n, uint64_t si
 	}
 	sb_sim_run(&sim);
 
-	struct incast_result r = { .drops = sim.stats.pkts_dropped };
+	struct incast_result r = { .drops = sim.net.stats.pkts_dropped };
 	for (int i = 0; i < n; i++) {
 		struct sb_flow *f = flows[i];
 		r.retx += f->pkts_retx;
@@ -256,7 +256,7 @@ static void test_single_flow_ideal_fct(void **state)
 			/* slow start costs a few RTTs: a few % of 1 MB, well under 1% of 10 MB */
 			assert_true(fct <= ideal * (sizes[s] >= 10000000 ? 1.01 : 1.10));
 			assert_int_equal(f->pkts_retx, 0);
-			assert_int_equal(sim.stats.pkts_dropped, 0);
+			assert_int_equal(sim.net.stats.pkts_dropped, 0);
 			tl_check_and_free(&sim, &sc);
 		}
 	}
@@ -298,7 +298,7 @@ static void test_cubic_growth(void **state)
 	struct sb_flow f;
 	memset(&f, 0, sizeof f);
 	f.size = 0;
-	sim.engine.eq.now = 1 * SB_SEC;
+	sim.net.engine.eq.now = 1 * SB_SEC;
 	sb_tcp_init(&sim, &f, &sb_cc_cubic);
 	struct sb_tcp *tcp = sb_tcp_of(&f);
 
@@ -315,17 +315,17 @@ static void test_cubic_growth(void **state)
 	assert_true(fabs((double)tcp->cwnd / mss - beta * w_max) < 1);
 
 	const double K = cbrt(w_max * (1 - beta) / C);
-	sb_time epoch = sim.engine.eq.now;
+	sb_time epoch = sim.net.engine.eq.now;
 	const double checks[] = { 1.0, 3.0, 6.0, K, 12.0 };
 	size_t next_check = 0;
 	/* ACK-clocked: one ACK per segment, a window of ACKs per RTT. */
 	while (next_check < sizeof checks / sizeof checks[0]) {
 		double cwnd_seg = (double)tcp->cwnd / mss;
-		sim.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		sim.net.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
 		tcp->cc->on_ack(&sim, &f, tcp, tcp->mss);
-		double t = sb_time_to_sec(sim.engine.eq.now - epoch);
+		double t = sb_time_to_sec(sim.net.engine.eq.now - epoch);
 		if (t >= checks[next_check]) {
 			double expect = C * pow(t - K, 3) + w_max;
 			double got = (double)tcp->cwnd / mss;

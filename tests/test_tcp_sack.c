@@ -156,7 +156,7 @@ static void scripted_start(struct scripted *s, const char *recovery, const char 
 	s->f->init_window = 20 * SEG;
 	th_tap_attach(&s->tap, &s->sim, s->f->id);
 	s->tap.drop_all_data = true;
-	sb_eventq_run_until(&s->sim.engine.eq, 10 * SB_US);
+	sb_eventq_run_until(&s->sim.net.engine.eq, 10 * SB_US);
 	s->tcp = sb_tcp_of(s->f);
 	assert_int_equal(s->f->pkts_sent, 20);
 }
@@ -178,7 +178,7 @@ static void ack(struct scripted *s, uint64_t cum, uint32_t sacked)
 
 static void scripted_end(struct scripted *s)
 {
-	s->sim.inject = NULL;
+	s->sim.net.inject = NULL;
 	sb_sim_free(&s->sim);
 	sb_scenario_free(&s->sc);
 }
@@ -494,14 +494,14 @@ static void test_tlp_pto_rules(void **state)
 		sb_tcp_init(&sim, f, &sb_cc_cubic);
 		struct sb_tcp *tcp = sb_tcp_of(f);
 		tcp->srtt = 20 * SB_US;
-		tcp->rto_at = sb_now(&sim.engine) + SB_MS;
+		tcp->rto_at = sb_now(&sim.net.engine) + SB_MS;
 		tcp->snd_max = tcp->snd_nxt = 1 * SEG; /* one segment in flight */
 		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.net.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
 		tcp->snd_max = tcp->snd_nxt = 2 * SEG;
 		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + extra);
-		tcp->rto_at = sb_now(&sim.engine) + 30 * SB_US;
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.net.engine) + 40 * SB_US + extra);
+		tcp->rto_at = sb_now(&sim.net.engine) + 30 * SB_US;
 		tcp_tlp_arm(&sim, f, tcp);
 		assert_int_equal(tcp->tlp_at, tcp->rto_at);
 		/* not with SACKed data, nor in recovery, nor with a probe outstanding */
@@ -571,7 +571,7 @@ static void test_rack_retx_min_rtt(void **state)
 		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		sb_sim_run(&sim);
 		assert_true(f->completed);
-		sb_time syn_rtt = sb_path_rtt(&sim, 0, 1, (uint32_t)sc.tcp.ack_bytes, (uint32_t)sc.tcp.ack_bytes);
+		sb_time syn_rtt = sb_path_rtt(&sim.net, 0, 1, (uint32_t)sc.tcp.ack_bytes, (uint32_t)sc.tcp.ack_bytes);
 		print_message("handshake RTT %.3f us, min RTT %.3f us (rack_retx_min_rtt %d)\n", sb_time_to_us(syn_rtt),
 			      sb_time_to_us(sb_tcp_of(f)->min_rtt), on);
 		if (on)

@@ -211,7 +211,7 @@ static void probe_tick(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct queue_probe *pr = obj;
-	sb_time now = sb_now(&pr->sim->engine);
+	sb_time now = sb_now(&pr->sim->net.engine);
 	if (now == pr->from)
 		pr->tx0 = pr->port->tx_bytes;
 	double q = (double)queued(pr->port);
@@ -219,7 +219,7 @@ static void probe_tick(void *obj, uint64_t arg)
 	pr->max = fmax(pr->max, q);
 	pr->n++;
 	if (now + SB_US <= pr->to)
-		sb_at(&pr->sim->engine, now + SB_US, probe_tick, pr, 0);
+		sb_at(&pr->sim->net.engine, now + SB_US, probe_tick, pr, 0);
 	else
 		pr->tx1 = pr->port->tx_bytes;
 }
@@ -261,7 +261,7 @@ static void incast_queue(const char *tlow_us, double *mean, double *peak, double
 		f[i]->lossless = 1;
 	}
 	struct queue_probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .from = 5 * SB_MS, .to = 10 * SB_MS };
-	sb_at(&sim.engine, pr.from, probe_tick, &pr, 0);
+	sb_at(&sim.net.engine, pr.from, probe_tick, &pr, 0);
 	tl_run_and_check(&sim);
 	const double c_bytes_per_us = 25e9 / 8 / 1e6;
 	double base_us = sb_time_to_us(sb_rdma_qp_of(f[0])->base_rtt);
@@ -275,7 +275,7 @@ static void incast_queue(const char *tlow_us, double *mean, double *peak, double
 		      "q(T_low) %.0f B (%.2f BDP); peak %.0f B in [q(T_low), q(T_high) = %.0f B]; utilisation %.4f\n",
 		      sc.rdma.timely_tlow_us, sc.rdma.timely_thigh_us, base_us, bdp, *mean, *mean / bdp, *q_low,
 		      *q_low / bdp, *peak, *q_high, *util);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	tl_check_and_free(&sim, &sc);
 }
 

@@ -40,7 +40,7 @@ static double offered_load(struct sb_sim *sim, sb_time t0, sb_time t1, double ho
 		}
 	}
 	*nflows = n;
-	return bytes * 8 / sb_time_to_sec(t1 - t0) / host_bps / sim->nhosts;
+	return bytes * 8 / sb_time_to_sec(t1 - t0) / host_bps / sim->net.nhosts;
 }
 
 /* --- poisson: offered load --- */
@@ -149,7 +149,7 @@ static void test_offered_bps_uplink(void **state)
 		tl_scenario(&sc, text, NULL, 0);
 		struct sb_sim sim;
 		tl_run_kept(&sim, &sc);
-		for (uint32_t h = 0; h < sim.nhosts; h++) {
+		for (uint32_t h = 0; h < sim.net.nhosts; h++) {
 			double up = sb_workload_offered_bps(&sim, &sc.workloads[0], h);
 			double host = sb_workload_offered_bps(&sim, &sc.workloads[1], h);
 			assert_true(fabs(up - cases[i].want_bps) <= 1e-9 * cases[i].want_bps);
@@ -177,7 +177,7 @@ static void dest_policy(const char *dest, int policy)
 	assert_true(sim.flows.next_id > 500);
 	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
 		const struct sb_flow *f = sb_flow_get(&sim, i);
-		uint32_t rs = sim.hosts[f->src]->rack, rd = sim.hosts[f->dst]->rack;
+		uint32_t rs = sim.net.hosts[f->src]->rack, rd = sim.net.hosts[f->dst]->rack;
 		assert_int_not_equal(f->src, f->dst);
 		if (policy == SB_DEST_NEXT_RACK)
 			assert_int_equal(rd, (rs + 1) % 4);
@@ -241,9 +241,9 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 		assert_int_equal(f->size, each);
 		assert_int_equal(f->prio, 3);
 		assert_int_equal(f->init_window, each); /* full_window defaults to true */
-		uint32_t qr = sim.hosts[q->host]->rack, fr = sim.hosts[f->src]->rack;
+		uint32_t qr = sim.net.hosts[q->host]->rack, fr = sim.net.hosts[f->src]->rack;
 		if (policy == SB_RESP_NEXT_RACK)
-			assert_int_equal(fr, (qr + 1) % sim.nracks);
+			assert_int_equal(fr, (qr + 1) % sim.net.nracks);
 		else if (policy == SB_RESP_RANDOM_RACK)
 			assert_int_not_equal(fr, qr);
 		else
@@ -260,7 +260,7 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 		for (uint32_t k = 1; k < count[q]; k++)
 			assert_int_not_equal(srcs[q][k - 1], srcs[q][k]); /* distinct responders */
 		if (policy != SB_RESP_ANY) /* all from one rack */
-			assert_int_equal(sim.hosts[srcs[q][0]]->rack, sim.hosts[srcs[q][count[q] - 1]]->rack);
+			assert_int_equal(sim.net.hosts[srcs[q][0]]->rack, sim.net.hosts[srcs[q][count[q] - 1]]->rack);
 		completed += sim.queries[q].done == sim.queries[q].responses;
 	}
 	struct sb_summary s;
@@ -331,7 +331,7 @@ static void test_longlived(void **state)
 		assert_false(f->completed);
 		recv += f->rcv_nxt;
 	}
-	print_message("longlived: %llu bytes received, drops %llu\n", (unsigned long long)recv, (unsigned long long)sim.stats.pkts_dropped);
+	print_message("longlived: %llu bytes received, drops %llu\n", (unsigned long long)recv, (unsigned long long)sim.net.stats.pkts_dropped);
 	/* the three share host 0's 10 Gb/s link for 2.5 ms: at least 90 % of its payload capacity
 	 * (3.125 MB on the wire × 1000/1048) arrived */
 	assert_true(recv >= (uint64_t)(0.9 * 10e9 / 8 * 2.5e-3 * 1000 / 1048));
@@ -395,10 +395,10 @@ static void test_cbr(void **state)
 		assert_int_equal(f->start, 1 * SB_MS);
 	}
 	/* 2 × 5 Gb/s for 1 ms = 1.25 MB towards host 3, and nothing comes back (no ACKs) */
-	const struct sb_node *sw = &sim.switches[0]->node;
+	const struct sb_node *sw = &sim.net.switches[0]->node;
 	uint64_t to3 = 0, back = 0;
 	for (uint16_t p = 0; p < sw->nports; p++) {
-		if (sw->ports[p].peer->node == &sim.hosts[3]->node)
+		if (sw->ports[p].peer->node == &sim.net.hosts[3]->node)
 			to3 = sw->ports[p].tx_bytes;
 		else
 			back += sw->ports[p].tx_bytes;
@@ -406,7 +406,7 @@ static void test_cbr(void **state)
 	print_message("cbr: %llu bytes to host 3 (expected ~1250000)\n", (unsigned long long)to3);
 	assert_true(to3 >= 1250000 * 0.99 && to3 <= 1250000 * 1.01);
 	assert_int_equal(back, 0);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	finish(&sim, &sc);
 }
 
@@ -485,7 +485,7 @@ static void test_file_workload(void **state)
 }
 
 /*
- * The priorities of lossless flows from a flow-list file reach sim->lossless_prio_mask (each
+ * The priorities of lossless flows from a flow-list file reach sim->net.lossless_prio_mask (each
  * line has its own class, so the workload's keys cannot tell): the MMUs receive the mask and
  * occupancy.csv splits lossy and lossless bytes with it.
  */
@@ -501,7 +501,7 @@ static void test_file_lossless_priorities(void **state)
 		      "0,1,5,80000,2,dctcp,lossy\n",
 		      2.0);
 	size_t records = sim.nrecords;
-	unsigned mask = sim.lossless_prio_mask;
+	unsigned mask = sim.net.lossless_prio_mask;
 	finish(&sim, &sc); /* before the asserts, so the failing one leaks nothing */
 	tl_rmtree(dir);
 	free(dir);
@@ -525,7 +525,7 @@ static void test_workload_lossless_class(void **state)
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	unsigned mask = sim.lossless_prio_mask, mmu_mask = sim.switches[0]->mmus[0]->lossless_prio_mask;
+	unsigned mask = sim.net.lossless_prio_mask, mmu_mask = sim.net.switches[0]->mmus[0]->lossless_prio_mask;
 	finish(&sim, &sc);
 	assert_int_equal(mask, 1u << 3);
 	assert_int_equal(mmu_mask, 1u << 3);

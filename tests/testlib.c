@@ -171,14 +171,14 @@ static void every_fire(void *obj, uint64_t arg)
 	e->fn(e);
 	e->next += e->step;
 	if (e->next <= e->to)
-		sb_at(&e->sim->engine, e->next, every_fire, e, 0);
+		sb_at(&e->sim->net.engine, e->next, every_fire, e, 0);
 }
 
 void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
 		    void (*fn)(struct tl_every *e), void *ctx)
 {
 	*e = (struct tl_every){ .sim = sim, .next = from, .to = to, .step = step, .fn = fn, .ctx = ctx };
-	sb_at(&sim->engine, from, every_fire, e, 0);
+	sb_at(&sim->net.engine, from, every_fire, e, 0);
 }
 
 char *tl_write_file(const char *dir, const char *name, const char *text)
@@ -410,9 +410,9 @@ void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
 
 struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h)
 {
-	struct sb_switch *sw = sim->switches[0];
+	struct sb_switch *sw = sim->net.switches[0];
 	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
+		if (sw->node.ports[i].peer->node == &sim->net.hosts[h]->node)
 			return &sw->node.ports[i];
 	fail_msg("no port to host %u", h);
 	return NULL;

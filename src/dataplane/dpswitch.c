@@ -8,6 +8,7 @@
 #include "dataplane/frame.h"
 #include "net/switch.h"
 #include "sim/scenario.h"
+#include "sim/scenario_mmu.h"
 #include "sim/sim.h"
 
 const char *const sb_dp_local_drop_name[SB_DP_NLOCAL] = { "no_slot", "local", "oversize" };

@@ -72,7 +72,7 @@ int sb_load_plan_open(struct sb_load_plan *p, const char *path, const char *cons
 	p->sim.plan = note_flow;
 	p->sim.plan_ctx = p;
 	/* only arrivals and flow starts are scheduled: nothing sends, so nothing else happens */
-	sb_eventq_run_until(&p->sim.engine.eq, p->sim.stop_at);
+	sb_eventq_run_until(&p->sim.net.engine.eq, p->sim.stop_at);
 	return 0;
 }
 

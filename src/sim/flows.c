@@ -54,7 +54,7 @@ struct sb_flow *sb_flow_create(struct sb_sim *sim, uint32_t src, uint32_t dst, u
 {
 	struct sb_flow *f = sb_flow_table_add(&sim->flows);
 	init_flow(sim, f, src, dst, size, start, ops);
-	sb_at(&sim->engine, start, flow_start, sim, f->id);
+	sb_at(&sim->net.engine, start, flow_start, sim, f->id);
 	return f;
 }
 
@@ -72,7 +72,7 @@ static void flow_timer(void *obj, uint64_t id)
 {
 	struct sb_sim *sim = obj;
 	struct sb_flow *f = sb_flow_get(sim, (uint32_t)id);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	/* released: this was its last, stale, firing (a released flow wants no timer) */
 	if (!f || f->timer_scheduled != now)
 		return;
@@ -81,7 +81,7 @@ static void flow_timer(void *obj, uint64_t id)
 		return;
 	if (f->timer_at > now) {
 		f->timer_scheduled = f->timer_at;
-		sb_at(&sim->engine, f->timer_at, flow_timer, sim, id);
+		sb_at(&sim->net.engine, f->timer_at, flow_timer, sim, id);
 		return;
 	}
 	f->timer_at = SB_TIME_NEVER;
@@ -93,7 +93,7 @@ static void flow_timer(void *obj, uint64_t id)
 struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq,
 					 uint32_t size, uint8_t lane, bool to_sender)
 {
-	struct sb_packet *p = sb_packet_new(&sim->engine);
+	struct sb_packet *p = sb_packet_new(&sim->net.engine);
 	p->type = type;
 	p->lane = lane;
 	p->seq = seq;
@@ -111,7 +111,7 @@ struct sb_packet *sb_flow_control_packet(struct sb_sim *sim, struct sb_flow *f, 
 struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uint64_t seq,
 				      uint32_t payload, uint32_t header, uint64_t first_rtt_end)
 {
-	struct sb_packet *p = sb_packet_new(&sim->engine);
+	struct sb_packet *p = sb_packet_new(&sim->net.engine);
 	p->type = SB_PKT_DATA;
 	p->seq = seq;
 	p->payload = (uint16_t)payload;
@@ -122,7 +122,7 @@ struct sb_packet *sb_flow_data_packet(struct sb_sim *sim, struct sb_flow *f, uin
 	p->dst = f->dst;
 	p->hash = f->hash;
 	p->prio = f->prio;
-	p->t_sent = sb_now(&sim->engine);
+	p->t_sent = sb_now(&sim->net.engine);
 	p->flags = (uint8_t)((f->ecn ? SB_PF_ECT : 0) | (f->lossless ? SB_PF_LOSSLESS : 0) |
 			     (seq < first_rtt_end ? SB_PF_FIRST_RTT : 0));
 	return p;
@@ -133,7 +133,7 @@ void sb_flow_arm_timer(struct sb_sim *sim, struct sb_flow *f, sb_time at)
 	f->timer_at = at;
 	if (at != SB_TIME_NEVER && at < f->timer_scheduled) {
 		f->timer_scheduled = at;
-		sb_at(&sim->engine, at, flow_timer, sim, f->id);
+		sb_at(&sim->net.engine, at, flow_timer, sim, f->id);
 	}
 }
 
@@ -182,7 +182,7 @@ void sb_flow_complete_at(struct sb_sim *sim, struct sb_flow *f, sb_time now, sb_
 
 static void flow_complete(struct sb_sim *sim, struct sb_flow *f)
 {
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	sb_flow_complete_at(sim, f, now, f->done ? f->received : now);
 }
 
@@ -191,7 +191,7 @@ void sb_flow_received(struct sb_sim *sim, struct sb_flow *f)
 	if (f->done)
 		return;
 	f->done = true;
-	f->received = sb_now(&sim->engine);
+	f->received = sb_now(&sim->net.engine);
 	if (!f->ops->on_ack)
 		flow_complete(sim, f);
 }

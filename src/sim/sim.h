@@ -15,26 +15,11 @@
 #include "core/rng.h"
 #include "engine/engine.h"
 #include "mmu/mmu.h"
-#include "net/pfc.h"
-#include "net/host.h"
-#include "net/node.h"
-#include "net/port.h"
-#include "net/routes.h"
-#include "net/switch.h"
+#include "net/net.h"
 #include "sim/flow_table.h"
 #include "sim/scenario.h"
 #include "transport/flow.h"
 #include "transport/transport.h"
-
-/* With host.nic_buffer_bytes = 0 (the default, kept so that no existing scenario's outputs
- * move; the fidelity scenarios, fidelity/ns3-reverie/, leave it there too), a flow whose path has no congested switch port
- * never sees ECN or a drop, so its window, and the backlog in its own NIC, grows without end.
- * A NIC priority queue past this many bytes is reported once per run on stderr. 4 MiB is far
- * beyond any window the papers' scenarios need (a bandwidth-delay product: 400 Gb/s x 20 us is
- * 1 MB) and above the whole shared buffer of their switches (Reverie's leaf: 2.56 MB), so a
- * queue that deep means feedback is missing, not a burst; it is small enough to be reported
- * within a few milliseconds of simulated time, before the memory it takes matters. */
-#define SB_NIC_WARN_BYTES (4ull << 20)
 
 /* A finished flow, as reported in flows.csv. */
 struct sb_flow_result {
@@ -56,17 +41,8 @@ struct sb_query {
 	sb_time last_finish;
 };
 
+/* What the transports count (the network's counters are net->stats, net/net.h). */
 struct sb_stats {
-	uint64_t pkts_sent;         /* by hosts (data + ACK) */
-	uint64_t pkts_delivered;    /* to hosts */
-	uint64_t pkts_dropped;      /* by switches, all causes */
-	uint64_t pkts_dropped_lossless;
-	uint64_t drops_nic;         /* data packets dropped at a full host NIC (host.nic_buffer_bytes) */
-	uint64_t drops_injected;    /* packets claimed lost by sim->inject (tests) */
-	uint64_t packet_hops;       /* packets × links traversed (data + ACK + control) */
-	uint64_t drops[SB_DROP_NCAUSES];
-	uint64_t pfc_pause_frames, pfc_resume_frames;           /* queue-level, sent by switches */
-	uint64_t pfc_port_pause_frames, pfc_port_resume_frames; /* port-level (DSH) */
 	uint64_t rdma_nacks, rdma_cnps; /* sent by RDMA receivers */
 	uint64_t flows_started, flows_completed;
 	/* TCP senders' loss events, summed over flows; each beside the Linux counter (nstat)
@@ -91,28 +67,14 @@ struct sb_stats {
 
 struct sb_occupancy_sink;
 struct sb_report_streams;
-struct sb_deadlock_detector;
 struct sb_wl_runtime;
 
 struct sb_sim {
-	/* the clock, the event queue, the packets and their INT records (engine/engine.h); first,
-	 * so that reaching it from the simulation costs no offset */
-	struct sb_engine engine;
+	/* the network: engine, nodes, routes, counters (net/net.h); first, so that the engine
+	 * (the network's first member) is reached from the simulation at no offset */
+	struct sb_net net;
 	const struct sb_scenario *sc;
 	uint64_t seed;
-
-	struct sb_node **nodes;
-	uint32_t nnodes;
-	struct sb_host **hosts;
-	struct sb_port *host_nics;   /* [nhosts]: host h's NIC (its node's one port) is host_nics[h],
-				      * one array, so that a send finds it without reading the host */
-	uint32_t nhosts;
-	struct sb_switch **switches;
-	uint32_t nswitches;
-	uint32_t nracks;
-	struct sb_routes routes;   /* forwarding tables by destination rack (net/routes.h) */
-	struct sb_port_profile **port_profiles; /* the distinct profiles of configured ports */
-	size_t nport_profiles;
 
 	/* flows: a slot each while in flight, released once finished (flow_table.h, flows.c) */
 	struct sb_flow_table flows;
@@ -129,27 +91,11 @@ struct sb_sim {
 	size_t nqueries, queries_cap;
 
 	struct sb_stats stats;
-	struct sb_pfc_record pfc;  /* frames sent and pause episodes (net/pfc.c) */
-	struct sb_deadlock_detector *deadlock; /* PFC deadlock detector (net/deadlock.c), or NULL */
-	uint8_t lossless_prio_mask;/* priorities used by lossless workloads */
-	uint64_t nic_limit;        /* host.nic_buffer_bytes (0 = unlimited) */
-	uint64_t nic_warn_at;      /* a NIC priority queue beyond this many bytes is reported once
-				    * on stderr (SB_NIC_WARN_BYTES; UINT64_MAX with a limit, or once
-				    * reported): sim.c, sb_host_send */
-	bool nic_control_fifo;     /* host.control_queue = fifo */
-	sb_time send_jitter;       /* host.send_jitter_us (0 = none; applied in net/port.c) */
-	struct sb_rng *send_jitter_rng; /* [nhosts] when send_jitter: a stream per host */
 	sb_time stop_at;           /* duration */
 	sb_time arrivals_end;
 	struct sb_occupancy_sink *occ;
 	struct sb_report_streams *streams; /* outputs written as the run goes (report.h), or NULL */
 	struct sb_wl_runtime *wl;  /* workload generators (workload.c) */
-	uint32_t *rack_first, *rack_count; /* hosts of rack r: rack_first[r] .. + rack_count[r] */
-	/* Fault injection for tests: when set, every packet a host sends is first offered to it.
-	 * It may change the packet (e.g. set CE) and returns true to have it lost there (freed,
-	 * counted as dropped and in stats.drops_injected). NULL in every run of the program. */
-	bool (*inject)(void *ctx, struct sb_packet *pkt);
-	void *inject_ctx;
 	/* Planning only (src/load, the testbed's load generator): when set, a flow that starts is
 	 * handed to it instead of to its transport, so running the engine yields the workloads'
 	 * flows (times, sizes, hosts, queries) exactly as a run would start them, and no packet.
@@ -175,7 +121,6 @@ void sb_flow_packet_gone(struct sb_sim *sim, uint32_t id);
 void sb_flow_packet_gone_of(struct sb_sim *sim, struct sb_flow *f);
 
 /* --- hosts and flows --- */
-void sb_host_send(struct sb_sim *sim, struct sb_packet *pkt);
 /* The flow of `id`, or NULL once it was released (finished and unreachable; flow_table.h). */
 static inline struct sb_flow *sb_flow_get(struct sb_sim *sim, uint32_t id)
 {
@@ -224,12 +169,9 @@ uint32_t sb_sim_max_frame_bytes(const struct sb_sim *sim);
 /* The same from the scenario alone (the software switch has no world). */
 uint32_t sb_scenario_max_frame_bytes(const struct sb_scenario *sc);
 
-/* Path facts (from the topology, independent of load). */
-/* Round trip of one `data_bytes` packet and its `ack_bytes` ACK on an idle path. */
-sb_time sb_path_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t data_bytes, uint32_t ack_bytes);
+/* Path facts (net/net.h: sb_path_rtt, sb_bottleneck_bps, on sim->net). */
 /* sb_path_rtt with TCP's ACK size (tcp.ack_bytes). */
 sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes);
-uint64_t sb_bottleneck_bps(const struct sb_sim *sim, uint32_t src, uint32_t dst);
 sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size);
 /* The same without the ACK's way back: the ideal of transports that complete at the receiver
  * (no ACKs, e.g. cbr). It still counts one header per tcp.mss of payload, so a CBR flow of

@@ -43,7 +43,7 @@ void sb_cbr_configure(struct sb_flow *f, uint64_t rate_bps, uint32_t packet_byte
 static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct cbr *c = cbr_of(f);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint64_t limit = f->size ? f->size : UINT64_MAX;
 	uint32_t max_payload = c->packet_bytes - c->header;
 	while (c->sent < limit && c->next_at <= now) {
@@ -52,7 +52,7 @@ static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
 		struct sb_packet *p = sb_flow_data_packet(sim, f, c->sent, len, c->header, c->first_rtt_end);
 		f->pkts_sent++;
 		c->sent += len;
-		sb_host_send(sim, p);
+		sb_host_send(&sim->net, p);
 
 		c->next_at += c->step;
 		c->rem_acc += c->step_rem;
@@ -71,7 +71,7 @@ static void cbr_start(struct sb_sim *sim, struct sb_flow *f)
 	if (c->magic != CBR_MAGIC)
 		sb_cbr_configure(f, 0, 0);
 	if (!c->rate_bps)
-		c->rate_bps = sb_bottleneck_bps(sim, f->src, f->dst);
+		c->rate_bps = sb_bottleneck_bps(&sim->net, f->src, f->dst);
 	c->header = (uint32_t)p->header_bytes;
 	if (c->packet_bytes <= c->header)
 		c->packet_bytes = (uint32_t)(p->mss + p->header_bytes);
@@ -83,7 +83,7 @@ static void cbr_start(struct sb_sim *sim, struct sb_flow *f)
 	c->rem_acc = 0;
 	c->sent = 0;
 	c->first_rtt_end = sb_first_rtt_budget(sim, f);
-	c->next_at = sb_now(&sim->engine);
+	c->next_at = sb_now(&sim->net.engine);
 	cbr_send_due(sim, f);
 }
 

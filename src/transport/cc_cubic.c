@@ -53,7 +53,7 @@ static void cubic_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 	const struct sb_tcp_params *p = &sim->sc->tcp;
 	double mss = (double)tcp->mss;
 	double cwnd = (double)tcp->cwnd / mss;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 
 	if (c->epoch_start == SB_TIME_NEVER) {
 		c->epoch_start = now;

@@ -170,7 +170,7 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
 	struct dcqcn *d = dcqcn_of(qp);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	advance(sim, qp, d, now);
 	sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
 	if (!d->ever_cnp) {
@@ -203,7 +203,7 @@ static void dcqcn_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 			 const struct sb_rdma_feedback *fb)
 {
 	struct dcqcn *d = dcqcn_of(qp);
-	advance(sim, qp, d, sb_now(&sim->engine));
+	advance(sim, qp, d, sb_now(&sim->net.engine));
 	apply(sim, f, qp, d);
 }
 
@@ -211,7 +211,7 @@ static void dcqcn_on_send(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
 	struct dcqcn *d = dcqcn_of(qp);
-	advance(sim, qp, d, sb_now(&sim->engine));
+	advance(sim, qp, d, sb_now(&sim->net.engine));
 	if (r->dcqcn_byte_counter_bytes > 0 && d->ever_cnp) {
 		d->byte_count += wire_bytes;
 		while (d->byte_count >= (uint64_t)r->dcqcn_byte_counter_bytes) {

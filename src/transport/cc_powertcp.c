@@ -181,7 +181,7 @@ static void theta_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 			 const struct sb_rdma_feedback *fb)
 {
 	struct thetapowertcp *s = theta_of(qp);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	if (!s->prev_at || now <= s->prev_at) {
 		if (!s->prev_at)
 			s->last_update_seq = qp->snd_nxt;

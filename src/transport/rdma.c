@@ -82,13 +82,13 @@ struct sb_packet *sb_rdma_next_packet(struct sb_sim *sim, struct sb_flow *f, str
 		f->pkts_retx++;
 	}
 	if (qp->cc->telemetry)
-		p->int_id = sb_int_alloc(&sim->engine.telemetry);
+		p->int_id = sb_int_alloc(&sim->net.engine.telemetry);
 	f->pkts_sent++;
-	sim->stats.pkts_sent++; /* the NIC takes it now: sb_host_send's count for pulled packets */
+	sim->net.stats.pkts_sent++; /* the NIC takes it now: sb_host_send's count for pulled packets */
 	qp->snd_nxt = seq + len;
 	if (qp->snd_nxt > qp->snd_max)
 		qp->snd_max = qp->snd_nxt;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	qp->last_send = now;
 	qp->last_wire = p->size;
 	qp->next_send = now + sb_tx_time(p->size, qp->rate_bps);
@@ -102,7 +102,7 @@ static uint64_t first_rtt_budget(const struct sb_sim *sim, const struct sb_flow 
 {
 	if (sim->sc->rdma.first_rtt_bytes > 0)
 		return (uint64_t)sim->sc->rdma.first_rtt_bytes;
-	uint64_t bps = sb_bottleneck_bps(sim, f->src, f->dst);
+	uint64_t bps = sb_bottleneck_bps(&sim->net, f->src, f->dst);
 	return (uint64_t)((unsigned __int128)base_rtt * bps / (8u * (unsigned __int128)SB_SEC));
 }
 
@@ -114,11 +114,11 @@ void sb_rdma_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_rdma_c
 	qp->cc = r->cc ? cc : &sb_rdma_cc_none;
 	qp->mtu = (uint32_t)r->mtu;
 	qp->header = (uint16_t)r->header_bytes;
-	qp->line_bps = sim->hosts[f->src]->node.ports[0].rate_bps;
+	qp->line_bps = sim->net.hosts[f->src]->node.ports[0].rate_bps;
 	qp->rate_bps = qp->line_bps; /* RDMA NICs start at line rate (all the artifacts) */
-	qp->base_rtt = sb_path_rtt(sim, f->src, f->dst, qp->mtu + qp->header, (uint32_t)r->ack_bytes);
+	qp->base_rtt = sb_path_rtt(&sim->net, f->src, f->dst, qp->mtu + qp->header, (uint32_t)r->ack_bytes);
 	qp->first_rtt_end = first_rtt_budget(sim, f, qp->base_rtt);
-	qp->next_send = sb_now(&sim->engine);
+	qp->next_send = sb_now(&sim->net.engine);
 	qp->rto_at = SB_TIME_NEVER;
 	qp->nack_seq = UINT64_MAX;
 	f->ecn = qp->cc->ecn;
@@ -141,7 +141,7 @@ void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt
 	}
 	if (f->completed)
 		return; /* a late duplicate */
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint64_t ack = pkt->seq, newly = 0;
 	if (ack > qp->snd_una) {
 		newly = ack - qp->snd_una;
@@ -166,7 +166,7 @@ void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt
 	if (qp->cc->on_ack) {
 		struct sb_rdma_feedback fb = {
 			.ack = ack, .newly_acked = newly, .rtt = now - pkt->t_sent, .nack = nack,
-			.hops = pkt->int_id ? sb_int_get(&sim->engine.telemetry, pkt->int_id) : NULL,
+			.hops = pkt->int_id ? sb_int_get(&sim->net.engine.telemetry, pkt->int_id) : NULL,
 		};
 		qp->cc->on_ack(sim, f, qp, &fb);
 	}
@@ -176,7 +176,7 @@ void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt
 void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	if (qp->rto_at == SB_TIME_NEVER)
 		return;
 	if (now < qp->rto_at) {
@@ -205,7 +205,7 @@ void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 {
 	const struct sb_rdma_params *r = &sim->sc->rdma;
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint8_t type = SB_PKT_ACK;
 	bool answer = true;
 	if (pkt->seq == f->rcv_nxt) {
@@ -246,11 +246,11 @@ void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pk
 			a->flags |= SB_PF_RETX;
 		a->int_id = pkt->int_id; /* the ACK carries the INT record back */
 		pkt->int_id = 0;
-		sb_host_send(sim, a);
+		sb_host_send(&sim->net, a);
 	}
 	/* A separate CNP takes the control lane: NICs send CNPs on a high, strict priority. */
 	if (cnp && r->cnp == SB_RDMA_CNP_PACKET)
-		sb_host_send(sim, feedback_packet(sim, f, SB_PKT_CNP, (uint32_t)r->cnp_bytes, SB_LANE_CONTROL));
+		sb_host_send(&sim->net, feedback_packet(sim, f, SB_PKT_CNP, (uint32_t)r->cnp_bytes, SB_LANE_CONTROL));
 	if (f->size && !f->done && f->rcv_nxt >= f->size)
 		sb_flow_received(sim, f);
 }

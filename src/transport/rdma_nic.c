@@ -143,11 +143,11 @@ static void arm(struct qp_sched *s)
 	s->timer_at = s->heap_len ? s->heap[0].at : SB_TIME_NEVER;
 	/* A QP can be overdue: its deadline passed while the priority was paused and nothing
 	 * pulled. Wake now then, never in the past (the clock must not run backwards). */
-	sb_time now = sb_now(&s->sim->engine);
+	sb_time now = sb_now(&s->sim->net.engine);
 	sb_time wake = s->timer_at > now ? s->timer_at : now;
 	if (wake < s->timer_scheduled) {
 		s->timer_scheduled = wake;
-		sb_at(&s->sim->engine, wake, sched_timer, s, 0);
+		sb_at(&s->sim->net.engine, wake, sched_timer, s, 0);
 	}
 }
 
@@ -183,9 +183,9 @@ static inline sb_time link_free_at(const struct sb_port *port, sb_time now)
  * until the next QP is due. */
 static void reschedule(struct qp_sched *s)
 {
-	release_due(s, link_free_at(s->port, sb_now(&s->sim->engine)));
+	release_due(s, link_free_at(s->port, sb_now(&s->sim->net.engine)));
 	if (s->ring_head != NO_QP)
-		sb_port_pull_ready(s->sim, s->port, s->prio, true);
+		sb_port_pull_ready(&s->sim->net, s->port, s->prio, true);
 	arm(s);
 }
 
@@ -193,7 +193,7 @@ static void sched_timer(void *obj, uint64_t arg)
 {
 	struct qp_sched *s = obj;
 	(void)arg;
-	sb_time now = sb_now(&s->sim->engine);
+	sb_time now = sb_now(&s->sim->net.engine);
 	if (s->timer_scheduled != now)
 		return; /* stale: an earlier wake-up replaced this one */
 	s->timer_scheduled = SB_TIME_NEVER;
@@ -201,17 +201,18 @@ static void sched_timer(void *obj, uint64_t arg)
 		return;
 	if (s->timer_at > now) {
 		s->timer_scheduled = s->timer_at;
-		sb_at(&s->sim->engine, s->timer_at, sched_timer, s, 0);
+		sb_at(&s->sim->net.engine, s->timer_at, sched_timer, s, 0);
 		return;
 	}
 	reschedule(s);
 }
 
 /* The port's pull source (net/port.h): the next packet of priority `prio`, just in time. */
-static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint8_t prio)
+static struct sb_packet *nic_pull(struct sb_net *net, struct sb_port *port, uint8_t prio)
 {
 	struct qp_sched *s = &((struct sb_host *)port->node)->rdma->sched[prio];
-	sb_time now = sb_now(&sim->engine);
+	struct sb_sim *sim = s->sim; /* the flows' owner; net is its network */
+	sb_time now = sb_now(&sim->net.engine);
 	release_due(s, now);
 	uint32_t id;
 	while ((id = ring_pop(s)) != NO_QP) {
@@ -232,7 +233,7 @@ static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint
 		place(s, id, qp, free_at);
 		release_due(s, free_at);
 		if (s->ring_head == NO_QP) {
-			sb_port_pull_ready(sim, port, prio, false);
+			sb_port_pull_ready(&sim->net, port, prio, false);
 			arm(s);
 		}
 		return p;
@@ -243,7 +244,7 @@ static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint
 
 static struct qp_sched *sched_of(struct sb_sim *sim, struct sb_flow *f)
 {
-	struct sb_host *h = sim->hosts[f->src];
+	struct sb_host *h = sim->net.hosts[f->src];
 	if (!h->rdma) {
 		h->rdma = sb_xcalloc(1, sizeof(*h->rdma));
 		struct sb_port *nic = &h->node.ports[0];
@@ -265,9 +266,9 @@ void sb_rdma_nic_activate(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_
 	if (qp->where != SB_QP_IDLE || !sb_rdma_sendable(f, qp))
 		return;
 	struct qp_sched *s = sched_of(sim, f);
-	if (qp->next_send <= link_free_at(s->port, sb_now(&sim->engine))) {
+	if (qp->next_send <= link_free_at(s->port, sb_now(&sim->net.engine))) {
 		ring_push(s, f->id, qp);
-		sb_port_pull_ready(sim, s->port, s->prio, true);
+		sb_port_pull_ready(&sim->net, s->port, s->prio, true);
 	} else {
 		heap_push(s, f->id, qp);
 		arm(s);

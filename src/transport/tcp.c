@@ -28,7 +28,7 @@ uint64_t sb_first_rtt_budget(const struct sb_sim *sim, const struct sb_flow *f)
 	if (p->first_rtt_bytes > 0)
 		return (uint64_t)p->first_rtt_bytes;
 	sb_time rtt = sb_base_rtt(sim, f->src, f->dst, (uint32_t)(p->mss + p->header_bytes));
-	uint64_t bps = sb_bottleneck_bps(sim, f->src, f->dst);
+	uint64_t bps = sb_bottleneck_bps(&sim->net, f->src, f->dst);
 	return (uint64_t)((unsigned __int128)rtt * bps / (8u * (unsigned __int128)SB_SEC));
 }
 
@@ -80,7 +80,7 @@ uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *
 	f->pkts_sent++;
 	if (seq + len > tcp->snd_max)
 		tcp->snd_max = seq + len;
-	sb_host_send(sim, p);
+	sb_host_send(&sim->net, p);
 	return len;
 }
 
@@ -89,7 +89,7 @@ void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	uint64_t seq = tcp->snd_nxt;
 	uint32_t len = tcp_seg_len(f, tcp, seq);
 	if (sim->sc->tcp.sack && seq == tcp->snd_max)
-		tcp_board_sent(tcp, seq, sb_now(&sim->engine));
+		tcp_board_sent(tcp, seq, sb_now(&sim->net.engine));
 	tcp_send_segment(sim, f, tcp, seq);
 	tcp->snd_nxt = seq + len;
 }
@@ -108,7 +108,7 @@ static void newreno_send_available(struct sb_sim *sim, struct sb_flow *f, struct
 	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
-		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 }
 
 static void send_available(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
@@ -152,10 +152,10 @@ static void send_syn(struct sb_sim *sim, struct sb_flow *f, uint64_t step, bool 
 {
 	struct sb_packet *p = sb_flow_control_packet(sim, f, SB_PKT_SYN, step, (uint32_t)sim->sc->tcp.ack_bytes,
 						     tcp_control_lane(sim), false);
-	p->t_sent = sb_now(&sim->engine);
+	p->t_sent = sb_now(&sim->net.engine);
 	if (retx)
 		p->flags |= SB_PF_RETX;
-	sb_host_send(sim, p);
+	sb_host_send(&sim->net, p);
 }
 
 static sb_time syn_timeout(const struct sb_sim *sim, const struct sb_tcp *tcp)
@@ -183,7 +183,7 @@ void sb_tcp_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_
 		tcp->syn_sent = true;
 		tcp->rto = syn_timeout(sim, tcp);
 		send_syn(sim, f, 0, false);
-		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 		tcp_timers(sim, f, tcp);
 		return;
 	}
@@ -198,8 +198,8 @@ sb_time sb_tcp_setup_time(const struct sb_sim *sim, uint32_t src, uint32_t dst)
 	/* SYN out and SYN-ACK back, then the handshake's ACK leaves just before the first data
 	 * segment and delays it by its serialisation on the sender's link. */
 	uint32_t a = (uint32_t)p->ack_bytes;
-	const struct sb_port *nic = &sim->hosts[src]->node.ports[0];
-	return sb_path_rtt(sim, src, dst, a, a) + sb_tx_time(a, nic->rate_bps);
+	const struct sb_port *nic = &sim->net.hosts[src]->node.ports[0];
+	return sb_path_rtt(&sim->net, src, dst, a, a) + sb_tx_time(a, nic->rate_bps);
 }
 
 /* The SYN-ACK arrived: the connection is open. */
@@ -214,7 +214,7 @@ static void on_syn_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	if (tcp->rto < tcp->min_rto)
 		tcp->rto = tcp->min_rto;
 	if (!(pkt->flags & SB_PF_RETX)) {
-		sb_time sample = sb_now(&sim->engine) - pkt->t_sent;
+		sb_time sample = sb_now(&sim->net.engine) - pkt->t_sent;
 		tcp_rtt_sample(tcp, sample);
 		if (tcp->rack.retx_min_rtt)
 			tcp_min_rtt_sample(tcp, sample, false); /* as Linux's min RTT filter */
@@ -239,7 +239,7 @@ static void newreno_fast_retransmit(struct sb_sim *sim, struct sb_flow *f, struc
 	tcp->partial_seen = false;
 	tcp->cwr_end = tcp->snd_max; /* the window that lost is also the window that would echo CE */
 	tcp_send_segment(sim, f, tcp, tcp->snd_una);
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 }
 
 void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
@@ -273,7 +273,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 			tcp->snd_nxt = ack; /* go-back-N: the receiver already had these bytes */
 		/* Karn: the receiver flags ACKs of retransmitted segments. */
 		bool retx = pkt->flags & SB_PF_RETX;
-		sb_time sample = sb_now(&sim->engine) - pkt->t_sent;
+		sb_time sample = sb_now(&sim->net.engine) - pkt->t_sent;
 		if (!retx)
 			tcp_rtt_sample(tcp, sample);
 		tcp->dupacks = 0;
@@ -282,7 +282,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 		else if (ece)
 			tcp_ecn_halve(sim, f, tcp);
 		if (!retx && !tcp->in_recovery && tcp->cwnd < tcp->ssthresh)
-			tcp_hystart_on_ack(tcp, ack, sample, sb_now(&sim->engine));
+			tcp_hystart_on_ack(tcp, ack, sample, sb_now(&sim->net.engine));
 
 		if (tcp->in_recovery) {
 			if (ack >= tcp->recover) {
@@ -293,7 +293,7 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp->cwnd = w < tcp->ssthresh ? w : tcp->ssthresh;
 				tcp_cap(tcp);
 				tcp->in_recovery = false;
-				tcp_restart_rto(sb_now(&sim->engine), tcp);
+				tcp_restart_rto(sb_now(&sim->net.engine), tcp);
 			} else {
 				/* Partial ACK: retransmit the next hole, deflate by the acked amount and
 				 * add back one MSS (RFC 6582 step 4). */
@@ -304,13 +304,13 @@ static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 				tcp_cap(tcp);
 				if (!tcp->partial_seen) {
 					tcp->partial_seen = true;
-					tcp_restart_rto(sb_now(&sim->engine), tcp);
+					tcp_restart_rto(sb_now(&sim->net.engine), tcp);
 				}
 			}
 		} else {
 			tcp->cc->on_ack(sim, f, tcp, acked);
 			tcp_cap(tcp);
-			tcp_restart_rto(sb_now(&sim->engine), tcp);
+			tcp_restart_rto(sb_now(&sim->net.engine), tcp);
 		}
 	} else if (ack == tcp->snd_una && tcp->snd_una < tcp->snd_max) {
 		if (tcp->in_recovery) {
@@ -346,7 +346,7 @@ static void newreno_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp 
 	tcp_hystart_on_timeout(tcp);
 	/* RFC 6298 (5.5): back off. */
 	tcp_rto_backoff(tcp);
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 	newreno_send_available(sim, f, tcp);
 }
 
@@ -366,7 +366,7 @@ static bool ack_open(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 	if (sack ? (pkt->sack || tcp->board.sacked || tcp->board.lost || tcp->board.extra || tcp->tlp_end)
 		 : tcp->snd_nxt != tcp->snd_max)
 		return false;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint64_t acked = ack - tcp->snd_una;
 	bool retx = pkt->flags & SB_PF_RETX;
 	if (sack)
@@ -439,7 +439,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		sim->stats.tcp.syn_retransmits++;
 		tcp_rto_backoff(tcp);
 		send_syn(sim, f, 0, true);
-		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 		return;
 	}
 	if (tcp->snd_una >= tcp->snd_max)
@@ -464,7 +464,7 @@ static void on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f)
 {
 	struct sb_tcp *tcp = sb_tcp_of(f);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	if (tcp->rx.unacked && tcp->rx.delack_at <= now)
 		tcp_rx_on_timer(sim, f);
 	if (!f->completed) {

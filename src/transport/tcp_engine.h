@@ -284,7 +284,7 @@ static inline void tcp_tlp_arm(struct sb_sim *sim, struct sb_flow *f, struct sb_
 	} else {
 		pto = SB_SEC; /* no RTT sample yet: 1 s, then capped by the RTO below */
 	}
-	sb_time at = sb_now(&sim->engine) + pto;
+	sb_time at = sb_now(&sim->net.engine) + pto;
 	tcp->tlp_at = at < tcp->rto_at ? at : tcp->rto_at;
 }
 /* The probe timer fired: send a probe (RFC 8985 §7.3), re-arm the RTO. */

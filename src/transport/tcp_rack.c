@@ -90,14 +90,14 @@ void tcp_tlp_fire(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		uint64_t last = tcp->snd_max - 1;
 		uint64_t seq = last - last % tcp->mss;
 		tcp_send_segment(sim, f, tcp, seq);
-		tcp_board_retransmitted(tcp, seq, tcp->snd_max, sb_now(&sim->engine));
+		tcp_board_retransmitted(tcp, seq, tcp->snd_max, sb_now(&sim->net.engine));
 		tcp->tlp_retrans = true;
 	}
 	tcp->stats.tlp_probes++;
 	sim->stats.tcp.loss_probes++;
 	tcp->tlp_end = tcp->snd_nxt;
 	/* after a probe the RTO, not another probe, guards the flight */
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 }
 
 void tcp_tlp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t ack, bool advanced,

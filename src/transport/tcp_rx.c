@@ -85,7 +85,7 @@ static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack,
 	if (retx)
 		a->flags |= SB_PF_RETX;
 	sb_tcp_of(f)->rx.unacked = 0;
-	sb_host_send(sim, a);
+	sb_host_send(&sim->net, a);
 }
 
 /* Take the segment into rcv_nxt or the held segments; returns its SACK report. Counts each
@@ -185,7 +185,7 @@ static bool compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
 		rx->echo_retx = retx;
 		/* Linux: min(tcp_comp_sack_delay_ns, RTT / 20) with tcp_comp_sack_slack_ns */
 		sb_time delay = tcp->min_rtt / 20, most = sb_time_from_us(tp->sack_compress_delay_us);
-		rx->delack_at = sb_now(&sim->engine) + (delay < most ? delay : most) +
+		rx->delack_at = sb_now(&sim->net.engine) + (delay < most ? delay : most) +
 				sb_time_from_us(tp->sack_compress_slack_us);
 		tcp_timers(sim, f, tcp);
 	} else {
@@ -234,7 +234,7 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	if (in_order && !complete && !quick && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
-			rx->delack_at = sb_now(&sim->engine) + sb_time_from_us(tp->delack_timeout_us);
+			rx->delack_at = sb_now(&sim->net.engine) + sb_time_from_us(tp->delack_timeout_us);
 			tcp_timers(sim, f, tcp);
 		}
 	} else if (sack && f->rcv_nxt == before && !quick && tp->sack_compress_nr && tp->sack &&
@@ -282,5 +282,5 @@ void tcp_rx_on_syn(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
 	a->t_sent = pkt->t_sent;
 	if (pkt->flags & SB_PF_RETX)
 		a->flags |= SB_PF_RETX;
-	sb_host_send(sim, a);
+	sb_host_send(&sim->net, a);
 }

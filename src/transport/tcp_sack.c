@@ -33,7 +33,7 @@
 static void retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
 {
 	uint32_t len = tcp_send_segment(sim, f, tcp, seq);
-	tcp_board_retransmitted(tcp, seq, seq + len, sb_now(&sim->engine));
+	tcp_board_retransmitted(tcp, seq, seq + len, sb_now(&sim->net.engine));
 	tcp->prr_out += len;
 }
 
@@ -84,7 +84,7 @@ void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
-		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+		tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 }
 
 static void enter_recovery(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
@@ -137,7 +137,7 @@ static bool detect(struct sb_sim *sim, struct sb_tcp *tcp)
 	}
 	if (sim->sc->tcp.rack) {
 		uint32_t before = tcp->stats.lost_retransmits;
-		tcp_rack_detect(tcp, sb_now(&sim->engine));
+		tcp_rack_detect(tcp, sb_now(&sim->net.engine));
 		sim->stats.tcp.lost_retransmits += tcp->stats.lost_retransmits - before;
 	}
 	else
@@ -167,7 +167,7 @@ void tcp_sack_detect_and_send(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt)
 {
 	const struct sb_tcp_params *p = &sim->sc->tcp;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint64_t ack = pkt->seq;
 	bool ece = pkt->flags & SB_PF_ECE;
 	bool echo_retx = pkt->flags & SB_PF_RETX;
@@ -238,7 +238,7 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 		tcp_cap(tcp);
 	}
 	if (advanced)
-		tcp_restart_rto(sb_now(&sim->engine), tcp);
+		tcp_restart_rto(sb_now(&sim->net.engine), tcp);
 	tcp_sack_transmit(sim, f, tcp);
 	if (advanced || tcp->tlp_at != SB_TIME_NEVER)
 		tcp_tlp_arm(sim, f, tcp);
@@ -260,6 +260,6 @@ void tcp_sack_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	tcp_hystart_on_timeout(tcp);
 	tcp_board_mark_all_lost(tcp);
 	tcp_rto_backoff(tcp); /* RFC 6298 (5.5) */
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+	tcp->rto_at = sb_now(&sim->net.engine) + tcp->rto;
 	tcp_sack_transmit(sim, f, tcp);
 }

@@ -61,7 +61,7 @@ static struct sb_flow *spawn(struct sb_sim *sim, struct wl_state *w, const struc
 /* Capacity the "uplink" load is relative to: the rack's uplinks shared by its hosts. */
 double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workload *wl, uint32_t host)
 {
-	const struct sb_port *nic = &sim->hosts[host]->node.ports[0];
+	const struct sb_port *nic = &sim->net.hosts[host]->node.ports[0];
 	double ref = (double)nic->rate_bps;
 	if (wl->load_ref == SB_LOAD_UPLINK) {
 		const struct sb_node *tor = nic->peer->node;
@@ -80,20 +80,20 @@ double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workloa
 
 static uint32_t pick_other_host(struct sb_sim *sim, struct sb_rng *rng, uint32_t self, int policy)
 {
-	uint32_t rack = sim->hosts[self]->rack;
+	uint32_t rack = sim->net.hosts[self]->rack;
 	switch (policy) {
 	case SB_DEST_NEXT_RACK: {
-		uint32_t r = (rack + 1) % sim->nracks;
-		return sim->rack_first[r] + (uint32_t)sb_rng_below(rng, sim->rack_count[r]);
+		uint32_t r = (rack + 1) % sim->net.nracks;
+		return sim->net.rack_first[r] + (uint32_t)sb_rng_below(rng, sim->net.rack_count[r]);
 	}
 	case SB_DEST_OTHER_RACK: {
-		uint32_t others = sim->nhosts - sim->rack_count[rack];
+		uint32_t others = sim->net.nhosts - sim->net.rack_count[rack];
 		uint32_t k = (uint32_t)sb_rng_below(rng, others);
 		/* hosts of a rack are contiguous: skip over our own */
-		return k < sim->rack_first[rack] ? k : k + sim->rack_count[rack];
+		return k < sim->net.rack_first[rack] ? k : k + sim->net.rack_count[rack];
 	}
 	default: {
-		uint32_t k = (uint32_t)sb_rng_below(rng, sim->nhosts - 1);
+		uint32_t k = (uint32_t)sb_rng_below(rng, sim->net.nhosts - 1);
 		return k < self ? k : k + 1;
 	}
 	}
@@ -102,10 +102,10 @@ static uint32_t pick_other_host(struct sb_sim *sim, struct sb_rng *rng, uint32_t
 /* The next arrival of a per-host Poisson process, if it falls inside the window. */
 static void schedule_next(struct sb_sim *sim, struct host_gen *g, sb_event_fn fn)
 {
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 	if (now < g->wl->stop && gap < (double)(g->wl->stop - now))
-		sb_at(&sim->engine, now + (sb_time)(gap + 0.5), fn, g, 0);
+		sb_at(&sim->net.engine, now + (sb_time)(gap + 0.5), fn, g, 0);
 }
 
 /* --- poisson background --- */
@@ -116,7 +116,7 @@ static void poisson_arrival(void *obj, uint64_t arg)
 	struct sb_sim *sim = g->sim;
 	struct wl_state *w = g->wl;
 	(void)arg;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&sim->net.engine);
 	uint32_t dst = pick_other_host(sim, &g->rng, g->host, w->cfg->dest);
 	uint64_t size = sb_cdf_sample(&w->cdf, &g->rng);
 	spawn(sim, w, w->ops, g->host, dst, size, now, SB_KIND_BACKGROUND);
@@ -128,7 +128,7 @@ static void poisson_arrival(void *obj, uint64_t arg)
 /* The one rack that answers queries from `rack` under next_rack and mirror_rack. */
 static inline uint32_t paired_rack(const struct sb_sim *sim, int responders, uint32_t rack)
 {
-	return responders == SB_RESP_MIRROR_RACK ? sim->nracks - 1 - rack : (rack + 1) % sim->nracks;
+	return responders == SB_RESP_MIRROR_RACK ? sim->net.nracks - 1 - rack : (rack + 1) % sim->net.nracks;
 }
 
 /* The hosts a query of host `self` (in rack `rack`) may take its responders from, into
@@ -136,15 +136,15 @@ static inline uint32_t paired_rack(const struct sb_sim *sim, int responders, uin
 static uint32_t responder_candidates(struct sb_sim *sim, struct wl_state *w, struct host_gen *g, uint32_t rack)
 {
 	const struct sb_workload *c = w->cfg;
-	uint32_t first = 0, count = sim->nhosts, n = 0;
+	uint32_t first = 0, count = sim->net.nhosts, n = 0;
 	if (c->responders != SB_RESP_ANY) {
 		uint32_t r = paired_rack(sim, c->responders, rack);
 		if (c->responders == SB_RESP_RANDOM_RACK) {
-			r = (uint32_t)sb_rng_below(&g->rng, sim->nracks - 1);
+			r = (uint32_t)sb_rng_below(&g->rng, sim->net.nracks - 1);
 			r = r < rack ? r : r + 1;
 		}
-		first = sim->rack_first[r];
-		count = sim->rack_count[r];
+		first = sim->net.rack_first[r];
+		count = sim->net.rack_count[r];
 	}
 	for (uint32_t h = first; h < first + count; h++)
 		if (h != g->host && !(w->receiver && w->receiver[h]))
@@ -156,7 +156,7 @@ static uint32_t responder_candidates(struct sb_sim *sim, struct wl_state *w, str
 static void issue_query(struct sb_sim *sim, struct wl_state *w, struct host_gen *g, sb_time now)
 {
 	const struct sb_workload *c = w->cfg;
-	uint32_t n = responder_candidates(sim, w, g, sim->hosts[g->host]->rack);
+	uint32_t n = responder_candidates(sim, w, g, sim->net.hosts[g->host]->rack);
 	uint32_t fanin = (uint32_t)c->fanin;
 	if (c->fanin_min > 0 && c->fanin_min < c->fanin)
 		fanin = (uint32_t)c->fanin_min + (uint32_t)sb_rng_below(&g->rng, (uint64_t)(c->fanin - c->fanin_min + 1));
@@ -194,7 +194,7 @@ static void incast_query(void *obj, uint64_t arg)
 {
 	struct host_gen *g = obj;
 	(void)arg;
-	issue_query(g->sim, g->wl, g, sb_now(&g->sim->engine));
+	issue_query(g->sim, g->wl, g, sb_now(&g->sim->net.engine));
 	schedule_next(g->sim, g, incast_query);
 }
 
@@ -207,7 +207,7 @@ static void incast_sync_event(void *obj, uint64_t arg)
 	(void)arg;
 	for (uint32_t h = 0; h < w->ngens; h++)
 		if (!w->receiver || w->receiver[h])
-			issue_query(s->sim, w, &w->gens[h], sb_now(&s->sim->engine));
+			issue_query(s->sim, w, &w->gens[h], sb_now(&s->sim->net.engine));
 	schedule_next(s->sim, s, incast_sync_event);
 }
 
@@ -216,9 +216,9 @@ static void incast_sync_event(void *obj, uint64_t arg)
 static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, bool fixed, double fixed_rate,
 			    sb_event_fn fn)
 {
-	w->ngens = sim->nhosts;
-	w->gens = sb_xcalloc(sim->nhosts, sizeof(*w->gens));
-	for (uint32_t h = 0; h < sim->nhosts; h++) {
+	w->ngens = sim->net.nhosts;
+	w->gens = sb_xcalloc(sim->net.nhosts, sizeof(*w->gens));
+	for (uint32_t h = 0; h < sim->net.nhosts; h++) {
 		struct host_gen *g = &w->gens[h];
 		g->sim = sim;
 		g->wl = w;
@@ -236,16 +236,16 @@ static void start_processes(struct sb_sim *sim, struct wl_state *w, size_t wi, b
 		/* a first arrival beyond the window (or beyond what sb_time holds) never happens */
 		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 		if (w->start < w->stop && gap < (double)(w->stop - w->start))
-			sb_at(&sim->engine, w->start + (sb_time)(gap + 0.5), fn, g, 0);
+			sb_at(&sim->net.engine, w->start + (sb_time)(gap + 0.5), fn, g, 0);
 	}
 	if (w->cfg->type == SB_WL_INCAST && w->cfg->sync && fixed_rate > 0 && isfinite(fixed_rate)) {
 		/* its own stream, beyond every host's: adding it shifts no other draw */
 		struct host_gen *g = &w->sync;
 		*g = (struct host_gen){ .sim = sim, .wl = w, .host = UINT32_MAX, .mean_gap_ps = 1e12 / fixed_rate };
-		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + sim->nhosts);
+		sb_rng_init(&g->rng, sim->seed, SB_STREAM_WORKLOAD + ((uint64_t)wi << 32) + sim->net.nhosts);
 		double gap = sb_rng_exponential(&g->rng, g->mean_gap_ps);
 		if (w->start < w->stop && gap < (double)(w->stop - w->start))
-			sb_at(&sim->engine, w->start + (sb_time)(gap + 0.5), incast_sync_event, g, 0);
+			sb_at(&sim->net.engine, w->start + (sb_time)(gap + 0.5), incast_sync_event, g, 0);
 	}
 }
 
@@ -255,9 +255,9 @@ static int check_host(const struct sb_sim *sim, const struct sb_workload *c, siz
 	char k[80];
 	snprintf(k, sizeof(k), "workloads.%zu.%s", wi, key);
 	(void)c;
-	if (h < 0 || h >= (int64_t)sim->nhosts)
+	if (h < 0 || h >= (int64_t)sim->net.nhosts)
 		return sb_scenario_fail(sim->sc, k, err, "%lld is not a host (the topology has %u, 0..%u)",
-					(long long)h, sim->nhosts, sim->nhosts - 1);
+					(long long)h, sim->net.nhosts, sim->net.nhosts - 1);
 	return 0;
 }
 
@@ -265,14 +265,14 @@ static int check_host(const struct sb_sim *sim, const struct sb_workload *c, siz
 static uint32_t fewest_candidates(const struct sb_sim *sim, const struct wl_state *w, uint32_t host)
 {
 	const struct sb_workload *c = w->cfg;
-	uint32_t rack = sim->hosts[host]->rack, fewest = UINT32_MAX;
-	for (uint32_t r = 0; r < sim->nracks; r++) {
+	uint32_t rack = sim->net.hosts[host]->rack, fewest = UINT32_MAX;
+	for (uint32_t r = 0; r < sim->net.nracks; r++) {
 		bool used = c->responders == SB_RESP_ANY ||
 			    (c->responders == SB_RESP_RANDOM_RACK ? r != rack : r == paired_rack(sim, c->responders, rack));
 		if (!used)
 			continue;
 		uint32_t n = 0;
-		for (uint32_t h = sim->rack_first[r]; h < sim->rack_first[r] + sim->rack_count[r]; h++)
+		for (uint32_t h = sim->net.rack_first[r]; h < sim->net.rack_first[r] + sim->net.rack_count[r]; h++)
 			n += h != host && !(w->receiver && w->receiver[h]);
 		if (c->responders == SB_RESP_ANY)
 			fewest = fewest == UINT32_MAX ? n : fewest + n; /* every rack together */
@@ -286,7 +286,7 @@ static uint32_t fewest_candidates(const struct sb_sim *sim, const struct wl_stat
 static int check_fanin(const struct sb_sim *sim, const struct wl_state *w, size_t wi, struct sb_error *err)
 {
 	const struct sb_workload *c = w->cfg;
-	for (uint32_t h = 0; h < sim->nhosts; h++) {
+	for (uint32_t h = 0; h < sim->net.nhosts; h++) {
 		if (w->receiver && !w->receiver[h])
 			continue;
 		uint32_t n = fewest_candidates(sim, w, h);
@@ -346,32 +346,32 @@ static int start_one(struct sb_sim *sim, struct wl_state *w, size_t wi, struct s
 		w->klass = c->klass != SB_CLASS_AUTO ? c->klass
 			   : w->ops->lossless_by_default ? SB_CLASS_LOSSLESS : SB_CLASS_LOSSY;
 		if (w->klass == SB_CLASS_LOSSLESS)
-			sim->lossless_prio_mask |= (uint8_t)(1u << w->prio);
+			sim->net.lossless_prio_mask |= (uint8_t)(1u << w->prio);
 	}
 	switch (c->type) {
 	case SB_WL_POISSON:
 		if (load_cdf(sim, w, wi, err))
 			return -1;
-		if (sim->nracks < 2 && c->dest != SB_DEST_ANY)
+		if (sim->net.nracks < 2 && c->dest != SB_DEST_ANY)
 			return sb_scenario_fail(sim->sc, KEY("dest"), err, "the topology has one rack; use dest = \"any\"");
 		start_processes(sim, w, wi, false, 0, poisson_arrival);
 		return 0;
 	case SB_WL_INCAST:
-		if (sim->nracks < 2 && c->responders != SB_RESP_ANY)
+		if (sim->net.nracks < 2 && c->responders != SB_RESP_ANY)
 			return sb_scenario_fail(sim->sc, KEY("responders"), err,
 						"the topology has one rack; use responders = \"any\"");
 		if (c->cdf && *c->cdf && load_cdf(sim, w, wi, err))
 			return -1;
 		if (c->receivers.n) {
-			w->receiver = sb_xcalloc(sim->nhosts, 1);
+			w->receiver = sb_xcalloc(sim->net.nhosts, 1);
 			for (size_t i = 0; i < c->receivers.n; i++) {
 				if (check_host(sim, c, wi, "receivers", c->receivers.v[i], err))
 					return -1;
 				w->receiver[c->receivers.v[i]] = 1;
 			}
 		}
-		w->scratch = sb_xcalloc(sim->nhosts, sizeof(*w->scratch));
-		w->sizes = sb_xcalloc(sim->nhosts, sizeof(*w->sizes));
+		w->scratch = sb_xcalloc(sim->net.nhosts, sizeof(*w->scratch));
+		w->sizes = sb_xcalloc(sim->net.nhosts, sizeof(*w->sizes));
 		if (check_fanin(sim, w, wi, err))
 			return -1;
 		start_processes(sim, w, wi, true, c->query_rate, incast_query);
