@@ -198,8 +198,8 @@ static inline const char *th_script_start(struct th_script *s, const char *trans
 		snprintf(msg, sizeof msg, "build: %s", err.msg);
 		return msg;
 	}
-	s->sim.keep_finished = true;
-	s->f = sb_flow_create(&s->sim, 0, 1, bytes, TH_SCRIPT_START, sb_transport_find(transport));
+	s->sim.flows.keep_finished = true;
+	s->f = sb_flow_create(&s->sim.flows, 0, 1, bytes, TH_SCRIPT_START, sb_transport_find(transport));
 	if (init_window)
 		s->f->init_window = init_window;
 	th_tap_attach(&s->tap, &s->sim, s->f->id);
@@ -226,7 +226,7 @@ static inline void th_script_ack_flags(struct th_script *s, sb_time at, uint64_t
 	a.dst = s->f->src;
 	a.t_sent = t_sent;
 	a.flags = flags;
-	s->f->ops->on_ack(&s->sim, s->f, &a);
+	s->f->ops->on_ack(&s->sim.flows, s->f, &a);
 }
 
 static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg, uint32_t nsack,
@@ -252,7 +252,7 @@ static inline void th_script_data(struct th_script *s, sb_time at, uint32_t seg,
 	d.t_sent = t_sent;
 	if (retx)
 		d.flags |= SB_PF_RETX;
-	s->f->ops->on_data(&s->sim, s->f, &d);
+	s->f->ops->on_data(&s->sim.flows, s->f, &d);
 }
 
 

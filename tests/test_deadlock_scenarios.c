@@ -125,15 +125,15 @@ static void test_dsh_same_seed(void **state)
 	struct sb_sim sim;
 	load_fig12(&sc, "sih");
 	tl_run_checked(&sim, &sc);
-	uint64_t sih_pauses = sim.net.stats.pfc_pause_frames, sih_flows = sim.flows.next_id;
+	uint64_t sih_pauses = sim.net.stats.pfc_pause_frames, sih_flows = sim.flows.table.next_id;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 
 	load_fig12(&sc, "dsh");
 	char *dir = tl_run_streamed(&sim, &sc);
 	print_message("DSH: %zu deadlocks; PAUSE frames SIH %llu, DSH %llu; %u flows\n", sim.net.deadlock->nfound,
-		      (unsigned long long)sih_pauses, (unsigned long long)sim.net.stats.pfc_pause_frames, sim.flows.next_id);
-	assert_int_equal(sim.flows.next_id, sih_flows); /* the same traffic */
+		      (unsigned long long)sih_pauses, (unsigned long long)sim.net.stats.pfc_pause_frames, sim.flows.table.next_id);
+	assert_int_equal(sim.flows.table.next_id, sih_flows); /* the same traffic */
 	assert_int_equal(sim.net.deadlock->nfound, 0);
 	assert_true(sim.net.stats.pfc_pause_frames > 0);          /* the fan-in does congest DSH ... */
 	assert_true(sim.net.stats.pfc_pause_frames < sih_pauses); /* ... less often than SIH */

@@ -432,11 +432,11 @@ static uint64_t incast_run(const char *scheme, int n, const char *const *sets, s
 	printf("  %s %d:1%s: %llu lossless drops (headroom %llu), %llu of %d flows done, %llu PAUSE, %llu port "
 	       "PAUSE, headroom peak %llu of eta %llu, ins_overflow %llu\n",
 	       scheme, n, sets ? " (undersized headroom)" : "", (unsigned long long)lost,
-	       (unsigned long long)*headroom_drops, (unsigned long long)sim.stats.flows_completed, n,
+	       (unsigned long long)*headroom_drops, (unsigned long long)sim.flows.stats.flows_completed, n,
 	       (unsigned long long)m->pfc_pauses_sent, (unsigned long long)m->pfc_port_pauses_sent,
 	       (unsigned long long)st->peak_headroom, (unsigned long long)*eta, (unsigned long long)st->ins_overflow);
 	if (!lost)
-		assert_int_equal(sim.stats.flows_completed, (uint64_t)n);
+		assert_int_equal(sim.flows.stats.flows_completed, (uint64_t)n);
 	assert_int_equal(sim.net.stats.pkts_dropped, lost); /* every packet here is lossless */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -494,7 +494,7 @@ static void test_undersized_headroom(void **state)
 /* a run's counters: the network's and the transports' */
 struct run_counts {
 	struct sb_net_stats net;
-	struct sb_stats flows;
+	struct sb_flow_stats flows;
 };
 
 static void lossy_run(const char *scheme, struct run_counts *out)
@@ -512,7 +512,7 @@ static void lossy_run(const char *scheme, struct run_counts *out)
 	tl_scenario(&sc, text, NULL, 0);
 	tl_run_checked(&sim, &sc);
 	out->net = sim.net.stats;
-	out->flows = sim.stats;
+	out->flows = sim.flows.stats;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }

@@ -578,7 +578,7 @@ static void test_edt_invariants_cells_two_mmus(void **state)
 	for (int k = 0; k < 4; k++) {
 		uint64_t size = k < 2 ? 400 * (uint64_t)(PKT - sc.tcp.header_bytes) : 0; /* 4.8 ms bursts */
 		for (int j = 0; j < 2; j++) {
-			struct sb_flow *f = sb_flow_create(&sim, src[k][j], dst[k], size, (sb_time)(5 + 3 * k) * SB_MS,
+			struct sb_flow *f = sb_flow_create(&sim.flows, src[k][j], dst[k], size, (sb_time)(5 + 3 * k) * SB_MS,
 							   sb_transport_find("cbr"));
 			sb_cbr_configure(f, j ? second[k] : 1000000000, PKT);
 		}
@@ -627,7 +627,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 	static double dur[1024];
 	int nb = 0;
 	for (uint32_t d = 0; d < (uint32_t)ports; d++) {
-		struct sb_flow *bg = sb_flow_create(&r.sim, (d + 1) % ports, d, 0, 0, sb_transport_find("cbr"));
+		struct sb_flow *bg = sb_flow_create(&r.sim.flows, (d + 1) % ports, d, 0, 0, sb_transport_find("cbr"));
 		sb_cbr_configure(bg, 133000000, PKT);
 		double t = 58 * sb_rng_uniform(&rng); /* a random phase of the first OFF period */
 		for (;;) {
@@ -637,7 +637,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 				break;
 			uint64_t size = (uint64_t)ceil(on / PKT_TIME_MS) * payload;
 			for (uint32_t k = 0; k < 2; k++) {
-				struct sb_flow *f = sb_flow_create(&r.sim, ports + 2 * d + k, d, size, sb_time_from_ms(t),
+				struct sb_flow *f = sb_flow_create(&r.sim.flows, ports + 2 * d + k, d, size, sb_time_from_ms(t),
 								   sb_transport_find("cbr"));
 				sb_cbr_configure(f, 1000000000, PKT);
 				if (k == 0)
@@ -651,7 +651,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 	tl_run_and_check(&r.sim);
 	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.net.stats.pkts_dropped };
 	for (int b = 0; b < nb; b++) {
-		bool ok = sb_flow_get(&r.sim, first_flow[b])->done && sb_flow_get(&r.sim, first_flow[b] + 1)->done;
+		bool ok = sb_flow_get(&r.sim.flows, first_flow[b])->done && sb_flow_get(&r.sim.flows, first_flow[b] + 1)->done;
 		res->lossless += ok;
 		if (dur[b] >= 3 && dur[b] < 8) {
 			res->long_bursts++;

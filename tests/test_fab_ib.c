@@ -255,7 +255,7 @@ static void test_fab_rejects_bad_table(void **state)
  * host 0 through a 120 KB buffer, plus a short CBR burst into host 1. */
 struct run_result {
 	struct sb_net_stats net;
-	struct sb_stats stats;
+	struct sb_flow_stats stats;
 	uint64_t admitted, released, peak, drops[SB_DROP_NCAUSES];
 	sb_time finish[8];
 };
@@ -272,14 +272,14 @@ static void mixed_run(const char *scheme, const char *param, const char *value, 
 	tl_build(&sim, &sc);
 	struct sb_flow *f[8];
 	for (uint32_t i = 0; i < 6; i++)
-		f[i] = sb_flow_create(&sim, 2 + i, 0, 300000, (sb_time)i * 3 * SB_US, sb_transport_find("newreno"));
+		f[i] = sb_flow_create(&sim.flows, 2 + i, 0, 300000, (sb_time)i * 3 * SB_US, sb_transport_find("newreno"));
 	f[6] = tl_cbr(&sim, 8, 0, 6000000000ULL, 1048, 0);
 	f[7] = tl_cbr(&sim, 9, 1, 10000000000ULL, 1048, 200 * SB_US);
 	f[7]->size = 15000;
 	tl_run_and_check(&sim);
 	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	r->net = sim.net.stats;
-	r->stats = sim.stats;
+	r->stats = sim.flows.stats;
 	r->admitted = m->admitted;
 	r->released = m->released;
 	r->peak = m->peak_used;

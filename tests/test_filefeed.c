@@ -163,10 +163,10 @@ static void test_long_list_runs_flat(void **state)
 	struct sb_sim sim;
 	scenario_for(&sc, path, "max_memory_mb = 16;");
 	tl_run_checked(&sim, &sc);
-	print_message("%llu flows completed, at most %u at once\n", (unsigned long long)sim.stats.flows_completed,
-		      sim.flows.peak_live);
-	assert_int_equal(sim.stats.flows_completed, n);
-	assert_true(sim.flows.peak_live < n / 100);
+	print_message("%llu flows completed, at most %u at once\n", (unsigned long long)sim.flows.stats.flows_completed,
+		      sim.flows.table.peak_live);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
+	assert_true(sim.flows.table.peak_live < n / 100);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	free(path);

@@ -118,8 +118,8 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 		.peak_headroom = st.peak_headroom,
 		.headroom = st.headroom,
 	};
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		r.flows += f->lossless;
 		r.completed += f->lossless && f->completed;
 	}

@@ -53,8 +53,8 @@ static void run(const char *scheme, const char *keys, const char *transport, boo
 	tl_scenario(&sc, text, NULL, 0);
 	tl_run_kept(&sim, &sc);
 	uint64_t rdma_flows = 0, rdma_done = 0;
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		if (f->lossless) {
 			rdma_flows++;
 			rdma_done += f->completed;

@@ -85,7 +85,7 @@ static void test_expel_off_is_dt(void **state)
 	assert_true(on.net.engine.eq.executed != dt.net.engine.eq.executed);
 	/* bit-identical: events, every counter, every flow record, every occupancy extreme */
 	assert_int_equal(off.net.engine.eq.executed, dt.net.engine.eq.executed);
-	assert_memory_equal(&off.stats, &dt.stats, sizeof(dt.stats));
+	assert_memory_equal(&off.flows.stats, &dt.flows.stats, sizeof(dt.flows.stats));
 	assert_memory_equal(&off.net.stats, &dt.net.stats, sizeof(dt.net.stats));
 	assert_int_equal(off.nrecords, dt.nrecords);
 	assert_memory_equal(off.records, dt.records, dt.nrecords * sizeof(*dt.records));
@@ -199,7 +199,7 @@ static struct conv_result run_convergence(const char *expel, const char *token_r
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1000, 0);
 	struct sb_flow *burst[16];
 	for (int i = 0; i < k; i++) {
-		burst[i] = sb_flow_create(&sim, (uint32_t)(4 + i), 1, burst_per_sender, t0, sb_transport_find("cbr"));
+		burst[i] = sb_flow_create(&sim.flows, (uint32_t)(4 + i), 1, burst_per_sender, t0, sb_transport_find("cbr"));
 		sb_cbr_configure(burst[i], 10000000000ULL, 1000);
 	}
 	struct conv_probe p = { .sim = &sim, .m = sim.net.switches[0]->mmus[0], .t0 = t0,
@@ -354,7 +354,7 @@ static void test_no_idle_timers(void **state)
 	/* 2 MB from two senders fill port 0's queue to 8B/9; then a 1.2 MB burst from 4 senders
 	 * into port 1 over-allocates it: expulsion until the burst's share is freed, then silence */
 	for (int k = 0; k < 6; k++) {
-		struct sb_flow *f = sb_flow_create(&sim, (uint32_t)(2 + k), k < 2 ? 0 : 1, k < 2 ? 1000000 : 300000,
+		struct sb_flow *f = sb_flow_create(&sim.flows, (uint32_t)(2 + k), k < 2 ? 0 : 1, k < 2 ? 1000000 : 300000,
 						   k < 2 ? 0 : 300 * SB_US, sb_transport_find("cbr"));
 		sb_cbr_configure(f, 10000000000ULL, 1000);
 	}

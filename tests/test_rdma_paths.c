@@ -96,7 +96,7 @@ static void test_ack_path_paused_at_the_nic(void **state)
 		sb_at(&sim.net.engine, resume_at, resume_nic, &sim, 1);
 		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 20000, 10 * SB_US);
 		tl_run_and_check(&sim);
-		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, 20000);
+		sb_time ideal = sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, 20000);
 		print_message("ack_path = %-7s: received after %.3f us, FCT %.3f us (ideal %.3f us)\n", paths[i],
 			      sb_time_to_us(f->received - f->start), sb_time_to_us(f->finish - f->start),
 			      sb_time_to_us(ideal));
@@ -128,7 +128,7 @@ static void test_cnp_in_ack_or_packet(void **state)
 		struct sb_flow *f[2] = { tl_rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
 					 tl_rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
 		tl_run_and_check(&sim);
-		uint64_t data = f[0]->pkts_sent + f[1]->pkts_sent, cnps = sim.stats.rdma_cnps;
+		uint64_t data = f[0]->pkts_sent + f[1]->pkts_sent, cnps = sim.flows.stats.rdma_cnps;
 		print_message("cnp = %-6s: %llu data packets, %llu CNPs, %llu packets sent by hosts, rates %.2f / %.2f Gb/s\n",
 			      modes[i], (unsigned long long)data, (unsigned long long)cnps,
 			      (unsigned long long)sim.net.stats.pkts_sent, sb_rdma_qp_of(f[0])->rate_bps / 1e9,
@@ -150,11 +150,11 @@ static struct sb_transport_ops counting_ops;
 static const struct sb_transport_ops *inner_ops;
 static uint64_t flagged_acks;
 
-static void counting_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void counting_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_ACK && (pkt->flags & SB_PF_ECE))
 		flagged_acks++;
-	inner_ops->on_ack(sim, f, pkt);
+	inner_ops->on_ack(fl, f, pkt);
 }
 
 static void test_cnp_in_ack_respects_interval(void **state)
@@ -178,10 +178,10 @@ static void test_cnp_in_ack_respects_interval(void **state)
 	sb_time span = (f[0]->finish > f[1]->finish ? f[0]->finish : f[1]->finish) - 10 * SB_US;
 	uint64_t cap = 2 * (span / (20 * SB_US) + 1);
 	print_message("interval 20 us: %llu CNPs counted, %llu flagged ACKs at the senders (at most %llu)\n",
-		      (unsigned long long)sim.stats.rdma_cnps, (unsigned long long)flagged_acks,
+		      (unsigned long long)sim.flows.stats.rdma_cnps, (unsigned long long)flagged_acks,
 		      (unsigned long long)cap);
-	assert_true(sim.stats.rdma_cnps > 0);
-	assert_int_equal(flagged_acks, sim.stats.rdma_cnps);
+	assert_true(sim.flows.stats.rdma_cnps > 0);
+	assert_int_equal(flagged_acks, sim.flows.stats.rdma_cnps);
 	assert_true(flagged_acks <= cap);
 	tl_check_and_free(&sim, &sc);
 }
@@ -198,7 +198,7 @@ struct probe_rates {
 static void inject_cnp(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
-	struct sb_flow *f = sb_flow_get(sim, (uint32_t)arg);
+	struct sb_flow *f = sb_flow_get(&sim->flows, (uint32_t)arg);
 	struct sb_packet *cnp = sb_packet_new(&sim->net.engine);
 	cnp->type = SB_PKT_CNP;
 	cnp->lane = SB_LANE_CONTROL;
@@ -208,7 +208,7 @@ static void inject_cnp(void *obj, uint64_t arg)
 	cnp->size = 64;
 	sim->net.stats.pkts_sent++; /* as if a receiver had sent it: conservation */
 	sim->net.stats.pkts_delivered++;
-	f->ops->on_ack(sim, f, cnp);
+	f->ops->on_ack(&sim->flows, f, cnp);
 	sb_packet_free(&sim->net.engine, cnp);
 }
 

@@ -99,7 +99,7 @@ static void test_fig12_routes(void **state)
 	expect_group(&sim, "spine0", 4, "leaf1");
 
 	/* base RTT h0 <-> h12: 6 links of 2 us each way */
-	sb_time rtt = sb_base_rtt(&sim, 0, 12, 64);
+	sb_time rtt = sb_base_rtt(&sim.flows, 0, 12, 64);
 	assert_true(rtt > 24 * SB_US && rtt < 25 * SB_US);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -119,9 +119,9 @@ static void test_fig12_traffic(void **state)
 	for (uint32_t s = 0; s < 16; s++)
 		for (uint32_t d = 0; d < 16; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 20000, (sb_time)(n++) * 2 * SB_US, ops);
+				sb_flow_create(&sim.flows, s, d, 20000, (sb_time)(n++) * 2 * SB_US, ops);
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.flows_completed, n);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
 	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	const struct sb_node *s0 = node_named(&sim, "spine0");
 	for (uint16_t p = 0; p < s0->nports; p++)
@@ -149,9 +149,9 @@ static void test_fattree_without_core_links(void **state)
 	for (uint32_t s = 0; s < 16; s++)
 		for (uint32_t d = 0; d < 16; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 5000, (sb_time)(n++) * SB_US, ops);
+				sb_flow_create(&sim.flows, s, d, 5000, (sb_time)(n++) * SB_US, ops);
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.flows_completed, n);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }

@@ -338,7 +338,7 @@ static void test_nic_limit(void **state)
 	sc.host.nic_buffer_bytes = 32 * 1048;
 	sc.run.duration_ms = 100;
 	tl_build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 2000000, 0, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 1, 0, 2000000, 0, sb_transport_find("newreno"));
 	tl_run_and_check(&sim);
 	assert_true(sim.net.stats.drops_nic > 0);
 	assert_true(f->completed);

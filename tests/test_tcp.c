@@ -62,7 +62,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 
@@ -124,8 +124,8 @@ static void test_dctcp_queue_and_fairness(void **state)
 		.sim = &sim, .port = tl_port_to_host(&sim, 0),
 		.warmup = 40 * SB_MS, .end = 100 * SB_MS, .period = 10 * SB_US,
 	};
-	pr.flows[0] = sb_flow_create(&sim, 1, 0, 0, 0, dctcp);
-	pr.flows[1] = sb_flow_create(&sim, 2, 0, 0, 1 * SB_MS, dctcp);
+	pr.flows[0] = sb_flow_create(&sim.flows, 1, 0, 0, 0, dctcp);
+	pr.flows[1] = sb_flow_create(&sim.flows, 2, 0, 0, 1 * SB_MS, dctcp);
 	sb_at(&sim.net.engine, pr.warmup, dctcp_sample, &pr, 0);
 	sb_sim_run(&sim);
 
@@ -179,7 +179,7 @@ static struct incast_result run_incast(const char *transport, int n, uint64_t si
 	assert_non_null(ops);
 	struct sb_flow *flows[64];
 	for (int i = 0; i < n; i++) {
-		flows[i] = sb_flow_create(&sim, (uint32_t)(i + 1), 0, size, 0, ops);
+		flows[i] = sb_flow_create(&sim.flows, (uint32_t)(i + 1), 0, size, 0, ops);
 		flows[i]->init_window = init_window;
 	}
 	sb_sim_run(&sim);
@@ -244,11 +244,11 @@ static void test_single_flow_ideal_fct(void **state)
 			single_switch(&sc, 2, 2, 50);
 			struct sb_sim sim;
 			build(&sim, &sc);
-			struct sb_flow *f = sb_flow_create(&sim, 0, 1, sizes[s], 10 * SB_US, sb_transport_find(names[i]));
+			struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, sizes[s], 10 * SB_US, sb_transport_find(names[i]));
 			sb_sim_run(&sim);
 			assert_true(f->completed);
 			double fct = sb_time_to_sec(f->finish - f->start);
-			double ideal = sb_time_to_sec(sb_ideal_fct(&sim, 0, 1, sizes[s]));
+			double ideal = sb_time_to_sec(sb_ideal_fct(&sim.flows, 0, 1, sizes[s]));
 			print_message("%s alone, %llu B: FCT %.2f us, ideal %.2f us, slowdown %.4f, retx %llu\n",
 				      names[i], (unsigned long long)sizes[s], fct * 1e6, ideal * 1e6, fct / ideal,
 				      (unsigned long long)f->pkts_retx);
@@ -272,11 +272,11 @@ static void test_max_cwnd_cap(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	const uint64_t size = 1000000;
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, size, 0, sb_transport_find("cubic"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, size, 0, sb_transport_find("cubic"));
 	sb_sim_run(&sim);
 	assert_true(f->completed);
 	double fct = sb_time_to_sec(f->finish - f->start);
-	double rtt = sb_time_to_sec(sb_base_rtt(&sim, 0, 1, 1048));
+	double rtt = sb_time_to_sec(sb_base_rtt(&sim.flows, 0, 1, 1048));
 	double expect = (double)size / 10000.0 * rtt;
 	print_message("max_cwnd 10000 B: FCT %.1f us, size / cap x base RTT = %.1f us (%.4f)\n", fct * 1e6,
 		      expect * 1e6, fct / expect);
@@ -295,11 +295,12 @@ static void test_cubic_growth(void **state)
 	struct sb_sim sim;
 	memset(&sim, 0, sizeof sim);
 	sim.sc = &sc;
+	sim.flows = (struct sb_flows){ .net = &sim.net, .tcp = &sc.tcp, .rdma = &sc.rdma };
 	struct sb_flow f;
 	memset(&f, 0, sizeof f);
 	f.size = 0;
 	sim.net.engine.eq.now = 1 * SB_SEC;
-	sb_tcp_init(&sim, &f, &sb_cc_cubic);
+	sb_tcp_init(&sim.flows, &f, &sb_cc_cubic);
 	struct sb_tcp *tcp = sb_tcp_of(&f);
 
 	/* A long-RTT flow at 1000 segments: the cubic curve dominates the TCP-friendly line. */
@@ -310,7 +311,7 @@ static void test_cubic_growth(void **state)
 	tcp->srtt = rtt;
 	tcp->snd_una = 0;
 	tcp->snd_nxt = tcp->snd_max = tcp->cwnd;
-	tcp->ssthresh = tcp->cc->ssthresh(&sim, &f, tcp, false);
+	tcp->ssthresh = tcp->cc->ssthresh(&sim.flows, &f, tcp, false);
 	tcp->cwnd = tcp->ssthresh;
 	assert_true(fabs((double)tcp->cwnd / mss - beta * w_max) < 1);
 
@@ -324,7 +325,7 @@ static void test_cubic_growth(void **state)
 		sim.net.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
-		tcp->cc->on_ack(&sim, &f, tcp, tcp->mss);
+		tcp->cc->on_ack(&sim.flows, &f, tcp, tcp->mss);
 		double t = sb_time_to_sec(sim.net.engine.eq.now - epoch);
 		if (t >= checks[next_check]) {
 			double expect = C * pow(t - K, 3) + w_max;
@@ -353,10 +354,10 @@ static void test_cbr_rate(void **state)
 	const struct sb_transport_ops *cbr = sb_transport_find("cbr");
 	assert_non_null(cbr);
 	/* unbounded at 3 Gb/s; finite at 2.5 Gb/s with 500-byte packets */
-	struct sb_flow *a = sb_flow_create(&sim, 1, 0, 0, 0, cbr);
+	struct sb_flow *a = sb_flow_create(&sim.flows, 1, 0, 0, 0, cbr);
 	sb_cbr_configure(a, 3 * GBPS, 1048);
 	const uint64_t bsize = 1000000;
-	struct sb_flow *b = sb_flow_create(&sim, 2, 0, bsize, 1 * SB_MS, cbr);
+	struct sb_flow *b = sb_flow_create(&sim.flows, 2, 0, bsize, 1 * SB_MS, cbr);
 	sb_cbr_configure(b, 5 * GBPS / 2, 500);
 	sb_sim_run(&sim);
 
@@ -405,7 +406,7 @@ static void test_receiver_reassembly(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	/* start after the run so the sender stays silent; we play the sender */
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100000000, 1 * SB_SEC, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100000000, 1 * SB_SEC, sb_transport_find("newreno"));
 	struct sb_packet pkt;
 	const uint64_t order[] = { 0, 2000, 4000, 3000, 1000, 6000, 5000 };
 	const uint64_t expect_ack[] = { 1000, 1000, 1000, 1000, 5000, 5000, 7000 };
@@ -415,7 +416,7 @@ static void test_receiver_reassembly(void **state)
 		pkt.seq = order[i];
 		pkt.payload = 1000;
 		pkt.flow = f->id;
-		f->ops->on_data(&sim, f, &pkt);
+		f->ops->on_data(&sim.flows, f, &pkt);
 		assert_int_equal(f->rcv_nxt, expect_ack[i]);
 	}
 	assert_int_equal(f->ooo.n, 0);
@@ -427,7 +428,7 @@ static void test_receiver_reassembly(void **state)
 			pkt.seq = 8000 + 2000 * (uint64_t)i;
 			pkt.payload = 1000;
 			pkt.flow = f->id;
-			f->ops->on_data(&sim, f, &pkt);
+			f->ops->on_data(&sim.flows, f, &pkt);
 		}
 	}
 	assert_int_equal(f->ooo.n, 40);
@@ -438,7 +439,7 @@ static void test_receiver_reassembly(void **state)
 	pkt.seq = 7000;
 	pkt.payload = 1000;
 	pkt.flow = f->id;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->rcv_nxt, 9000);
 	assert_int_equal(f->ooo.n, 39);
 	/* the receive window for out-of-order data: SB_OOO_SEGS segments above rcv_nxt */
@@ -447,10 +448,10 @@ static void test_receiver_reassembly(void **state)
 	pkt.payload = 1000;
 	pkt.flow = f->id;
 	pkt.seq = 9000 + (uint64_t)SB_OOO_SEGS * 1000;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->ooo.n, 39);
 	pkt.seq -= 1000;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->ooo.n, 40);
 	assert_false(f->done);
 	/* the ACKs sit in host 1's NIC queue; freeing the simulation reclaims them */

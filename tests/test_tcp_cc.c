@@ -31,9 +31,10 @@ static void bench_open(struct bench *b, const struct sb_tcp_cc_ops *cc)
 	sb_scenario_defaults(&b->sc);
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
+	b->sim.flows = (struct sb_flows){ .net = &b->sim.net, .tcp = &b->sc.tcp, .rdma = &b->sc.rdma };
 	memset(&b->f, 0, sizeof b->f);
 	b->sim.net.engine.eq.now = 1 * SB_SEC;
-	sb_tcp_init(&b->sim, &b->f, cc);
+	sb_tcp_init(&b->sim.flows, &b->f, cc);
 	b->tcp = sb_tcp_of(&b->f);
 }
 
@@ -55,10 +56,10 @@ static void test_newreno_ssthresh(void **state)
 	struct sb_tcp *tcp = b.tcp;
 	tcp->cwnd = 100 * (uint64_t)tcp->mss;
 	in_flight(tcp, 7, 40);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 20 * (uint64_t)tcp->mss);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, true), 20 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, false), 20 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, true), 20 * (uint64_t)tcp->mss);
 	in_flight(tcp, 7, 3);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 2 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, false), 2 * (uint64_t)tcp->mss);
 	bench_close(&b);
 }
 
@@ -73,7 +74,7 @@ static double cubic_ack_until(struct bench *b, sb_time rtt, sb_time from, double
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
 		tcp->snd_max = tcp->snd_nxt;
-		tcp->cc->on_ack(&b->sim, &b->f, tcp, tcp->mss);
+		tcp->cc->on_ack(&b->sim.flows, &b->f, tcp, tcp->mss);
 	}
 	return (double)tcp->cwnd / tcp->mss;
 }
@@ -84,7 +85,7 @@ static double cubic_loss(struct bench *b, double w_segs)
 	struct sb_tcp *tcp = b->tcp;
 	tcp->cwnd = (uint64_t)(w_segs * tcp->mss);
 	in_flight(tcp, tcp->snd_una / tcp->mss, (uint64_t)w_segs);
-	tcp->ssthresh = tcp->cc->ssthresh(&b->sim, &b->f, tcp, false);
+	tcp->ssthresh = tcp->cc->ssthresh(&b->sim.flows, &b->f, tcp, false);
 	tcp->cwnd = tcp->ssthresh;
 	return (double)tcp->cwnd / tcp->mss;
 }
@@ -153,7 +154,7 @@ static void test_cubic_target_clamp_and_equal_wmax(void **state)
 		b.sim.net.engine.eq.now = epoch + (sb_time)(t * (double)SB_SEC);
 		uint64_t before = tcp->cwnd;
 		tcp->snd_una += tcp->mss;
-		tcp->cc->on_ack(&b.sim, &b.f, tcp, tcp->mss);
+		tcp->cc->on_ack(&b.sim.flows, &b.f, tcp, tcp->mss);
 		print_message("cubic: W(t + RTT) %.2f cwnd: one ACK adds %llu bytes\n", far ? 1e4 : 1.75,
 			      (unsigned long long)(tcp->cwnd - before));
 		assert_true(tcp->cwnd - before >= tcp->mss / 2 && tcp->cwnd - before <= tcp->mss / 2 + 1);
@@ -232,7 +233,7 @@ static void test_dctcp_alpha_and_cut(void **state)
 		bool ece = e && k % e == 0;
 		tcp->snd_una += mss;
 		tcp->snd_nxt = tcp->snd_max = tcp->snd_una + 20 * mss;
-		tcp->cc->on_ecn(&b.sim, &b.f, tcp, mss, ece);
+		tcp->cc->on_ecn(&b.sim.flows, &b.f, tcp, mss, ece);
 		acked += (double)mss;
 		marked += ece ? (double)mss : 0;
 		if (tcp->snd_una > wend) {
@@ -294,7 +295,7 @@ static void test_cubic_cnt_clamp_and_friendliness(void **state)
 		double g_loss = one_rtt_growth(&b, rtt);
 		/* a timeout: ssthresh from the control, cwnd back to the window it was */
 		uint64_t w = tcp->cwnd;
-		tcp->ssthresh = tcp->cc->ssthresh(&b.sim, &b.f, tcp, true);
+		tcp->ssthresh = tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, true);
 		tcp->cwnd = w;
 		double g_rto = one_rtt_growth(&b, rtt);
 		print_message("cubic, tcp_friendly %d: one RTT grows %.2f segments before a loss, %.3f after, %.2f after a timeout\n",

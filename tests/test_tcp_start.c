@@ -22,7 +22,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 /* --- HyStart++, ACK by ACK --- */
@@ -53,9 +53,10 @@ static void bare_init(struct bare *b, const char *mode)
 	assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "hystart"), &b->sc.tcp, mode, &err), 0);
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
+	b->sim.flows = (struct sb_flows){ .net = &b->sim.net, .tcp = &b->sc.tcp, .rdma = &b->sc.rdma };
 	memset(&b->f, 0, sizeof b->f);
 	b->sim.net.engine.eq.now = SB_SEC;
-	sb_tcp_init(&b->sim, &b->f, &sb_cc_cubic);
+	sb_tcp_init(&b->sim.flows, &b->f, &sb_cc_cubic);
 	b->tcp = sb_tcp_of(&b->f);
 	b->tcp->cwnd = 10 * SEG;
 	b->tcp->snd_nxt = b->tcp->snd_max = 10 * SEG;
@@ -144,7 +145,7 @@ static void test_hystart_pp_rules(void **state)
 	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
 	bare_init(&b, "auto");
 	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
-	sb_tcp_init(&b.sim, &b.f, &sb_cc_dctcp);
+	sb_tcp_init(&b.sim.flows, &b.f, &sb_cc_dctcp);
 	assert_int_equal(sb_tcp_of(&b.f)->hystart_mode, SB_HYSTART_OFF);
 	bare_free(&b);
 }
@@ -340,7 +341,7 @@ static void test_hystart_pp_exits_on_rtt_rise(void **state)
 		assert_int_equal(sb_param_set_text(key, &sc.tcp, modes[m], &err), 0);
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 2000 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 2000 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		static struct ss_probe p;
 		memset(&p, 0, sizeof p);
 		p.f = f;
@@ -396,7 +397,7 @@ static void test_slow_start_abc_limit(void **state)
 	for (int i = 0; i < 3; i++) {
 		bare_init(&b, "off");
 		b.sc.tcp.abc_limit_segs = limits[i];
-		sb_tcp_init(&b.sim, &b.f, &sb_cc_cubic);
+		sb_tcp_init(&b.sim.flows, &b.f, &sb_cc_cubic);
 		struct sb_tcp *tcp = b.tcp;
 		assert_int_equal(tcp->ss_limit, (uint64_t)limits[i] * tcp->mss);
 		tcp->cwnd = 10u * tcp->mss;
@@ -433,15 +434,15 @@ static struct hs_run handshake_run(const char *transport, bool handshake, uint32
 	sc.tcp.syn_timeout_us = 10000; /* the Reverie artifact's ns-3 ConnTimeout */
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 1000000, 10 * SB_US, sb_transport_find(transport));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 1000000, 10 * SB_US, sb_transport_find(transport));
 	th_tap_attach(&tap, &sim, f->id);
 	tap.drop_syns = lost_syns;
 	sb_sim_run(&sim);
 	assert_true(f->completed);
 	assert_int_equal(sim.nrecords, 1);
 	struct hs_run r = {
-		.fct = sim.records[0].fct, .ideal = sim.records[0].ideal, .setup = sb_tcp_setup_time(&sim, 0, 1),
-		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries, .counters = sim.stats.tcp,
+		.fct = sim.records[0].fct, .ideal = sim.records[0].ideal, .setup = sb_tcp_setup_time(&sim.flows, 0, 1),
+		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries, .counters = sim.flows.stats.tcp,
 	};
 	r.slowdown = (double)r.fct / (double)r.ideal;
 	assert_int_equal(f->pkts_retx, 0);
@@ -500,7 +501,7 @@ static void test_ack_path(void **state)
 		sc.tcp.ack_path = data ? SB_ACK_PATH_DATA : SB_ACK_PATH_CONTROL;
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		sb_sim_run(&sim);
 		assert_true(f->completed);
 		fct[data] = sim.records[0].fct;
@@ -550,8 +551,8 @@ static void test_ns3_profile(void **state)
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
 	print_message("ns-3 profile, 16 x 200 KB into one port: %llu of 16 completed, drops %llu\n",
-		      (unsigned long long)sim.stats.flows_completed, (unsigned long long)sim.net.stats.pkts_dropped);
-	assert_int_equal(sim.stats.flows_completed, 16);
+		      (unsigned long long)sim.flows.stats.flows_completed, (unsigned long long)sim.net.stats.pkts_dropped);
+	assert_int_equal(sim.flows.stats.flows_completed, 16);
 	tl_check_and_free(&sim, &sc);
 }
 

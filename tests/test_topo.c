@@ -24,7 +24,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read sim->records after the run */
+	sim->flows.keep_finished = true; /* the tests read sim->records after the run */
 }
 
 static void run_check_free(struct sb_sim *sim, struct sb_scenario *sc)
@@ -191,7 +191,7 @@ static void test_fattree_shape(void **state)
 	/* ... and one way down to its own hosts */
 	assert_int_equal(sb_route_group(&sim.net.routes, &agg0->route, 0, NULL, 0), 1);
 	/* inter-pod path: 6 links */
-	sb_time rtt = sb_base_rtt(&sim, 0, 15, 1048);
+	sb_time rtt = sb_base_rtt(&sim.flows, 0, 15, 1048);
 	sb_time link = 2 * SB_US, ser = sb_tx_time(1048, 25000000000ull), ack = sb_tx_time(64, 25000000000ull);
 	assert_int_equal(rtt, 2 * 6 * link + 6 * ser + 6 * ack);
 	run_check_free(&sim, &sc);
@@ -211,13 +211,13 @@ static void all_to_all(const char *topo_text, uint32_t want_hosts)
 	for (uint32_t s = 0; s < n; s++)
 		for (uint32_t d = 0; d < n; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 3000, (sb_time)(s * n + d) * 50 * SB_NS, ops);
+				sb_flow_create(&sim.flows, s, d, 3000, (sb_time)(s * n + d) * 50 * SB_NS, ops);
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_started, (uint64_t)n * (n - 1));
-	assert_int_equal(sim.stats.flows_completed, (uint64_t)n * (n - 1));
+	assert_int_equal(sim.flows.stats.flows_started, (uint64_t)n * (n - 1));
+	assert_int_equal(sim.flows.stats.flows_completed, (uint64_t)n * (n - 1));
 	assert_int_equal(sim.nrecords, (size_t)n * (n - 1));
 	/* every ordered pair exactly once */
 	uint8_t *seen = calloc((size_t)n * n, 1);
@@ -270,12 +270,12 @@ static void test_ecmp_spreads_over_spines(void **state)
 	const struct sb_transport_ops *ops = transport("dctcp");
 	const uint32_t nflows = 1200, size = 20000;
 	for (uint32_t i = 0; i < nflows; i++)
-		sb_flow_create(&sim, i % 8, 8 + (i / 8) % 8, size, (sb_time)i * 5 * SB_US, ops);
+		sb_flow_create(&sim.flows, i % 8, 8 + (i / 8) % 8, size, (sb_time)i * 5 * SB_US, ops);
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_completed, nflows);
+	assert_int_equal(sim.flows.stats.flows_completed, nflows);
 	const struct sb_node *leaf0 = &sim.net.switches[0]->node;
 	assert_int_equal(leaf0->nports, 12);
 	double tx[4], mean = 0;
@@ -306,12 +306,12 @@ static void test_ecmp_fattree(void **state)
 	build(&sim, &sc);
 	const uint32_t nflows = 1600;
 	for (uint32_t i = 0; i < nflows; i++) /* pod 0 = hosts 0..3, pod 3 = hosts 12..15 */
-		sb_flow_create(&sim, i % 4, 12 + (i / 4) % 4, 10000, (sb_time)i * 5 * SB_US, transport("dctcp"));
+		sb_flow_create(&sim.flows, i % 4, 12 + (i / 4) % 4, 10000, (sb_time)i * 5 * SB_US, transport("dctcp"));
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_completed, nflows);
+	assert_int_equal(sim.flows.stats.flows_completed, nflows);
 	/* switches 0, 1 = edges of pod 0; 8, 9 = its aggregation switches */
 	const uint32_t sws[] = { 0, 1, 8, 9 };
 	for (size_t i = 0; i < 4; i++) {
@@ -346,7 +346,7 @@ static void test_ecmp_per_flow_no_reordering(void **state)
 		struct sb_sim sim;
 		build(&sim, &sc);
 		const uint64_t size = 5000000;
-		struct sb_flow *f = sb_flow_create(&sim, 1, 6, size, 0, transport(names[t]));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 1, 6, size, 0, transport(names[t]));
 		sb_sim_run(&sim);
 		struct sb_error err = { "" };
 		if (sb_sim_check(&sim, &err))
@@ -379,7 +379,7 @@ static double fct_over_ideal(const char *topo_text, uint32_t src, uint32_t dst, 
 	tl_scenario(&sc, topo_text, NULL, 0);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, src, dst, size, 1 * SB_US, transport("dctcp"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, src, dst, size, 1 * SB_US, transport("dctcp"));
 	f->init_window = size;
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
@@ -387,7 +387,7 @@ static double fct_over_ideal(const char *topo_text, uint32_t src, uint32_t dst, 
 		fail_msg("sb_sim_check: %s", err.msg);
 	assert_int_equal(sim.nrecords, 1);
 	const struct sb_flow_result *r = &sim.records[0];
-	assert_int_equal(r->ideal, sb_ideal_fct(&sim, src, dst, size));
+	assert_int_equal(r->ideal, sb_ideal_fct(&sim.flows, src, dst, size));
 	double ratio = (double)r->fct / (double)r->ideal;
 	print_message("fct %llu B %u->%u: measured %.3f us, ideal %.3f us, ratio %.5f\n", (unsigned long long)size,
 		      src, dst, sb_time_to_us(r->fct), sb_time_to_us(r->ideal), ratio);
@@ -451,14 +451,14 @@ static void test_base_rtt_exact(void **state)
 	/* 2·4·2 µs + 4·(1048·8/25e9 s) + 4·(64·8/25e9 s) = 16 µs + 4·335.36 ns + 4·20.48 ns */
 	const sb_time want4 = 16000000 + 4 * 335360 + 4 * 20480;
 	assert_int_equal(want4, 17423360);
-	assert_int_equal(sb_base_rtt(&sim, 0, 4, 1048), want4);
-	assert_int_equal(sb_base_rtt(&sim, 7, 2, 1048), want4);
+	assert_int_equal(sb_base_rtt(&sim.flows, 0, 4, 1048), want4);
+	assert_int_equal(sb_base_rtt(&sim.flows, 7, 2, 1048), want4);
 	/* same leaf: 2 links */
-	assert_int_equal(sb_base_rtt(&sim, 0, 3, 1048), 8000000 + 2 * 335360 + 2 * 20480);
+	assert_int_equal(sb_base_rtt(&sim.flows, 0, 3, 1048), 8000000 + 2 * 335360 + 2 * 20480);
 	assert_int_equal(sb_bottleneck_bps(&sim.net, 0, 4), 25000000000ull);
 	/* ideal FCT of a 1-packet flow is its base RTT; of 2 packets one more packet time */
-	assert_int_equal(sb_ideal_fct(&sim, 0, 4, 1000), want4);
-	assert_int_equal(sb_ideal_fct(&sim, 0, 4, 2000), want4 + 335360);
+	assert_int_equal(sb_ideal_fct(&sim.flows, 0, 4, 1000), want4);
+	assert_int_equal(sb_ideal_fct(&sim.flows, 0, 4, 2000), want4 + 335360);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -512,7 +512,7 @@ static void test_oversubscribed_throughput(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	for (uint32_t h = 0; h < 16; h++)
-		sb_flow_create(&sim, h, 16 + h, 0, 0, transport("dctcp"));
+		sb_flow_create(&sim.flows, h, 16 + h, 0, 0, transport("dctcp"));
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))

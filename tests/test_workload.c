@@ -32,8 +32,8 @@ static double offered_load(struct sb_sim *sim, sb_time t0, sb_time t1, double ho
 {
 	double bytes = 0;
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < sim->flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(sim, i);
+	for (uint32_t i = 0; i < sim->flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim->flows, i);
 		if (f->start >= t0 && f->start < t1) {
 			bytes += (double)f->size;
 			n++;
@@ -69,8 +69,8 @@ static void test_poisson_offered_load_websearch(void **state)
 	assert_true(n > 8000);
 	assert_true(fabs(load - 0.5) <= 0.05);
 	/* every flow has a size from websearch's support and a destination other than its source */
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_true(f->size >= 2000 && f->size <= 30000000);
 		assert_int_not_equal(f->src, f->dst);
 		assert_int_equal(f->kind, SB_KIND_BACKGROUND);
@@ -107,12 +107,12 @@ static void test_poisson_offered_load_window(void **state)
 		print_message("poisson %s: %llu flows in [2, 8) ms, offered load %.4f (target 0.3)\n",
 			      k ? "90 % at 0 B" : "uniform", (unsigned long long)n, load);
 		assert_int_equal(n, n_all);        /* nothing outside [2, 8) ms */
-		assert_int_equal(n, sim.flows.next_id);
+		assert_int_equal(n, sim.flows.table.next_id);
 		assert_true(fabs(load - 0.3) <= 0.3 * 0.05);
 		/* light load: everything finishes */
-		assert_int_equal(sim.stats.flows_completed, n);
-		for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-			const struct sb_flow *fl = sb_flow_get(&sim, i);
+		assert_int_equal(sim.flows.stats.flows_completed, n);
+		for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+			const struct sb_flow *fl = sb_flow_get(&sim.flows, i);
 			assert_true(fl->size >= 1000 && fl->size <= 9000);
 			assert_string_equal(fl->ops->name, "cubic");
 		}
@@ -174,9 +174,9 @@ static void dest_policy(const char *dest, int policy)
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
 	uint32_t pairs[4][4] = { { 0 } }, per_dst[16] = { 0 };
-	assert_true(sim.flows.next_id > 500);
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	assert_true(sim.flows.table.next_id > 500);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		uint32_t rs = sim.net.hosts[f->src]->rack, rd = sim.net.hosts[f->dst]->rack;
 		assert_int_not_equal(f->src, f->dst);
 		if (policy == SB_DEST_NEXT_RACK)
@@ -231,8 +231,8 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 	assert_true(nq >= 40); /* 32 hosts × 300/s × 10 ms ≈ 96 */
 	uint32_t *count = calloc(nq, sizeof(uint32_t));
 	uint32_t (*srcs)[64] = calloc(nq, sizeof(*srcs));
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->kind, SB_KIND_INCAST);
 		assert_true(f->query_id >= 0 && (size_t)f->query_id < nq);
 		const struct sb_query *q = &sim.queries[f->query_id];
@@ -299,7 +299,7 @@ static void test_incast_zero_rate(void **state)
 	/* 32 hosts × 1000/s × 1 ms ≈ 32 queries, all from the second workload */
 	print_message("incast at 0 + 1000 queries/s: %zu queries\n", sim.nqueries);
 	assert_true(sim.nqueries >= 10 && sim.nqueries < 80);
-	assert_int_equal(sim.flows.next_id, 4 * sim.nqueries);
+	assert_int_equal(sim.flows.table.next_id, 4 * sim.nqueries);
 	finish(&sim, &sc);
 }
 
@@ -318,10 +318,10 @@ static void test_longlived(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 4);
+	assert_int_equal(sim.flows.table.next_id, 4);
 	uint64_t recv = 0;
 	for (uint32_t i = 0; i < 3; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, i + 1);
 		assert_int_equal(f->dst, 0);
 		assert_int_equal(f->size, 0);
@@ -335,7 +335,7 @@ static void test_longlived(void **state)
 	/* the three share host 0's 10 Gb/s link for 2.5 ms: at least 90 % of its payload capacity
 	 * (3.125 MB on the wire × 1000/1048) arrived */
 	assert_true(recv >= (uint64_t)(0.9 * 10e9 / 8 * 2.5e-3 * 1000 / 1048));
-	const struct sb_flow *g = sb_flow_get(&sim, 3);
+	const struct sb_flow *g = sb_flow_get(&sim.flows, 3);
 	assert_int_equal(g->size, 200000);
 	assert_int_equal(g->prio, 6);
 	assert_string_equal(g->ops->name, "newreno");
@@ -357,10 +357,10 @@ static void test_burst(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 5);
+	assert_int_equal(sim.flows.table.next_id, 5);
 	const uint32_t want_src[] = { 4, 5, 6, 1, 2 };
 	for (uint32_t i = 0; i < 5; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, want_src[i]);
 		assert_int_equal(f->dst, i < 4 ? 0 : 7);
 		assert_int_equal(f->size, i < 4 ? 30000 : 5000);
@@ -370,7 +370,7 @@ static void test_burst(void **state)
 		assert_true(f->completed);
 	}
 	assert_int_equal(sim.nrecords, 5);
-	assert_int_equal(sim.stats.flows_completed, 5);
+	assert_int_equal(sim.flows.stats.flows_completed, 5);
 	finish(&sim, &sc);
 }
 
@@ -385,9 +385,9 @@ static void test_cbr(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 2);
+	assert_int_equal(sim.flows.table.next_id, 2);
 	for (uint32_t i = 0; i < 2; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, i + 1);
 		assert_int_equal(f->dst, 3);
 		assert_int_equal(f->kind, SB_KIND_CBR);
@@ -457,9 +457,9 @@ static void test_file_workload(void **state)
 		{ 0, 5, 80000, 3, 1, 50 * SB_US, "dctcp" },
 		{ 3, 0, 40000, 2, 0, 100 * SB_US, "dctcp" },
 	};
-	assert_int_equal(sim.flows.next_id, 5);
+	assert_int_equal(sim.flows.table.next_id, 5);
 	for (uint32_t i = 0; i < 5; i++) {
-		const struct sb_flow *fl = sb_flow_get(&sim, i);
+		const struct sb_flow *fl = sb_flow_get(&sim.flows, i);
 		assert_int_equal(fl->src, want[i].src);
 		assert_int_equal(fl->dst, want[i].dst);
 		assert_int_equal(fl->size, want[i].size);
@@ -547,11 +547,11 @@ static void test_seeded_generators(void **state)
 	tl_run_kept(&sa, &a);
 	tl_run_kept(&sb, &b);
 	tl_run_kept(&scc, &c);
-	assert_true(sa.flows.next_id > 100);
-	assert_int_equal(sa.flows.next_id, sb.flows.next_id);
+	assert_true(sa.flows.table.next_id > 100);
+	assert_int_equal(sa.flows.table.next_id, sb.flows.table.next_id);
 	assert_int_equal(sa.nrecords, sb.nrecords);
-	for (uint32_t i = 0; i < sa.flows.next_id; i++) {
-		const struct sb_flow *x = sb_flow_get(&sa, i), *y = sb_flow_get(&sb, i);
+	for (uint32_t i = 0; i < sa.flows.table.next_id; i++) {
+		const struct sb_flow *x = sb_flow_get(&sa.flows, i), *y = sb_flow_get(&sb.flows, i);
 		assert_int_equal(x->src, y->src);
 		assert_int_equal(x->dst, y->dst);
 		assert_int_equal(x->size, y->size);
@@ -559,10 +559,10 @@ static void test_seeded_generators(void **state)
 	}
 	for (size_t i = 0; i < sa.nrecords; i++)
 		assert_int_equal(sa.records[i].fct, sb.records[i].fct);
-	uint32_t same = 0, n = sa.flows.next_id < scc.flows.next_id ? sa.flows.next_id : scc.flows.next_id;
+	uint32_t same = 0, n = sa.flows.table.next_id < scc.flows.table.next_id ? sa.flows.table.next_id : scc.flows.table.next_id;
 	for (uint32_t i = 0; i < n; i++)
-		same += sb_flow_get(&sa, i)->size == sb_flow_get(&scc, i)->size &&
-			sb_flow_get(&sa, i)->start == sb_flow_get(&scc, i)->start;
+		same += sb_flow_get(&sa.flows, i)->size == sb_flow_get(&scc.flows, i)->size &&
+			sb_flow_get(&sa.flows, i)->start == sb_flow_get(&scc.flows, i)->start;
 	assert_true(same < n / 10);
 	finish(&sa, &a);
 	finish(&sb, &b);

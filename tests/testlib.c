@@ -36,7 +36,7 @@ static void run_checked(struct sb_sim *sim, const struct sb_scenario *sc, bool k
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = keep;
+	sim->flows.keep_finished = keep;
 	if (stream_dir && sb_report_stream(sim, stream_dir, &err))
 		fail_msg("stream: %s", err.msg);
 	sb_sim_run(sim);
@@ -117,7 +117,7 @@ void tl_set_scheme(struct sb_scenario *sc, const char *name, const char *param, 
 struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
 		       sb_time start)
 {
-	struct sb_flow *f = sb_flow_create(sim, src, dst, 0, start, sb_transport_find("cbr"));
+	struct sb_flow *f = sb_flow_create(&sim->flows, src, dst, 0, start, sb_transport_find("cbr"));
 	sb_cbr_configure(f, rate_bps, packet_bytes);
 	return f;
 }
@@ -127,7 +127,7 @@ struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t
 {
 	const struct sb_transport_ops *ops = sb_transport_find(transport);
 	assert_non_null(ops);
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	struct sb_flow *f = sb_flow_create(&sim->flows, src, dst, size, start, ops);
 	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
 	f->lossless = 1;
 	return f;
@@ -152,7 +152,7 @@ void tl_build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true;
+	sim->flows.keep_finished = true;
 }
 
 void tl_run_and_check(struct sb_sim *sim)

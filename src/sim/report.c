@@ -323,7 +323,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		const struct sb_query *q = &sim->queries[i];
 		if (q->done < q->responses || q->responses == 0)
 			continue;
-		sb_time ideal = sb_transport_ideal_fct(sim, q->ops, q->responder, q->host, q->bytes);
+		sb_time ideal = sb_transport_ideal_fct(&sim->flows, q->ops, q->responder, q->host, q->bytes);
 		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
 	}
 	group_stats(qct, nq, &s->qct);
@@ -401,10 +401,10 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(root, "events", json_integer((json_int_t)sim->net.engine.eq.executed));
 	json_object_set_new(root, "packet_hops", json_integer((json_int_t)sim->net.stats.packet_hops));
 	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->net.stats.pkts_sent));
-	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->stats.flows_started));
-	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->stats.flows_completed));
+	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->flows.stats.flows_started));
+	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->flows.stats.flows_completed));
 	json_object_set_new(root, "flows_unfinished",
-			    json_integer((json_int_t)(sim->stats.flows_started - sim->stats.flows_completed)));
+			    json_integer((json_int_t)(sim->flows.stats.flows_started - sim->flows.stats.flows_completed)));
 	json_object_set_new(root, "queries_started", json_integer((json_int_t)s->queries_started));
 	json_object_set_new(root, "queries_completed", json_integer((json_int_t)s->queries_completed));
 	json_t *fct = json_object();
@@ -428,13 +428,13 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	sb_pfc_summarize(sim, &pfc);
 	json_object_set_new(root, "pfc", sb_pfc_summary_json(sim, &pfc));
 	json_t *rdma = json_object();
-	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->stats.rdma_cnps));
-	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
+	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->flows.stats.rdma_cnps));
+	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->flows.stats.rdma_nacks));
 	json_object_set_new(root, "rdma", rdma);
 	json_t *tcp = json_object();
 	for (size_t i = 0; i < sb_tcp_ncounter_keys; i++) {
 		const struct sb_tcp_counter_key *k = &sb_tcp_counter_keys[i];
-		uint64_t v = *(const uint64_t *)(const void *)((const char *)&sim->stats.tcp + k->offset);
+		uint64_t v = *(const uint64_t *)(const void *)((const char *)&sim->flows.stats.tcp + k->offset);
 		json_object_set_new(tcp, k->key, json_integer((json_int_t)v));
 	}
 	json_object_set_new(root, "tcp", tcp);
@@ -462,7 +462,7 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		(unsigned long long)sim->net.engine.eq.executed,
 		wall_s > 0 ? (double)sim->net.stats.packet_hops / wall_s / 1e6 : 0.0);
 	fprintf(f, "flows: %llu started, %llu completed; queries: %llu started, %llu completed\n",
-		(unsigned long long)sim->stats.flows_started, (unsigned long long)sim->stats.flows_completed,
+		(unsigned long long)sim->flows.stats.flows_started, (unsigned long long)sim->flows.stats.flows_completed,
 		(unsigned long long)s->queries_started, (unsigned long long)s->queries_completed);
 	fprintf(f, "FCT slowdown        count      mean       p50       p95       p99\n");
 	const struct { const char *name; const struct sb_summary_group *g; } rows[] = {
@@ -487,7 +487,7 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 		fprintf(f, "; %llu DEADLOCKS, first at %.1f us", (unsigned long long)pfc.deadlocks,
 			pfc.first_deadlock_us);
 	fputc('\n', f);
-	const struct sb_tcp_counters *tc = &sim->stats.tcp;
+	const struct sb_tcp_counters *tc = &sim->flows.stats.tcp;
 	fprintf(f, "TCP: %llu timeouts (%llu of SYNs), %llu fast recoveries, %llu loss probes, "
 		"%llu retransmitted segments (%llu lost again)\n",
 		(unsigned long long)tc->timeouts, (unsigned long long)tc->syn_retransmits,
@@ -545,7 +545,7 @@ static int mkdir_p(const char *dir, struct sb_error *err)
 }
 
 /* flows.csv and occupancy.csv when the run did not stream them (sb_report_stream): from what
- * it kept, which is every row only with sim->keep_finished (flows) and always (samples). */
+ * it kept, which is every row only with sim->flows.keep_finished (flows) and always (samples). */
 static void write_flows(FILE *f, const struct sb_sim *sim)
 {
 	sb_flowlog_header(f);
@@ -642,7 +642,7 @@ int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double
 	if (mkdir_p(dir, err))
 		return -1;
 	struct sb_report_streams *st = sim->streams;
-	if (!st && !sim->keep_finished && sim->stats.flows_completed)
+	if (!st && !sim->flows.keep_finished && sim->flows.stats.flows_completed)
 		return sb_fail(err, "flows.csv: the finished flows were neither streamed (sb_report_stream) nor kept");
 	struct sb_summary s;
 	sb_report_summarize(sim, &s);

@@ -11,7 +11,7 @@
  * created (the flows of the build, when the sink is made); a flow whose receiver has every
  * byte is counted one last time and then folded into a per-host total, so the work per sample
  * stays proportional to the flows still receiving, not to every flow the run ever had. A flow
- * released between two samples (sim/flow_table.h) is folded in at its release.
+ * released between two samples (transport/flow_table.h) is folded in at its release.
  */
 #include "sim/report_rx.h"
 
@@ -63,8 +63,8 @@ struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim)
 	rx->cur = sb_xcalloc(rx->n, sizeof(uint64_t));
 	/* the flows that exist already (created at build time); later ones come through
 	 * sb_rx_flow_created */
-	for (uint32_t id = 0; id < sim->flows.next_id; id++) {
-		const struct sb_flow *f = sb_flow_table_get(&sim->flows, id);
+	for (uint32_t id = 0; id < sim->flows.table.next_id; id++) {
+		const struct sb_flow *f = sb_flow_table_get(&sim->flows.table, id);
 		if (f)
 			sb_rx_flow_created(rx, f);
 	}
@@ -87,7 +87,7 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 	for (uint32_t k = 0; k < rx->n; k++)
 		rx->cur[k] = rx->retired[k];
 	for (uint32_t i = 0; i < rx->nlive; i++) {
-		struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		struct sb_flow *f = sb_flow_get(&sim->flows, rx->live[i]);
 		if (!f) { /* released since the last sample: its bytes are in `retired` */
 			rx->live[i--] = rx->live[--rx->nlive];
 			continue;

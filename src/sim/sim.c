@@ -1,5 +1,5 @@
 /*
- * sim.c — building, running, checking and freeing a simulation; delivery to the transports.
+ * sim.c — building, running, checking and freeing a simulation; the flows' observer.
  */
 #include "sim/sim.h"
 
@@ -10,6 +10,7 @@
 #include "net/pfc.h"
 #include "net/switch.h"
 #include "sim/estimate.h"
+#include "sim/flowlog.h"
 #include "sim/report.h"
 #include "sim/scenario_mmu.h"
 #include "topo/topo.h"
@@ -17,89 +18,49 @@
 #include "transport/transport.h"
 #include "workload/workload.h"
 
-void sb_flow_acked(struct sb_sim *sim, struct sb_flow *f, uint64_t cumulative_ack);
-
-/* --- path facts --- */
-
-sb_time sb_base_rtt(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t pkt_bytes)
-{
-	return sb_path_rtt(&sim->net, src, dst, pkt_bytes, (uint32_t)sim->sc->tcp.ack_bytes);
-}
-
-static struct sb_framing tcp_framing(const struct sb_sim *sim)
-{
-	const struct sb_tcp_params *t = &sim->sc->tcp;
-	return (struct sb_framing){ (uint32_t)t->mss, (uint32_t)t->header_bytes, (uint32_t)t->ack_bytes };
-}
-
-struct sb_framing sb_transport_framing(const struct sb_sim *sim, const struct sb_transport_ops *ops)
-{
-	return ops && ops->framing ? ops->framing(sim) : tcp_framing(sim);
-}
-
-/*
- * Ideal FCT (docs/outputs.md): the base RTT of the path for the flow's first packet plus the
- * remaining wire bytes at the bottleneck rate:
- *   ideal = 2·Σ prop + Σ_hops ser(first packet) + Σ_hops ser(ACK) + (wire_bytes − first) · 8 / C_min
- * and, for transports that complete at the receiver, the one-way part only:
- *   ideal_oneway = Σ prop + Σ_hops ser(first packet) + (wire_bytes − first) · 8 / C_min
- * with wire_bytes = size + ceil(size / payload) · header, in the transport's framing (TCP's:
- * tcp.mss and tcp.header_bytes). This is exactly the FCT of a flow alone on a path of equal
- * link rates sending at line rate, so slowdown ≥ 1 up to rounding.
- */
-static sb_time ideal(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size, bool with_ack,
-		     struct sb_framing fr)
-{
-	uint64_t mss = fr.payload;
-	uint64_t pkts = size ? (size + mss - 1) / mss : 1;
-	uint64_t wire = size + pkts * fr.header;
-	uint32_t first = (uint32_t)((size < mss ? size : mss) + fr.header);
-	struct sb_path_sum s = sb_path_walk(&sim->net, src, dst, first, fr.ack);
-	sb_time one_way = s.prop + s.ser_data + sb_tx_time(wire - first, s.bottleneck_bps);
-	return with_ack ? one_way + s.prop + s.ser_ack : one_way;
-}
-
-sb_time sb_ideal_fct(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
-{
-	return ideal(sim, src, dst, size, true, tcp_framing(sim));
-}
-
-sb_time sb_ideal_fct_oneway(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t size)
-{
-	return ideal(sim, src, dst, size, false, tcp_framing(sim));
-}
-
-sb_time sb_transport_ideal_fct(const struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
-			       uint32_t dst, uint64_t size)
-{
-	sb_time setup = ops && ops->setup_time ? ops->setup_time(sim, src, dst) : 0;
-	return setup + ideal(sim, src, dst, size, !ops || ops->on_ack != NULL, sb_transport_framing(sim, ops));
-}
-
 /* --- lifecycle --- */
 
-/* The network's delivery hook: a packet reached host `host`; its flow's transport takes it. */
-static void host_deliver(void *ctx, struct sb_host *host, struct sb_packet *pkt)
+/* The flows' observer (transport/flows.h): the run's records, flow log, queries and report. */
+static void flow_created(void *ctx, struct sb_flow *f)
 {
-	struct sb_sim *sim = ctx;
-	struct sb_flow *f = sb_flow_get(sim, pkt->flow);
-	/* a flow is released only once none of its packets exists, so this one's flow is live */
-	if (pkt->type == SB_PKT_DATA) {
-		f->ops->on_data(sim, f, pkt);
-	} else if (f->ops->on_ack) {
-		f->ops->on_ack(sim, f, pkt);
-		/* a CNP or a handshake packet acknowledges no data */
-		if (pkt->type == SB_PKT_ACK || pkt->type == SB_PKT_NACK)
-			sb_flow_acked(sim, f, pkt->seq);
-	}
-	sb_packet_recycle(&sim->net.engine, pkt);
-	sb_flow_packet_gone_of(sim, f); /* last: it may release f */
+	sb_report_flow_created(ctx, f);
 }
 
-/* The engine's packet_gone hook: a freed packet of a flow is one less in the network. */
-static void packet_gone(void *sim, uint32_t flow)
+static void flow_completed(void *ctx, struct sb_flow *f, const struct sb_flow_result *r)
 {
-	sb_flow_packet_gone(sim, flow);
+	struct sb_sim *sim = ctx;
+	sb_flowlog_add(sim, r);
+	if (sim->flows.keep_finished) {
+		if (sim->nrecords == sim->records_cap) {
+			sim->records_cap = sim->records_cap ? sim->records_cap * 2 : 4096;
+			sim->records = sb_xrealloc(sim->records, sim->records_cap * sizeof(*sim->records));
+		}
+		sim->records[sim->nrecords++] = *r;
+	}
+	if (f->query_id >= 0) {
+		struct sb_query *q = &sim->queries[f->query_id];
+		q->done++;
+		if (f->finish > q->last_finish)
+			q->last_finish = f->finish;
+	}
+}
+
+static void flow_released(void *ctx, struct sb_flow *f)
+{
+	sb_report_flow_released(ctx, f);
+}
+
+int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t responses,
+		     uint32_t responder, uint64_t bytes)
+{
+	if (sim->nqueries == sim->queries_cap) {
+		sim->queries_cap = sim->queries_cap ? sim->queries_cap * 2 : 256;
+		sim->queries = sb_xrealloc(sim->queries, sim->queries_cap * sizeof(*sim->queries));
+	}
+	sim->queries[sim->nqueries] = (struct sb_query){
+		.start = start, .host = host, .responder = responder, .bytes = bytes, .responses = responses,
+	};
+	return (int32_t)sim->nqueries++;
 }
 
 int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_error *err)
@@ -111,10 +72,14 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 	 * built until the kernel kills the process */
 	if (sb_check_memory(sc, err))
 		return -1;
-	sb_engine_init(&sim->net.engine, packet_gone, sim);
+	sb_engine_init(&sim->net.engine, sb_flows_packet_gone, &sim->flows);
 	sim->net.seed = sim->seed;
-	sim->net.deliver = host_deliver;
-	sim->net.deliver_ctx = sim;
+	sim->net.deliver = sb_flows_deliver;
+	sim->net.deliver_ctx = &sim->flows;
+	sim->flows = (struct sb_flows){
+		.net = &sim->net, .tcp = &sc->tcp, .rdma = &sc->rdma, .seed = sim->seed,
+		.obs = { flow_created, flow_completed, flow_released, sim },
+	};
 	sim->net.pfc_params = &sc->pfc;
 	sim->net.max_frame_bytes = sb_scenario_max_frame_bytes(sc);
 	sim->stop_at = sb_time_from_ms(sc->run.duration_ms);
@@ -245,7 +210,7 @@ void sb_sim_free(struct sb_sim *sim)
 	for (uint32_t i = 0; i < sim->net.nnodes; i++)
 		if (sim->net.nodes[i]->kind == SB_NODE_HOST)
 			sb_rdma_nic_free(((struct sb_host *)sim->net.nodes[i])->rdma);
-	sb_flow_table_free(&sim->flows);
+	sb_flows_free(&sim->flows);
 	free(sim->records);
 	free(sim->queries);
 	sb_net_free(&sim->net);

@@ -267,7 +267,7 @@ static void schedule_next(struct sb_filefeed *feed)
 	uint32_t id = feed->first_id + (uint32_t)i;
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
 	int32_t q = query_of(feed, r->query);
-	struct sb_flow *f = sb_flow_create_reserved(sim, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
+	struct sb_flow *f = sb_flow_create_reserved(&sim->flows, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
 	f->prio = (uint8_t)r->priority;
 	f->lossless = r->klass == SB_CLASS_LOSSLESS;
 	f->kind = (uint8_t)(q >= 0 ? SB_KIND_INCAST : SB_KIND_FILE);
@@ -301,7 +301,7 @@ static void file_start(void *obj, uint64_t id)
 	feed->phead = (feed->phead + 1) % feed->pcap;
 	feed->plen--;
 	top_up(feed);
-	sb_flow_start(feed->sim, sb_flow_get(feed->sim, (uint32_t)id));
+	sb_flow_start(&feed->sim->flows, sb_flow_get(&feed->sim->flows, (uint32_t)id));
 }
 
 /* --- build --- */
@@ -348,12 +348,12 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 		return sb_scenario_fail(sim->sc, key, err, "%s:%d: column transport: unknown transport \"%s\", expected one of %s",
 					feed->path, feed->unknown_line, feed->unknown, known);
 	}
-	if (feed->n >= UINT32_MAX - sim->flows.next_id)
+	if (feed->n >= UINT32_MAX - sim->flows.table.next_id)
 		return sb_scenario_fail(sim->sc, key, err, "%s: %llu flows, expected fewer than %u in one run", feed->path,
 					(unsigned long long)feed->n, UINT32_MAX - 1);
 	if (make_queries(feed, err))
 		return -1;
-	feed->first_id = sb_flow_table_reserve(&sim->flows, (uint32_t)feed->n);
+	feed->first_id = sb_flow_table_reserve(&sim->flows.table, (uint32_t)feed->n);
 	feed->first_seq = sb_eventq_reserve(&sim->net.engine.eq, feed->n - feed->n_near);
 	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, sim->net.nhosts, &feed->names, err)) {
 		snprintf(why, sizeof(why), "%s", err->msg);

@@ -45,7 +45,7 @@ struct sb_wl_runtime {
 static struct sb_flow *spawn_as(struct sb_sim *sim, const struct sb_transport_ops *ops, uint32_t src,
 				uint32_t dst, uint64_t size, sb_time start, enum sb_flow_kind kind, int prio, int klass)
 {
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	struct sb_flow *f = sb_flow_create(&sim->flows, src, dst, size, start, ops);
 	f->prio = (uint8_t)prio;
 	f->lossless = klass == SB_CLASS_LOSSLESS;
 	f->kind = (uint8_t)kind;
