@@ -25,7 +25,7 @@ void tl_scenario_net(struct sb_scenario *sc, const char *text, const char *const
 /* Build and run, then assert conservation and MMU invariants (sb_sim_check). Finished flows
  * are released as in a program run: neither sb_flow_get() nor sim->records has them after. */
 void tl_run_checked(struct sb_sim *sim, const struct sb_scenario *sc);
-/* The same, keeping finished flows and their records (sim->keep_finished) to inspect them. */
+/* The same, keeping finished flows and their records (sim->flows.keep_finished) to inspect them. */
 void tl_run_kept(struct sb_sim *sim, const struct sb_scenario *sc);
 /* The same as tl_run_checked, streaming flows.csv and occupancy.csv into a new temporary
  * directory (sb_report_stream) as `sharebuf run` does; returns it for sb_report_write. */
@@ -41,7 +41,7 @@ struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t
 			     sb_time start);
 /* Scenario defaults for a single switch with `hosts` hosts at `gbps`, no workloads, invariants on. */
 void tl_single_switch(struct sb_scenario *sc, int hosts, double gbps, uint64_t buffer_bytes);
-/* Build (asserting success) without running. It sets sim->keep_finished: the tests that build
+/* Build (asserting success) without running. It sets sim->flows.keep_finished: the tests that build
  * this way create flows by hand and read them (their pointers, sim->records) after the run. */
 void tl_build(struct sb_sim *sim, const struct sb_scenario *sc);
 /* Run and assert sb_sim_check. */

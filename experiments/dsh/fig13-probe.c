@@ -62,8 +62,8 @@ static void tick(void *obj, uint64_t arg)
 		if (b.total > p->peak_burst_q)
 			p->peak_burst_q = b.total;
 	}
-	if (sb_now(&p->sim->engine) + p->step <= p->sim->stop_at)
-		sb_at(&p->sim->engine, sb_now(&p->sim->engine) + p->step, tick, p, 0);
+	if (sb_now(&p->sim->net.engine) + p->step <= p->sim->stop_at)
+		sb_at(&p->sim->net.engine, sb_now(&p->sim->net.engine) + p->step, tick, p, 0);
 }
 
 int main(int argc, char **argv)
@@ -83,9 +83,9 @@ int main(int argc, char **argv)
 	}
 	struct probe p = { .sim = &sim, .step = sb_time_from_us(0.1), .min_margin = INT64_MAX, .min_t = UINT64_MAX };
 	const struct sb_switch *leaf1 = NULL;
-	for (uint32_t i = 0; i < sim.nswitches; i++)
-		if (!strcmp(sim.switches[i]->node.name, "leaf1"))
-			leaf1 = sim.switches[i];
+	for (uint32_t i = 0; i < sim.net.nswitches; i++)
+		if (!strcmp(sim.net.switches[i]->node.name, "leaf1"))
+			leaf1 = sim.net.switches[i];
 	if (!leaf1 || leaf1->nmmus != 1) {
 		fprintf(stderr, "fig13-probe: expected a switch leaf1 with one MMU\n");
 		return 1;
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 	for (uint16_t i = 0; i < leaf1->node.nports; i++)
 		if (!strcmp(leaf1->node.ports[i].peer->node->name, "spine0"))
 			p.spine_port = i;
-	sb_at(&sim.engine, sb_time_from_ms(atof(argv[2])), tick, &p, 0);
+	sb_at(&sim.net.engine, sb_time_from_ms(atof(argv[2])), tick, &p, 0);
 	sb_sim_run(&sim);
 	printf("peak_q=%llu peak_ws=%llu T_at_peak=%llu min_margin=%lld paused_us=%.1f peak_burst_q=%llu "
 	       "peak_shared=%llu min_T=%llu\n",

@@ -262,7 +262,7 @@ static int check_scenario(const struct options *o, const char *scheme_set, bool 
 		rc = sb_sim_build(&sim, &sc, err);
 		/* the workloads, which set the lossless priorities, are built before the switches */
 		const struct sb_bm_ops *ops = sb_bm_find(sc.sw.scheme);
-		*lossy_only = rc && ops && !ops->lossless && sim.lossless_prio_mask && !sc.sw.lossless_as_label;
+		*lossy_only = rc && ops && !ops->lossless && sim.net.lossless_prio_mask && !sc.sw.lossless_as_label;
 		sb_sim_free(&sim);
 	}
 	sb_scenario_free(&sc);

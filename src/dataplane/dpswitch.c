@@ -8,6 +8,7 @@
 #include "dataplane/frame.h"
 #include "net/switch.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_mmu.h"
 
 const char *const sb_dp_local_drop_name[SB_DP_NLOCAL] = { "no_slot", "local", "oversize" };
 

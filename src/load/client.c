@@ -276,7 +276,7 @@ static int preopen(struct client *c, const struct sb_load_plan *p, struct sb_err
 
 int sb_load_play(const struct sb_load_plan *p, const struct sb_load_client_opts *o, struct sb_error *err)
 {
-	struct client c = { .o = o, .nhosts = p->sim.nhosts, .run_end = p->sim.stop_at };
+	struct client c = { .o = o, .nhosts = p->sim.net.nhosts, .run_end = p->sim.stop_at };
 	c.addr = sb_xcalloc(c.nhosts, sizeof(*c.addr));
 	for (uint32_t h = 0; h < c.nhosts; h++) {
 		c.addr[h].sin_family = AF_INET;

@@ -182,7 +182,7 @@ static int cmd_info(const struct args *a)
 		ecn |= w && !strcmp(w, "dctcp");
 	}
 	printf("hosts=%u\nrate_gbps=%.17g\nmin_rto_ms=%.17g\ncc=%s\necn=%d\nduration_s=%.17g\ntcp_flows=%zu\n",
-	       p.sim.nhosts, p.sc.topo.host_rate_gbps, p.sc.tcp.min_rto_us / 1000.0, cc ? cc : "cubic", ecn,
+	       p.sim.net.nhosts, p.sc.topo.host_rate_gbps, p.sc.tcp.min_rto_us / 1000.0, cc ? cc : "cubic", ecn,
 	       (double)p.sim.stop_at / (double)SB_SEC, p.n);
 	/* constant-bit-rate flows, for iperf3: SRC:DST:BITS_PER_S:PACKET_BYTES:PRIO:START_MS */
 	printf("cbr=\"");
@@ -209,8 +209,8 @@ static int cmd_client_or_report(const struct args *a, bool client)
 	struct sb_load_plan p;
 	struct sb_error err = { 0 };
 	int rc = sb_load_plan_open(&p, a->scenario, a->sets.v, a->sets.n, &err) ? 2 : 0;
-	if (rc == 0 && client && (uint64_t)a->host >= p.sim.nhosts) {
-		rc = -2 * sb_fail(&err, "--host %lld: the scenario has hosts 0..%u", a->host, p.sim.nhosts - 1);
+	if (rc == 0 && client && (uint64_t)a->host >= p.sim.net.nhosts) {
+		rc = -2 * sb_fail(&err, "--host %lld: the scenario has hosts 0..%u", a->host, p.sim.net.nhosts - 1);
 	}
 	if (rc == 0 && a->switch_dir && sb_load_switch_counts(&p, a->switch_dir, &err))
 		rc = 2;

@@ -33,7 +33,7 @@ int sb_load_nstat(struct sb_load_plan *p, const char *path, struct sb_error *err
 		for (size_t i = 0; i < sb_tcp_ncounter_keys; i++) {
 			const struct sb_tcp_counter_key *k = &sb_tcp_counter_keys[i];
 			if (!strcmp(name, k->linux_name) || (k->linux_also && !strcmp(name, k->linux_also)))
-				*(uint64_t *)(void *)((char *)&p->sim.stats.tcp + k->offset) += v;
+				*(uint64_t *)(void *)((char *)&p->sim.flows.stats.tcp + k->offset) += v;
 		}
 	}
 	sb_lines_close(&r);

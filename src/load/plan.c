@@ -17,11 +17,11 @@
 
 extern const char sb_default_scenario[];
 
-/* sim->plan: a flow starts; note it instead of sending anything. */
-static void note_flow(void *ctx, struct sb_sim *sim, struct sb_flow *f)
+/* sim->flows.plan: a flow starts; note it instead of sending anything. */
+static void note_flow(void *ctx, struct sb_flows *fl, struct sb_flow *f)
 {
 	struct sb_load_plan *p = ctx;
-	(void)sim;
+	(void)fl;
 	if (f->kind == SB_KIND_CBR)
 		return; /* testbed/run.sh plays constant-bit-rate flows with iperf3 (docs/testbed.md) */
 	if (p->n == p->cap) {
@@ -70,11 +70,11 @@ int sb_load_plan_open(struct sb_load_plan *p, const char *path, const char *cons
 	if (sb_sim_build(&p->sim, &p->sc, err))
 		return -1;
 	/* flows stay in the table after they complete, so report can find each by id */
-	p->sim.keep_finished = true;
-	p->sim.plan = note_flow;
-	p->sim.plan_ctx = p;
+	p->sim.flows.keep_finished = true;
+	p->sim.flows.plan = note_flow;
+	p->sim.flows.plan_ctx = p;
 	/* only arrivals and flow starts are scheduled: nothing sends, so nothing else happens */
-	sb_eventq_run_until(&p->sim.engine.eq, p->sim.stop_at);
+	sb_eventq_run_until(&p->sim.net.engine.eq, p->sim.stop_at);
 	return 0;
 }
 
@@ -203,11 +203,11 @@ int sb_load_plan_report(struct sb_load_plan *p, const char *const *files, size_t
 		if (n)
 			qsort(v, n, sizeof(*v), by_finish);
 		for (size_t i = 0; rc == 0 && i < n; i++) {
-			struct sb_flow *f = sb_flow_get(&p->sim, v[i].flow);
+			struct sb_flow *f = sb_flow_get(&p->sim.flows, v[i].flow);
 			if (f->completed)
 				rc = sb_fail(err, "flow %" PRIu32 " was measured twice (two files of the same host?)", v[i].flow);
 			else
-				sb_flow_complete_at(&p->sim, f, v[i].finish, v[i].finish);
+				sb_flow_complete_at(&p->sim.flows, f, v[i].finish, v[i].finish);
 		}
 	}
 	free(v);

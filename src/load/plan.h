@@ -4,7 +4,7 @@
  *
  * The scenario is read exactly as `sharebuf run` reads it (cli/cfgfile.h: the same file
  * syntax, `--set` and messages; sb_scenario_validate), and must have topology.type =
- * "single". The simulation is built as for a run, but with sim->plan set (sim/sim.h): running
+ * "single". The simulation is built as for a run, but with sim->flows.plan set (transport/flows.h): running
  * its engine to the end of the run then starts every flow of every workload at the time, with
  * the size, hosts, priority and query a run would give it (same generators, same seeding,
  * same CDF files), and sends no packet. Every host's client computes the same plan, so flow

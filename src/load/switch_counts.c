@@ -67,10 +67,10 @@ static int read_summary(struct sb_load_plan *p, const char *path, struct sb_erro
 	if (rc)
 		return -1;
 	struct sb_sim *sim = &p->sim;
-	struct sb_switch *sw = sim->switches[0];
-	sim->stats.pkts_dropped = pkts;
+	struct sb_switch *sw = sim->net.switches[0];
+	sim->net.stats.pkts_dropped = pkts;
 	for (int c = 1; c < SB_DROP_NCAUSES; c++)
-		sw->drops[c] = sim->stats.drops[c] = by[c];
+		sw->drops[c] = sim->net.stats.drops[c] = by[c];
 	struct sb_mmu *m = sw->mmus[0];
 	m->peak_used = peak_bytes / (m->cell_bytes ? m->cell_bytes : 1);
 	return 0;

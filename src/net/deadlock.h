@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include "core/time.h"
 
-struct sb_sim;
+struct sb_net;
 
 /* One queue on a deadlocked cycle. */
 struct sb_deadlock_member {
@@ -51,9 +51,9 @@ struct sb_deadlock_detector {
 };
 
 /* Create the detector (NULL when pfc.deadlock_check_us = 0). */
-struct sb_deadlock_detector *sb_deadlock_new(struct sb_sim *sim);
+struct sb_deadlock_detector *sb_deadlock_new(struct sb_net *net);
 void sb_deadlock_free(struct sb_deadlock_detector *d);
 /* A port began a pause: make sure a check is scheduled. */
-void sb_deadlock_pause_started(struct sb_sim *sim);
+void sb_deadlock_pause_started(struct sb_net *net);
 
 #endif

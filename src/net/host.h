@@ -1,7 +1,7 @@
 /*
  * host.h — a host: a node with one port, its NIC, towards its rack's switch.
  *
- * Hosts have no MMU. What they send goes through sb_host_send() (sim/sim.h), which applies
+ * Hosts have no MMU. What they send goes through sb_host_send() (net/net.h), which applies
  * the NIC's buffer limit and enqueues on the NIC; what reaches them is handed to the flow's
  * transport (sb_node_receive(), net/port.h). An RDMA host also has a queue-pair scheduler
  * (transport/rdma_nic.h), the pull source of its NIC.

@@ -10,14 +10,14 @@
 
 #include <stdint.h>
 
-struct sb_sim;
+struct sb_net;
 struct sb_port;
 
 enum sb_node_kind { SB_NODE_HOST = 0, SB_NODE_SWITCH };
 
 struct sb_node {
-	struct sb_sim *sim;
-	uint32_t id;           /* index in sim->nodes */
+	struct sb_net *net;
+	uint32_t id;           /* index in net->nodes */
 	uint8_t kind;          /* enum sb_node_kind */
 	uint8_t tier;          /* 0 host, 1 leaf/ToR, 2 spine/agg, 3 core */
 	uint16_t nports;

@@ -30,7 +30,7 @@
 #include "core/spill.h"
 #include "core/time.h"
 
-struct sb_sim;
+struct sb_net;
 struct sb_port;
 struct sb_packet;
 
@@ -59,16 +59,16 @@ struct sb_pfc_record {
 
 /* Send a PAUSE or RESUME for `mask` (or the whole port) out of `port` (the ingress port of the
  * congested queue): logs, counts, and in quanta mode keeps the pause refreshed. */
-void sb_pfc_send(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
+void sb_pfc_send(struct sb_net *net, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
 /* A PFC frame arrived at `port` (which transmits towards the frame's sender). Frees it. */
-void sb_pfc_receive(struct sb_sim *sim, struct sb_port *port, struct sb_packet *frame);
+void sb_pfc_receive(struct sb_net *net, struct sb_port *port, struct sb_packet *frame);
 /* Apply a PAUSE/RESUME to a port now: change its pause state and account paused time. */
-void sb_port_pfc(struct sb_sim *sim, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
+void sb_port_pfc(struct sb_net *net, struct sb_port *port, uint8_t mask, bool pause, bool port_level);
 
 /* Priorities of `port` that are paused right now, per priority or port-wide. */
-uint8_t sb_pfc_paused_mask(const struct sb_sim *sim, const struct sb_port *port);
+uint8_t sb_pfc_paused_mask(const struct sb_net *net, const struct sb_port *port);
 /* Total time priority `prio` of `port` has been paused up to now (open episode included). */
-sb_time sb_pfc_paused_time(const struct sb_sim *sim, const struct sb_port *port, unsigned prio);
+sb_time sb_pfc_paused_time(const struct sb_net *net, const struct sb_port *port, unsigned prio);
 
 void sb_pfc_record_free(struct sb_pfc_record *r);
 

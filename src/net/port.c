@@ -4,15 +4,15 @@
 #include "net/port.h"
 
 #include "core/rng.h"
-#include "sim/sim.h"
+#include "net/net.h"
 #include "net/switch.h"
 
 /* Pull one packet from the source of priority q into its FIFO. NULL when there is nothing
  * after all: the source's bit is then cleared, so the scheduler cannot spin on it. */
-static struct sb_packet *pull_one(struct sb_sim *sim, struct sb_port *port, unsigned q)
+static struct sb_packet *pull_one(struct sb_net *net, struct sb_port *port, unsigned q)
 {
 	uint8_t bit = (uint8_t)(1u << q);
-	struct sb_packet *h = port->pull(sim, port, (uint8_t)q);
+	struct sb_packet *h = port->pull(net, port, (uint8_t)q);
 	if (!h) {
 		port->pull_ready &= (uint8_t)~bit;
 		return NULL;
@@ -24,12 +24,12 @@ static struct sb_packet *pull_one(struct sb_sim *sim, struct sb_port *port, unsi
 
 /* The head of data queue q, pulling from the priority's source when the FIFO is empty and the
  * source is ready. Inline: a switch port never pulls, so this is one load and a test there. */
-static inline struct sb_packet *queue_head(struct sb_sim *sim, struct sb_port *port, unsigned q)
+static inline struct sb_packet *queue_head(struct sb_net *net, struct sb_port *port, unsigned q)
 {
 	struct sb_packet *h = port->q[q].head;
 	if (h || !(port->pull_ready & (1u << q)))
 		return h;
-	return pull_one(sim, port, q);
+	return pull_one(net, port, q);
 }
 
 /* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
@@ -55,7 +55,7 @@ static void skip_to_eligible(struct sb_port *port, uint8_t eligible)
 
 /* Pick the next packet: control queue first, then strict priority or DRR over the data
  * queues that are backlogged (or have a ready pull source) and not paused. */
-static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
+static struct sb_packet *select_packet(struct sb_net *net, struct sb_port *port)
 {
 	if (port->ctrl.head)
 		return sb_fifo_pop(&port->ctrl);
@@ -66,7 +66,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 	if (port->sched == SB_SCHED_SP) {
 		for (;;) {
 			q = 31u - (unsigned)__builtin_clz(eligible); /* highest priority index first */
-			if (queue_head(sim, port, q))
+			if (queue_head(net, port, q))
 				break;
 			eligible &= (uint8_t)~(1u << q);
 			if (!eligible)
@@ -79,7 +79,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 			unsigned from = port->drr_next;
 			unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
 			q = (from + (unsigned)__builtin_ctz(rot)) & (SB_NPRIO - 1);
-			if (queue_head(sim, port, q))
+			if (queue_head(net, port, q))
 				break;
 			eligible &= (uint8_t)~(1u << q);
 			if (!eligible)
@@ -98,7 +98,7 @@ static struct sb_packet *select_packet(struct sb_sim *sim, struct sb_port *port)
 				skip_to_eligible(port, eligible);
 				continue;
 			}
-			if ((eligible & bit) && !queue_head(sim, port, q)) {
+			if ((eligible & bit) && !queue_head(net, port, q)) {
 				eligible &= (uint8_t)~bit;
 				if (!eligible)
 					return NULL;
@@ -150,14 +150,14 @@ static void tx_done(void *obj, uint64_t arg)
 	struct sb_port *port = obj;
 	(void)arg;
 	port->kick_pending = false;
-	sb_port_kick(port->sim, port);
+	sb_port_kick(port->net, port);
 }
 
-/* A host's packet arrives up to host.send_jitter_us late (sim.h), behind the one before it. */
-static sb_time jittered_arrival(struct sb_sim *sim, struct sb_port *port, sb_time arrive)
+/* A host's packet arrives up to host.send_jitter_us late (net.h), behind the one before it. */
+static sb_time jittered_arrival(struct sb_net *net, struct sb_port *port, sb_time arrive)
 {
-	uint32_t host = (uint32_t)(port - sim->host_nics);
-	arrive += (sb_time)sb_rng_below(&sim->send_jitter_rng[host], (uint64_t)sim->send_jitter + 1);
+	uint32_t host = (uint32_t)(port - net->host_nics);
+	arrive += (sb_time)sb_rng_below(&net->send_jitter_rng[host], (uint64_t)net->send_jitter + 1);
 	if (port->wire.tail && arrive < port->last_arrive)
 		arrive = port->last_arrive;
 	port->last_arrive = arrive;
@@ -165,7 +165,7 @@ static sb_time jittered_arrival(struct sb_sim *sim, struct sb_port *port, sb_tim
 }
 
 /* Put p on the wire now; the port is idle. */
-static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_packet *p, sb_time now)
+static inline void transmit(struct sb_net *net, struct sb_port *port, struct sb_packet *p, sb_time now)
 {
 	sb_time ser;
 	if (port->ps_per_byte) {
@@ -179,45 +179,45 @@ static inline void transmit(struct sb_sim *sim, struct sb_port *port, struct sb_
 	 * frame, say) waits for the end of this packet instead of starting in parallel. */
 	port->busy_until = end;
 	if (p->lane == SB_LANE_DATA && port->node_kind == SB_NODE_SWITCH)
-		sb_switch_on_dequeue(sim, (struct sb_switch *)port->node, port, p);
+		sb_switch_on_dequeue(net, (struct sb_switch *)port->node, port, p);
 
 	port->tx_bytes += p->size;
 	if (p->type != SB_PKT_PFC)
-		sim->stats.packet_hops++;
+		net->stats.packet_hops++;
 	struct sb_wire *w = &port->wire;
 	sb_time arrive = end + port->delay;
-	if (port->node_kind == SB_NODE_HOST && sim->send_jitter)
-		arrive = jittered_arrival(sim, port, arrive);
+	if (port->node_kind == SB_NODE_HOST && net->send_jitter)
+		arrive = jittered_arrival(net, port, arrive);
 	p->next = NULL;
 	if (w->tail) {
 		w->tail->next = p;
 		w->tail->t_next_arrive = arrive;
 	} else {
 		w->head = p;
-		sb_at(&sim->engine, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
+		sb_at(&net->engine, arrive, link_arrive, port, (uint64_t)(uintptr_t)p);
 	}
 	w->tail = p;
 	/* Only schedule the next start if something is waiting; an idle port needs no event. */
 	if (!port->kick_pending && (port->ctrl.head || sb_port_eligible(port))) {
 		port->kick_pending = true;
-		sb_at(&sim->engine, end, tx_done, port, 0);
+		sb_at(&net->engine, end, tx_done, port, 0);
 	}
 }
 
-void sb_port_kick(struct sb_sim *sim, struct sb_port *port)
+void sb_port_kick(struct sb_net *net, struct sb_port *port)
 {
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&net->engine);
 	if (now < port->busy_until) {
 		/* Still serialising: come back when the wire is free. */
 		if (!port->kick_pending) {
 			port->kick_pending = true;
-			sb_at(&sim->engine, port->busy_until, tx_done, port, 0);
+			sb_at(&net->engine, port->busy_until, tx_done, port, 0);
 		}
 		return;
 	}
-	struct sb_packet *p = select_packet(sim, port);
+	struct sb_packet *p = select_packet(net, port);
 	if (p)
-		transmit(sim, port, p, now);
+		transmit(net, port, p, now);
 }
 
 /* The head of the link pipeline arrives. The event carries the packet, and the packet the
@@ -226,16 +226,16 @@ static void link_arrive(void *obj, uint64_t arg)
 {
 	struct sb_packet *p = (struct sb_packet *)(uintptr_t)arg;
 	struct sb_port *port = obj;
-	struct sb_sim *sim = port->sim;
+	struct sb_net *net = port->net;
 	struct sb_wire *w = &port->wire;
 	w->head = p->next;
 	if (w->head) {
 		/* it arrives one serialisation from now, after two microseconds on the wire */
 		__builtin_prefetch(w->head);
-		sb_at(&sim->engine, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
+		sb_at(&net->engine, p->t_next_arrive, link_arrive, port, (uint64_t)(uintptr_t)w->head);
 	} else
 		w->tail = NULL;
-	sb_node_receive(sim, port, p);
+	sb_node_receive(net, port, p);
 }
 
 /* A PFC frame overtakes the ACKs waiting in the control queue (MAC control frames go first on
@@ -292,16 +292,16 @@ static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
 }
 
 /* Queue pkt in a data FIFO (`data`) or the control queue. */
-static inline void enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt, bool data)
+static inline void enqueue(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt, bool data)
 {
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&net->engine);
 	if (!port->kick_pending && now >= port->busy_until && !port->ctrl.head) {
 		/* The port is idle and nothing is ahead of this packet: send it at once, without the
 		 * queue and the scheduler (most packets of a lightly loaded fabric go this way). A
 		 * control packet goes first anyway; a data packet only if no other queue holds or
 		 * may pull anything and its priority is not paused. */
 		if (!data) {
-			transmit(sim, port, pkt, now);
+			transmit(net, port, pkt, now);
 			return;
 		}
 		uint8_t bit = (uint8_t)(1u << pkt->prio);
@@ -310,7 +310,7 @@ static inline void enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_p
 				drr_serve_alone(port, pkt->prio, pkt->size);
 			else if (port->sched == SB_SCHED_RR)
 				port->drr_next = (uint8_t)((pkt->prio + 1) & (SB_NPRIO - 1));
-			transmit(sim, port, pkt, now);
+			transmit(net, port, pkt, now);
 			return;
 		}
 	}
@@ -325,20 +325,20 @@ static inline void enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_p
 		sb_fifo_push(&port->ctrl, pkt);
 	}
 	if (!port->kick_pending)
-		sb_port_kick(sim, port);
+		sb_port_kick(net, port);
 }
 
-void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+void sb_port_enqueue(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt)
 {
-	enqueue(sim, port, pkt, pkt->lane == SB_LANE_DATA);
+	enqueue(net, port, pkt, pkt->lane == SB_LANE_DATA);
 }
 
-void sb_port_enqueue_fifo(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt)
+void sb_port_enqueue_fifo(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt)
 {
-	enqueue(sim, port, pkt, true);
+	enqueue(net, port, pkt, true);
 }
 
-void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready)
+void sb_port_pull_ready(struct sb_net *net, struct sb_port *port, uint8_t prio, bool ready)
 {
 	uint8_t bit = (uint8_t)(1u << prio);
 	if (!ready) {
@@ -347,7 +347,7 @@ void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, 
 	}
 	port->pull_ready |= bit;
 	if (!port->kick_pending && !((port->paused & bit) || port->port_paused))
-		sb_port_kick(sim, port);
+		sb_port_kick(net, port);
 }
 
 struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio)

@@ -33,11 +33,11 @@
 #include "engine/packet.h"
 
 struct sb_node;
-struct sb_sim;
+struct sb_net;
 struct sb_port;
 
 /* Hand over the next packet of priority `prio` for transmission now, or NULL. */
-typedef struct sb_packet *(*sb_pull_fn)(struct sb_sim *sim, struct sb_port *port, uint8_t prio);
+typedef struct sb_packet *(*sb_pull_fn)(struct sb_net *net, struct sb_port *port, uint8_t prio);
 
 struct sb_fifo {
 	struct sb_packet *head, *tail;
@@ -84,7 +84,7 @@ struct sb_ecn_cfg {
 };
 
 /* What a port's scheduler and marking read per packet and that is configuration, not state:
- * one copy shared by every port of equal configuration (sim->port_profiles), so that the lines
+ * one copy shared by every port of equal configuration (net->port_profiles), so that the lines
  * it takes stay in cache instead of a few lines per port spread over a large network. */
 struct sb_port_profile {
 	struct sb_ecn_cfg ecn[SB_NPRIO]; /* marking per priority (mode SB_ECN_OFF: never) */
@@ -99,14 +99,14 @@ extern const struct sb_port_profile sb_port_profile_default;
  * the rest is read per packet only for its own priority, or rarely. */
 struct sb_port {
 	/* line 0: scheduling state and the link pipeline, the two facts of the node every
-	 * packet needs (copies of node->sim and node->kind: no line of the node per packet), and
+	 * packet needs (copies of node->net and node->kind: no line of the node per packet), and
 	 * the three of the receiving end an arrival needs (copies of peer->node, ->kind, ->index:
 	 * no line of the receiving port per packet; in a large network it is a cache miss) */
 	_Alignas(64) struct sb_node *node;
 	struct sb_node *peer_node; /* peer->node */
 	sb_time busy_until;       /* end of the current transmission */
 	struct sb_wire wire;      /* packets on the link, ordered by arrival time */
-	struct sb_sim *sim;
+	struct sb_net *net;
 	uint8_t node_kind;        /* enum sb_node_kind of `node` */
 	bool kick_pending;        /* a "transmission done" event is scheduled */
 	uint8_t backlog;          /* bit p set = q[p] non-empty (fast scheduler scan) */
@@ -186,19 +186,19 @@ static inline void sb_port_set_rate(struct sb_port *port, uint64_t rate_bps)
 
 /* Queue a packet for transmission: the data queue `pkt->prio` or the control queue, as its
  * lane says. */
-void sb_port_enqueue(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+void sb_port_enqueue(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt);
 /* Queue a packet in the data queue `pkt->prio` whatever its lane: a host NIC with one FIFO per
  * priority for everything its stack sends (host.control_queue = fifo). Never on a switch port,
  * whose data FIFOs hold only what its MMU admitted. */
-void sb_port_enqueue_fifo(struct sb_sim *sim, struct sb_port *port, struct sb_packet *pkt);
+void sb_port_enqueue_fifo(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt);
 /* Start the next transmission if the port is idle and something is eligible. */
-void sb_port_kick(struct sb_sim *sim, struct sb_port *port);
+void sb_port_kick(struct sb_net *net, struct sb_port *port);
 /* Deliver a packet that crossed the link of `from` (the sending port) to the node at its other
  * end, which `from` names in its first line (peer_node, peer_kind, peer_index). */
-void sb_node_receive(struct sb_sim *sim, const struct sb_port *from, struct sb_packet *pkt);
+void sb_node_receive(struct sb_net *net, const struct sb_port *from, struct sb_packet *pkt);
 /* The pull source of priority `prio` has a packet (ready = true) or has none left: set or
  * clear its bit, and start a transmission if the port is idle. */
-void sb_port_pull_ready(struct sb_sim *sim, struct sb_port *port, uint8_t prio, bool ready);
+void sb_port_pull_ready(struct sb_net *net, struct sb_port *port, uint8_t prio, bool ready);
 /* Remove the head packet of data queue prio (for head drop); NULL if empty. */
 struct sb_packet *sb_port_pop_head(struct sb_port *port, uint8_t prio);
 

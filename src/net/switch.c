@@ -8,7 +8,7 @@
 #include <string.h>
 #include "core/util.h"
 #include "net/pfc.h"
-#include "sim/sim.h"
+#include "net/net.h"
 
 static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out_port)
 {
@@ -37,10 +37,10 @@ static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, ui
 		p->flags |= SB_PF_CE;
 }
 
-void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt)
+void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
-		sb_pfc_receive(sim, &sw->node.ports[in_index], pkt);
+		sb_pfc_receive(net, &sw->node.ports[in_index], pkt);
 		return;
 	}
 	/* In a large network the MMU's lines were last touched many hops ago: fetch them while
@@ -48,31 +48,31 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_ind
 	if (sw->only_mmu && pkt->lane == SB_LANE_DATA)
 		sb_mmu_prefetch(sw->only_mmu);
 	pkt->in_port = in_index;
-	uint16_t out = sb_route(&sim->routes, &sw->route, pkt->dst, pkt->hash);
+	uint16_t out = sb_route(&net->routes, &sw->route, pkt->dst, pkt->hash);
 	struct sb_port *port = &sw->node.ports[out];
 	if (pkt->lane != SB_LANE_DATA) {
 		/* Pure ACKs (and RDMA feedback on the control path) travel in the control queue,
 		 * outside the shared buffer. */
-		sb_port_enqueue(sim, port, pkt);
+		sb_port_enqueue(net, port, pkt);
 		return;
 	}
 	struct sb_mmu_pkt m = mmu_view(pkt, out);
 	enum sb_drop_cause why = sb_mmu_admit(sb_switch_mmu(sw, out), &m);
 	if (why != SB_ADMIT) {
 		sw->drops[why]++;
-		sim->stats.drops[why]++;
-		sim->stats.pkts_dropped++;
+		net->stats.drops[why]++;
+		net->stats.pkts_dropped++;
 		if (pkt->flags & SB_PF_LOSSLESS)
-			sim->stats.pkts_dropped_lossless++;
-		sb_packet_free(&sim->engine, pkt);
+			net->stats.pkts_dropped_lossless++;
+		sb_packet_free(&net->engine, pkt);
 		return;
 	}
 	if (!port->profile->ecn_at_dequeue)
 		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio) + pkt->size, pkt);
-	sb_port_enqueue(sim, port, pkt);
+	sb_port_enqueue(net, port, pkt);
 }
 
-void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt)
+void sb_switch_on_dequeue(struct sb_net *net, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt)
 {
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
 	sb_mmu_release(sb_switch_mmu(sw, port->index), &m, SB_RELEASE_TX);
@@ -86,7 +86,7 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 		uint64_t qlen = 0;
 		for (int q = 0; q < SB_NPRIO; q++)
 			qlen += port->q[q].bytes;
-		sb_int_push(&sim->engine.telemetry, pkt->int_id, sb_now(&sim->engine), port->tx_bytes + pkt->size, port->rate_bps, qlen);
+		sb_int_push(&net->engine.telemetry, pkt->int_id, sb_now(&net->engine), port->tx_bytes + pkt->size, port->rate_bps, qlen);
 	}
 }
 
@@ -94,7 +94,7 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 
 static sb_time env_now(void *ctx)
 {
-	return sb_now(&((struct sb_switch *)ctx)->node.sim->engine);
+	return sb_now(&((struct sb_switch *)ctx)->node.net->engine);
 }
 
 static void env_timer_fire(void *obj, uint64_t timer_id)
@@ -105,7 +105,7 @@ static void env_timer_fire(void *obj, uint64_t timer_id)
 static void env_arm_timer(void *ctx, struct sb_mmu *mmu, sb_time at, unsigned timer_id)
 {
 	struct sb_switch *sw = ctx;
-	sb_at(&sw->node.sim->engine, at, env_timer_fire, mmu, timer_id);
+	sb_at(&sw->node.net->engine, at, env_timer_fire, mmu, timer_id);
 }
 
 static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t prio_mask, bool pause,
@@ -113,35 +113,34 @@ static void env_send_pfc(void *ctx, struct sb_mmu *mmu, uint16_t port, uint8_t p
 {
 	struct sb_switch *sw = ctx;
 	(void)mmu;
-	sb_pfc_send(sw->node.sim, &sw->node.ports[port], prio_mask, pause, port_level);
+	sb_pfc_send(sw->node.net, &sw->node.ports[port], prio_mask, pause, port_level);
 }
 
 static bool env_expel_head(void *ctx, struct sb_mmu *mmu, uint16_t port_index, uint8_t prio)
 {
 	struct sb_switch *sw = ctx;
-	struct sb_sim *sim = sw->node.sim;
+	struct sb_net *net = sw->node.net;
 	struct sb_packet *p = sb_port_pop_head(&sw->node.ports[port_index], prio);
 	if (!p)
 		return false;
 	struct sb_mmu_pkt m = mmu_view(p, port_index);
 	sb_mmu_release(mmu, &m, SB_RELEASE_EXPELLED);
 	sw->drops[SB_DROP_EXPELLED]++;
-	sim->stats.drops[SB_DROP_EXPELLED]++;
-	sim->stats.pkts_dropped++;
+	net->stats.drops[SB_DROP_EXPELLED]++;
+	net->stats.pkts_dropped++;
 	if (p->flags & SB_PF_LOSSLESS)
-		sim->stats.pkts_dropped_lossless++;
-	sb_packet_free(&sim->engine, p);
+		net->stats.pkts_dropped_lossless++;
+	sb_packet_free(&net->engine, p);
 	return true;
 }
 
-int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
-			struct sb_error *err)
+int sb_switch_init_mmus(struct sb_net *net, struct sb_switch *sw, const struct sb_switch_params *p,
+			sb_mmu_maker_fn make, void *make_ctx, struct sb_error *err)
 {
-	const struct sb_switch_params *p = &sc->sw;
 	const struct sb_bm_ops *ops = sb_bm_find(p->scheme);
 	if (!ops)
 		return sb_fail(err, "switch.scheme: unknown scheme \"%s\" (see `sharebuf list`)", p->scheme);
-	if (sim->lossless_prio_mask && !ops->lossless && !p->lossless_as_label) {
+	if (net->lossless_prio_mask && !ops->lossless && !p->lossless_as_label) {
 		/* A lossy scheme would drop lossless packets silently: no PFC, no headroom. */
 		char capable[256] = "";
 		size_t len = 0;
@@ -153,7 +152,7 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 			       "switch.scheme: \"%s\" has no PFC or headroom, but workloads send lossless traffic "
 			       "(class = \"lossless\", priorities 0x%02x); expected a lossless-capable scheme: %s "
 			       "(or switch.lossless_as_label = true to use the class only as a label)",
-			       p->scheme, sim->lossless_prio_mask, capable);
+			       p->scheme, net->lossless_prio_mask, capable);
 	}
 
 	uint16_t nports = sw->node.nports;
@@ -184,13 +183,13 @@ int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct s
 			.cell_bytes = (uint32_t)p->cell_bytes,
 			.port_rate_bps = rates,
 			.port_delay_ps = delays,
-			.max_frame_bytes = sb_sim_max_frame_bytes(sim),
-			.lossless_prio_mask = sim->lossless_prio_mask,
+			.max_frame_bytes = net->max_frame_bytes,
+			.lossless_prio_mask = net->lossless_prio_mask,
 			.port_lo = (uint16_t)(g * group),
 			.port_hi = (uint16_t)SB_MIN((uint32_t)(g + 1) * group, (uint32_t)nports),
-			.seed = sb_mix64(sim->seed ^ ((uint64_t)sw->index << 16) ^ g),
+			.seed = sb_mix64(net->seed ^ ((uint64_t)sw->index << 16) ^ g),
 		};
-		struct sb_mmu *m = sb_switch_mmu_create(sc, &cfg, &env, sw->node.name, err);
+		struct sb_mmu *m = make(make_ctx, &cfg, &env, sw->node.name, err);
 		if (!m) {
 			rc = -1;
 			break;

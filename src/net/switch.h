@@ -17,22 +17,21 @@
 #include "net/routes.h"
 
 struct sb_error;
-struct sb_scenario;
-struct sb_sim;
+struct sb_net;
 struct sb_switch_params;
 
 /* 64-byte aligned: the first line holds what every packet reads (the ports, the route), the
  * second what a data packet adds (its MMU); a control packet touches one line. */
 struct sb_switch {
 	_Alignas(64) struct sb_node node;
-	struct sb_route_view route; /* forwarding: its row of sim->routes (net/routes.h) */
+	struct sb_route_view route; /* forwarding: its row of net->routes (net/routes.h) */
 	/* Its MMU when it has one (switch.mmu_ports = 0, the usual case), else NULL: admission
 	 * and release then read this line only, not mmus[] and mmu_of_port[] (sb_switch_mmu) */
 	struct sb_mmu *only_mmu;
 	struct sb_mmu **mmus;      /* one per group of ports */
 	uint16_t *mmu_of_port;     /* egress port -> MMU holding its packets */
 	uint16_t nmmus;
-	uint32_t index;            /* index in sim->switches */
+	uint32_t index;            /* index in net->switches */
 	struct sb_rng rng;         /* ECN marking draws */
 	uint64_t drops[SB_DROP_NCAUSES];
 };
@@ -46,15 +45,21 @@ static inline struct sb_mmu *sb_switch_mmu(const struct sb_switch *sw, uint16_t 
 	return sw->only_mmu ? sw->only_mmu : sw->mmus[sw->mmu_of_port[port]];
 }
 
-/* Create the switch's MMUs (after its ports are wired); -1 + err on a bad configuration. */
-int sb_switch_init_mmus(struct sb_sim *sim, struct sb_switch *sw, const struct sb_scenario *sc,
-			struct sb_error *err);
+/* One MMU of the switch named `who` with configuration cfg and environment env, started;
+ * NULL + err on bad parameters. The layer that knows the scheme's parameters (the scenario:
+ * scenario/scenario_mmu.h) provides it, so the network names no scheme parameter. */
+typedef struct sb_mmu *(*sb_mmu_maker_fn)(void *ctx, const struct sb_mmu_config *cfg, const struct sb_mmu_env *env,
+					  const char *who, struct sb_error *err);
+/* Create the switch's MMUs (after its ports are wired) with make(make_ctx, ...), one per
+ * group of switch.mmu_ports ports; -1 + err on a bad configuration. */
+int sb_switch_init_mmus(struct sb_net *net, struct sb_switch *sw, const struct sb_switch_params *p,
+			sb_mmu_maker_fn make, void *make_ctx, struct sb_error *err);
 void sb_switch_free(struct sb_switch *sw);
 
-void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt);
+void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt);
 /* A data packet starts transmission on `port`: release its buffer, mark ECN at dequeue, append
  * an INT hop if it carries a record (engine/telemetry.h). */
-void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
+void sb_switch_on_dequeue(struct sb_net *net, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
 
 /* ECN decision for an ECN-capable packet meeting `qbytes` in its egress queue: step marks
  * above kmin; RED marks with probability pmax·(q − kmin)/(kmax − kmin) between kmin and kmax
@@ -70,12 +75,5 @@ uint64_t sb_switch_buffer_for_rates(const struct sb_switch_params *p, const uint
  * and the software switch (src/dataplane/) build their ports with it. */
 void sb_switch_port_tables(const struct sb_switch_params *p, uint64_t rate_bps, struct sb_ecn_cfg ecn[SB_NPRIO],
 			   uint32_t quantum[SB_NPRIO]);
-
-/* One MMU of a switch named `who` from the scenario: the scheme switch.scheme with its
- * parameters, invariant checks as configured, started. NULL + err (placed at the scheme's key)
- * on an unknown scheme or bad parameters. The simulator's switches and the software switch
- * create their MMUs with it, so a scenario sets both up identically. */
-struct sb_mmu *sb_switch_mmu_create(const struct sb_scenario *sc, const struct sb_mmu_config *cfg,
-				    const struct sb_mmu_env *env, const char *who, struct sb_error *err);
 
 #endif

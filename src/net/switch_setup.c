@@ -1,16 +1,16 @@
 /*
  * switch_setup.c — what a switch is made of, from its parameters alone: the ECN decision, the
- * buffer from the ports' rates, a port's marking table and DRR quanta, and an MMU with the
- * scenario's scheme (net/switch.h). Apart from switch.c (forwarding in the simulated network)
- * because the software switch (src/dataplane/) builds itself with these too, and links this
- * object without the simulator's world.
+ * buffer from the ports' rates, a port's marking table and DRR quanta (net/switch.h). Apart
+ * from switch.c (forwarding in the simulated network) because the software switch
+ * (src/dataplane/) builds itself with these too, and links this object without the
+ * simulator's world. Its MMU comes from the scenario (scenario/scenario_mmu.h).
  */
 #include "net/switch.h"
 
 #include <stdio.h>
 #include <string.h>
 #include "core/util.h"
-#include "scenario/scenario.h"
+#include "net/params.h"
 
 bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng)
 {
@@ -57,33 +57,4 @@ void sb_switch_port_tables(const struct sb_switch_params *p, uint64_t rate_bps, 
 		double pm = p->ecn_pmax[q] < 0 ? 0 : p->ecn_pmax[q] > 1 ? 1 : p->ecn_pmax[q];
 		e->pmax_q32 = (uint32_t)(pm * 4294967295.0);
 	}
-}
-
-struct sb_mmu *sb_switch_mmu_create(const struct sb_scenario *sc, const struct sb_mmu_config *cfg,
-				    const struct sb_mmu_env *env, const char *who, struct sb_error *err)
-{
-	const struct sb_switch_params *p = &sc->sw;
-	const struct sb_bm_ops *ops = sb_bm_find(p->scheme);
-	if (!ops) {
-		sb_fail(err, "switch.scheme: unknown scheme \"%s\" (see `sharebuf list`)", p->scheme);
-		return NULL;
-	}
-	size_t scheme_index = 0;
-	for (const struct sb_bm_ops *const *s = sb_bm_all(); *s != ops; s++)
-		scheme_index++;
-	struct sb_mmu *m = sb_mmu_new(ops, cfg, env);
-	m->check_invariants = p->check_invariants || sc->run.check_invariants;
-	sb_params_copy(ops->params, sb_mmu_state(m), sc->scheme_params[scheme_index]);
-	if (sb_mmu_start(m, err)) {
-		/* placed at the scheme's key set last (the parameter a user just changed, most
-		 * likely the one at fault), else at switch.scheme */
-		char why[sizeof(err->msg)], prefix[80];
-		snprintf(why, sizeof(why), "%s", err->msg);
-		snprintf(prefix, sizeof(prefix), "switch.%s.", ops->name);
-		const char *key = sb_scenario_latest_key(sc, prefix);
-		sb_scenario_fail(sc, key ? key : "switch.scheme", err, "switch %s: %s", who, why);
-		sb_mmu_free(m);
-		return NULL;
-	}
-	return m;
 }

@@ -17,7 +17,7 @@
 #define MB 1048576.0
 /* The default limit's cap: 8 GiB. */
 #define AUTO_LIMIT_CAP (8192 * MB)
-/* Bytes of one flow in flight: its slot in the flow table (sim/flow_table.h) and its start
+/* Bytes of one flow in flight: its slot in the flow table (transport/flow_table.h) and its start
  * event (a slot and a far-heap entry, core/event.h). A flow's slot is reused once it has
  * finished, so this counts the flows that exist at once. */
 #define FLOW_BYTES ((double)sizeof(struct sb_flow) + 48)

@@ -9,7 +9,7 @@
  *   forwarding every switch's ECMP table: a row of an entry per rack, shared by switches
  *              whose rows are equal, and the hop distances the build uses (net/routes.h);
  *   flows      the flows in flight at once (a flow's slot, sizeof(struct sb_flow) ≈ 3.2 KB,
- *              and its start event, reused once it finished: sim/flow_table.h) and 9 bytes
+ *              and its start event, reused once it finished: transport/flow_table.h) and 9 bytes
  *              per flow of the run (its slowdown, sim/flowlog.h). Flows of the run: the srcs
  *              of longlived, burst and cbr workloads, a flow list's lines, and the expected
  *              arrivals of poisson (hosts × load × rate / 8 / mean size × window) and incast

@@ -2,7 +2,7 @@
  * flowlog.h — finished flows: their flows.csv rows, written as they complete, and the compact
  * data the summary's FCT statistics need.
  *
- * A flow's record is handed over once, when it completes (sim/flows.c), and the flow's state
+ * A flow's record is handed over once, when it completes (transport/flows.c), and the flow's state
  * is released soon after. Two things survive it:
  *
  *   its row      written at once to flows.csv's temporary file when the run streams its

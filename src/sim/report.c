@@ -129,7 +129,7 @@ static void switch_bytes(const struct sb_sim *sim, const struct sb_switch *sw, u
 		for (uint16_t p = 0; p < m->nports; p++)
 			for (uint8_t q = 0; q < SB_MMU_NPRIO; q++) {
 				uint64_t b = m->q_egr[sb_mmu_qi(p, q)] * unit;
-				if (sim->lossless_prio_mask & (1u << q))
+				if (sim->net.lossless_prio_mask & (1u << q))
 					*lossless += b;
 				else
 					*lossy += b;
@@ -139,7 +139,7 @@ static void switch_bytes(const struct sb_sim *sim, const struct sb_switch *sw, u
 
 static void write_occupancy_row(FILE *f, const struct sb_sim *sim, const struct occ_sample *s)
 {
-	fprintf(f, "%.3f,%s,%llu,%llu,%.6f,%llu\n", sb_time_to_ns(s->t), sim->switches[s->sw]->node.name,
+	fprintf(f, "%.3f,%s,%llu,%llu,%.6f,%llu\n", sb_time_to_ns(s->t), sim->net.switches[s->sw]->node.name,
 		(unsigned long long)s->lossy, (unsigned long long)s->lossless, s->mem_bw_util,
 		(unsigned long long)s->drops);
 }
@@ -171,20 +171,20 @@ static void sample(void *obj, uint64_t arg)
 	struct sb_sim *sim = obj;
 	struct sb_occupancy_sink *o = sim->occ;
 	(void)arg;
-	for (uint32_t i = 0; i < sim->nswitches; i++) {
-		struct sb_switch *sw = sim->switches[i];
+	for (uint32_t i = 0; i < sim->net.nswitches; i++) {
+		struct sb_switch *sw = sim->net.switches[i];
 		if (!sampled(sim, sw))
 			continue;
-		struct occ_sample smp = { .t = sb_now(&sim->engine), .sw = i };
+		struct occ_sample smp = { .t = sb_now(&sim->net.engine), .sw = i };
 		switch_bytes(sim, sw, &smp.lossy, &smp.lossless);
 		membw_sample(o, i, sw, &smp);
 		keep_sample(sim, o, &smp);
 	}
 	if (o->rx)
 		sb_rx_sample(sim, o->rx);
-	sb_time next = sb_now(&sim->engine) + o->interval;
+	sb_time next = sb_now(&sim->net.engine) + o->interval;
 	if (next <= sim->stop_at)
-		sb_at(&sim->engine, next, sample, sim, 0);
+		sb_at(&sim->net.engine, next, sample, sim, 0);
 }
 
 static struct sb_occupancy_sink *sink_new(struct sb_sim *sim)
@@ -196,8 +196,8 @@ static struct sb_occupancy_sink *sink_new(struct sb_sim *sim)
 	o->wall_start = wall_now();
 	o->tty = sb_report_progress_enabled && isatty(STDERR_FILENO);
 	o->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
-	o->last_tx_bytes = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
-	o->last_drops = sb_xcalloc(sim->nswitches + 1, sizeof(uint64_t));
+	o->last_tx_bytes = sb_xcalloc(sim->net.nswitches + 1, sizeof(uint64_t));
+	o->last_drops = sb_xcalloc(sim->net.nswitches + 1, sizeof(uint64_t));
 	o->rows = sim->streams ? sim->streams->file[SB_STREAM_OCCUPANCY].f : NULL;
 	return o;
 }
@@ -208,7 +208,7 @@ void sb_report_run_start(struct sb_sim *sim)
 	if (o->interval > 0)
 		o->rx = sb_rx_new(sim);
 	if (o->interval > 0 && (sim->sc->run.sample_switches != SB_SAMPLE_NONE || o->rx))
-		sb_at(&sim->engine, o->interval, sample, sim, 0);
+		sb_at(&sim->net.engine, o->interval, sample, sim, 0);
 }
 
 void sb_report_add_sample(struct sb_sim *sim, uint32_t sw, sb_time t, uint64_t lossy, uint64_t lossless,
@@ -323,14 +323,14 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		const struct sb_query *q = &sim->queries[i];
 		if (q->done < q->responses || q->responses == 0)
 			continue;
-		sb_time ideal = sb_transport_ideal_fct(sim, q->ops, q->responder, q->host, q->bytes);
+		sb_time ideal = sb_transport_ideal_fct(&sim->flows, q->ops, q->responder, q->host, q->bytes);
 		qct[nq++] = (double)(q->last_finish - q->start) / (double)(ideal ? ideal : 1);
 	}
 	group_stats(qct, nq, &s->qct);
 	free(qct);
 
-	s->drops_total = sim->stats.pkts_dropped;
-	s->drops_lossless = sim->stats.pkts_dropped_lossless;
+	s->drops_total = sim->net.stats.pkts_dropped;
+	s->drops_lossless = sim->net.stats.pkts_dropped_lossless;
 	s->drops_lossy = s->drops_total - s->drops_lossless;
 
 	const struct sb_occupancy_sink *o = sim->occ;
@@ -338,8 +338,8 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 		s->p99_occupancy_bytes = (uint64_t)sb_spill_percentile(o->occ, 99);
 		s->max_occupancy_bytes = o->occ_max;
 	}
-	for (uint32_t i = 0; i < sim->nswitches; i++) {
-		const struct sb_switch *sw = sim->switches[i];
+	for (uint32_t i = 0; i < sim->net.nswitches; i++) {
+		const struct sb_switch *sw = sim->net.switches[i];
 		if (!sampled(sim, sw))
 			continue;
 		for (uint16_t g = 0; g < sw->nmmus; g++) {
@@ -351,7 +351,7 @@ void sb_report_summarize(const struct sb_sim *sim, struct sb_summary *s)
 	membw_summarize(o, s);
 	s->queries_started = sim->nqueries;
 	s->queries_completed = s->qct.count;
-	sb_time end = sim->engine.eq.now < sim->stop_at ? sim->engine.eq.now : sim->stop_at;
+	sb_time end = sim->net.engine.eq.now < sim->stop_at ? sim->net.engine.eq.now : sim->stop_at;
 	s->sim_time_s = sb_time_to_sec(end);
 }
 
@@ -398,13 +398,13 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(root, "seed", json_integer(sc->run.seed));
 	json_object_set_new(root, "sim_time_s", json_real(s->sim_time_s));
 	json_object_set_new(root, "wall_time_s", json_real(wall_s));
-	json_object_set_new(root, "events", json_integer((json_int_t)sim->engine.eq.executed));
-	json_object_set_new(root, "packet_hops", json_integer((json_int_t)sim->stats.packet_hops));
-	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->stats.pkts_sent));
-	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->stats.flows_started));
-	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->stats.flows_completed));
+	json_object_set_new(root, "events", json_integer((json_int_t)sim->net.engine.eq.executed));
+	json_object_set_new(root, "packet_hops", json_integer((json_int_t)sim->net.stats.packet_hops));
+	json_object_set_new(root, "packets_sent", json_integer((json_int_t)sim->net.stats.pkts_sent));
+	json_object_set_new(root, "flows_started", json_integer((json_int_t)sim->flows.stats.flows_started));
+	json_object_set_new(root, "flows_completed", json_integer((json_int_t)sim->flows.stats.flows_completed));
 	json_object_set_new(root, "flows_unfinished",
-			    json_integer((json_int_t)(sim->stats.flows_started - sim->stats.flows_completed)));
+			    json_integer((json_int_t)(sim->flows.stats.flows_started - sim->flows.stats.flows_completed)));
 	json_object_set_new(root, "queries_started", json_integer((json_int_t)s->queries_started));
 	json_object_set_new(root, "queries_completed", json_integer((json_int_t)s->queries_completed));
 	json_t *fct = json_object();
@@ -420,21 +420,21 @@ static json_t *summary_json(const struct sb_sim *sim, const struct sb_summary *s
 	json_object_set_new(drops, "lossless", json_integer((json_int_t)s->drops_lossless));
 	json_t *causes = json_object();
 	for (int c = 1; c < SB_DROP_NCAUSES; c++)
-		json_object_set_new(causes, sb_drop_cause_name[c], json_integer((json_int_t)sim->stats.drops[c]));
-	json_object_set_new(causes, "nic", json_integer((json_int_t)sim->stats.drops_nic));
+		json_object_set_new(causes, sb_drop_cause_name[c], json_integer((json_int_t)sim->net.stats.drops[c]));
+	json_object_set_new(causes, "nic", json_integer((json_int_t)sim->net.stats.drops_nic));
 	json_object_set_new(drops, "by_cause", causes);
 	json_object_set_new(root, "drops", drops);
 	struct sb_pfc_summary pfc;
 	sb_pfc_summarize(sim, &pfc);
 	json_object_set_new(root, "pfc", sb_pfc_summary_json(sim, &pfc));
 	json_t *rdma = json_object();
-	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->stats.rdma_cnps));
-	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->stats.rdma_nacks));
+	json_object_set_new(rdma, "cnps", json_integer((json_int_t)sim->flows.stats.rdma_cnps));
+	json_object_set_new(rdma, "nacks", json_integer((json_int_t)sim->flows.stats.rdma_nacks));
 	json_object_set_new(root, "rdma", rdma);
 	json_t *tcp = json_object();
 	for (size_t i = 0; i < sb_tcp_ncounter_keys; i++) {
 		const struct sb_tcp_counter_key *k = &sb_tcp_counter_keys[i];
-		uint64_t v = *(const uint64_t *)(const void *)((const char *)&sim->stats.tcp + k->offset);
+		uint64_t v = *(const uint64_t *)(const void *)((const char *)&sim->flows.stats.tcp + k->offset);
 		json_object_set_new(tcp, k->key, json_integer((json_int_t)v));
 	}
 	json_object_set_new(root, "tcp", tcp);
@@ -459,10 +459,10 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 {
 	fprintf(f, "scheme %s, seed %lld: %.3f ms simulated in %.2f s wall (%llu events, %.2f M packet-hops/s)\n",
 		sim->sc->sw.scheme, (long long)sim->sc->run.seed, s->sim_time_s * 1e3, wall_s,
-		(unsigned long long)sim->engine.eq.executed,
-		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
+		(unsigned long long)sim->net.engine.eq.executed,
+		wall_s > 0 ? (double)sim->net.stats.packet_hops / wall_s / 1e6 : 0.0);
 	fprintf(f, "flows: %llu started, %llu completed; queries: %llu started, %llu completed\n",
-		(unsigned long long)sim->stats.flows_started, (unsigned long long)sim->stats.flows_completed,
+		(unsigned long long)sim->flows.stats.flows_started, (unsigned long long)sim->flows.stats.flows_completed,
 		(unsigned long long)s->queries_started, (unsigned long long)s->queries_completed);
 	fprintf(f, "FCT slowdown        count      mean       p50       p95       p99\n");
 	const struct { const char *name; const struct sb_summary_group *g; } rows[] = {
@@ -479,15 +479,15 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	sb_pfc_summarize(sim, &pfc);
 	fprintf(f, "PFC: %llu pause / %llu resume frames (port-level %llu / %llu); %llu queues paused, "
 		"%.1f us in total, p99 per queue %.1f us",
-		(unsigned long long)sim->stats.pfc_pause_frames, (unsigned long long)sim->stats.pfc_resume_frames,
-		(unsigned long long)sim->stats.pfc_port_pause_frames,
-		(unsigned long long)sim->stats.pfc_port_resume_frames, (unsigned long long)pfc.paused_queues,
+		(unsigned long long)sim->net.stats.pfc_pause_frames, (unsigned long long)sim->net.stats.pfc_resume_frames,
+		(unsigned long long)sim->net.stats.pfc_port_pause_frames,
+		(unsigned long long)sim->net.stats.pfc_port_resume_frames, (unsigned long long)pfc.paused_queues,
 		pfc.total_us, pfc.per_queue_p99_us);
 	if (pfc.deadlocks)
 		fprintf(f, "; %llu DEADLOCKS, first at %.1f us", (unsigned long long)pfc.deadlocks,
 			pfc.first_deadlock_us);
 	fputc('\n', f);
-	const struct sb_tcp_counters *tc = &sim->stats.tcp;
+	const struct sb_tcp_counters *tc = &sim->flows.stats.tcp;
 	fprintf(f, "TCP: %llu timeouts (%llu of SYNs), %llu fast recoveries, %llu loss probes, "
 		"%llu retransmitted segments (%llu lost again)\n",
 		(unsigned long long)tc->timeouts, (unsigned long long)tc->syn_retransmits,
@@ -502,9 +502,9 @@ void sb_report_print(FILE *f, const struct sb_sim *sim, const struct sb_summary 
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(f, "resources: %.2f s wall, peak RSS %.1f MB, %llu events (%.2f M/s), %llu packet-hops (%.2f M/s)\n",
-		wall_s, (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim->engine.eq.executed,
-		wall_s > 0 ? (double)sim->engine.eq.executed / wall_s / 1e6 : 0.0, (unsigned long long)sim->stats.packet_hops,
-		wall_s > 0 ? (double)sim->stats.packet_hops / wall_s / 1e6 : 0.0);
+		wall_s, (double)ru.ru_maxrss / 1024.0, (unsigned long long)sim->net.engine.eq.executed,
+		wall_s > 0 ? (double)sim->net.engine.eq.executed / wall_s / 1e6 : 0.0, (unsigned long long)sim->net.stats.packet_hops,
+		wall_s > 0 ? (double)sim->net.stats.packet_hops / wall_s / 1e6 : 0.0);
 }
 
 /* --- output files --- */
@@ -545,7 +545,7 @@ static int mkdir_p(const char *dir, struct sb_error *err)
 }
 
 /* flows.csv and occupancy.csv when the run did not stream them (sb_report_stream): from what
- * it kept, which is every row only with sim->keep_finished (flows) and always (samples). */
+ * it kept, which is every row only with sim->flows.keep_finished (flows) and always (samples). */
 static void write_flows(FILE *f, const struct sb_sim *sim)
 {
 	sb_flowlog_header(f);
@@ -564,14 +564,14 @@ static void write_occupancy(FILE *f, const struct sb_sim *sim)
 static void write_drops(FILE *f, const struct sb_sim *sim)
 {
 	fprintf(f, "node,cause,packets\n");
-	for (uint32_t i = 0; i < sim->nswitches; i++)
+	for (uint32_t i = 0; i < sim->net.nswitches; i++)
 		for (int c = 1; c < SB_DROP_NCAUSES; c++)
-			if (sim->switches[i]->drops[c])
-				fprintf(f, "%s,%s,%llu\n", sim->switches[i]->node.name, sb_drop_cause_name[c],
-					(unsigned long long)sim->switches[i]->drops[c]);
-	for (uint32_t h = 0; h < sim->nhosts; h++)
-		if (sim->hosts[h]->nic_drops)
-			fprintf(f, "%s,nic,%llu\n", sim->hosts[h]->node.name, (unsigned long long)sim->hosts[h]->nic_drops);
+			if (sim->net.switches[i]->drops[c])
+				fprintf(f, "%s,%s,%llu\n", sim->net.switches[i]->node.name, sb_drop_cause_name[c],
+					(unsigned long long)sim->net.switches[i]->drops[c]);
+	for (uint32_t h = 0; h < sim->net.nhosts; h++)
+		if (sim->net.hosts[h]->nic_drops)
+			fprintf(f, "%s,nic,%llu\n", sim->net.hosts[h]->node.name, (unsigned long long)sim->net.hosts[h]->nic_drops);
 }
 
 static void write_summary(FILE *f, const struct sb_sim *sim, const struct sb_summary *s, double wall_s,
@@ -593,12 +593,12 @@ const char *const *const sb_report_file_names = out_names;
 /* The PFC files only where PFC can happen (a lossless class, or frames were sent anyway). */
 static void outputs_wanted(const struct sb_sim *sim, bool wanted[OUT_N])
 {
-	bool pfc = sim->lossless_prio_mask || sim->stats.pfc_pause_frames || sim->stats.pfc_port_pause_frames;
+	bool pfc = sim->net.lossless_prio_mask || sim->net.stats.pfc_pause_frames || sim->net.stats.pfc_port_pause_frames;
 	for (int i = 0; i < OUT_N; i++)
 		wanted[i] = i < OUT_PFC;
 	wanted[OUT_PFC] = pfc && sim->sc->pfc.log;
 	wanted[OUT_PFC_PAUSED] = pfc;
-	wanted[OUT_DEADLOCKS] = sim->deadlock != NULL;
+	wanted[OUT_DEADLOCKS] = sim->net.deadlock != NULL;
 	wanted[OUT_THROUGHPUT] = sim->occ && sim->occ->rx;
 	wanted[OUT_SCENARIO] = false; /* sb_report_write_provenance decides */
 }
@@ -642,7 +642,7 @@ int sb_report_write_provenance(const struct sb_sim *sim, const char *dir, double
 	if (mkdir_p(dir, err))
 		return -1;
 	struct sb_report_streams *st = sim->streams;
-	if (!st && !sim->keep_finished && sim->stats.flows_completed)
+	if (!st && !sim->flows.keep_finished && sim->flows.stats.flows_completed)
 		return sb_fail(err, "flows.csv: the finished flows were neither streamed (sb_report_stream) nor kept");
 	struct sb_summary s;
 	sb_report_summarize(sim, &s);

@@ -74,7 +74,7 @@ struct sb_report_streams {
  * and write their headers; call it after sb_sim_build and before sb_sim_run, then
  * sb_report_write with the same `dir` puts them in place with the other files. A run that is
  * not written removes them (sb_sim_free), as a signal does (outdir.h): never a partial file.
- * Without it, sb_report_write writes flows.csv from sim->records (sim->keep_finished) and
+ * Without it, sb_report_write writes flows.csv from sim->records (sim->flows.keep_finished) and
  * occupancy.csv from the samples kept in memory. */
 int sb_report_stream(struct sb_sim *sim, const char *dir, struct sb_error *err);
 
@@ -97,7 +97,7 @@ void sb_report_output_list(const struct sb_sim *sim, char *buf, size_t len);
 
 /* Write every output file into `dir` (each replaced atomically), then remove the files of
  * sb_report_file_names that this run does not write. Fails when flows.csv was neither streamed
- * nor kept (sim->keep_finished): its rows are gone. */
+ * nor kept (sim->flows.keep_finished): its rows are gone. */
 int sb_report_write(const struct sb_sim *sim, const char *dir, double wall_s, struct sb_error *err);
 /* The same, and with `prov` (NULL: none) also DIR/scenario.cfg (its resolved scenario) and
  * summary.json's "provenance" object, as `sharebuf run` writes them. */

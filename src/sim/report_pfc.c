@@ -33,9 +33,9 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 	*s = (struct sb_pfc_summary){ .first_deadlock_us = -1 };
 	size_t cap = 0, n = 0;
 	sb_time *totals = NULL;
-	sb_time now = sb_now(&sim->engine);
-	for (uint32_t i = 0; i < sim->nnodes; i++) {
-		const struct sb_node *node = sim->nodes[i];
+	sb_time now = sb_now(&sim->net.engine);
+	for (uint32_t i = 0; i < sim->net.nnodes; i++) {
+		const struct sb_node *node = sim->net.nodes[i];
 		for (uint16_t k = 0; k < node->nports; k++) {
 			const struct sb_port *port = &node->ports[k];
 			for (unsigned p = 0; p < SB_NPRIO; p++) {
@@ -45,19 +45,19 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 					cap = cap ? 2 * cap : 256;
 					totals = sb_xrealloc(totals, cap * sizeof(*totals));
 				}
-				totals[n++] = sb_pfc_paused_time(sim, port, p);
+				totals[n++] = sb_pfc_paused_time(&sim->net, port, p);
 				s->episodes += port->pause_episodes[p];
 			}
 		}
 	}
 	/* episodes still open at the end of the run count with their length so far: they join
 	 * the finished ones (on disk, core/spill.h) for the percentile without being added */
-	struct sb_spill *closed = sim->pfc.episodes;
+	struct sb_spill *closed = sim->net.pfc.episodes;
 	size_t nclosed = closed ? (size_t)closed->n : 0, open = (size_t)s->episodes - nclosed, m = 0;
 	double *open_ep = sb_xcalloc(open + 1, sizeof(*open_ep));
-	sb_time longest = sim->pfc.episode_max;
-	for (uint32_t i = 0; i < sim->nnodes; i++) {
-		const struct sb_node *node = sim->nodes[i];
+	sb_time longest = sim->net.pfc.episode_max;
+	for (uint32_t i = 0; i < sim->net.nnodes; i++) {
+		const struct sb_node *node = sim->net.nodes[i];
 		for (uint16_t k = 0; k < node->nports; k++)
 			for (unsigned p = 0; p < SB_NPRIO; p++)
 				if (node->ports[k].pfc_effective & (1u << p)) {
@@ -86,7 +86,7 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 	}
 	free(totals);
 	free(open_ep);
-	const struct sb_deadlock_detector *d = sim->deadlock;
+	const struct sb_deadlock_detector *d = sim->net.deadlock;
 	if (d && d->nfound) {
 		s->deadlocks = d->nfound;
 		s->first_deadlock_us = sb_time_to_us(d->found[0].onset);
@@ -99,11 +99,11 @@ void sb_pfc_summarize(const struct sb_sim *sim, struct sb_pfc_summary *s)
 json_t *sb_pfc_summary_json(const struct sb_sim *sim, const struct sb_pfc_summary *s)
 {
 	json_t *pfc = json_object();
-	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->stats.pfc_pause_frames));
-	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->stats.pfc_resume_frames));
-	json_object_set_new(pfc, "port_pause_frames", json_integer((json_int_t)sim->stats.pfc_port_pause_frames));
-	json_object_set_new(pfc, "port_resume_frames", json_integer((json_int_t)sim->stats.pfc_port_resume_frames));
-	json_object_set_new(pfc, "refresh_frames", json_integer((json_int_t)sim->pfc.refresh_frames));
+	json_object_set_new(pfc, "pause_frames", json_integer((json_int_t)sim->net.stats.pfc_pause_frames));
+	json_object_set_new(pfc, "resume_frames", json_integer((json_int_t)sim->net.stats.pfc_resume_frames));
+	json_object_set_new(pfc, "port_pause_frames", json_integer((json_int_t)sim->net.stats.pfc_port_pause_frames));
+	json_object_set_new(pfc, "port_resume_frames", json_integer((json_int_t)sim->net.stats.pfc_port_resume_frames));
+	json_object_set_new(pfc, "refresh_frames", json_integer((json_int_t)sim->net.pfc.refresh_frames));
 	json_object_set_new(pfc, "paused_queues", json_integer((json_int_t)s->paused_queues));
 	json_object_set_new(pfc, "pause_episodes", json_integer((json_int_t)s->episodes));
 	json_t *t = json_object();
@@ -127,7 +127,7 @@ static void event_row(void *ctx, const void *record)
 {
 	const struct event_row_ctx *c = ctx;
 	const struct sb_pfc_event *e = record;
-	const struct sb_node *n = c->sim->nodes[e->node];
+	const struct sb_node *n = c->sim->net.nodes[e->node];
 	const char *peer = n->ports[e->port].peer->node->name;
 	if (e->prio == SB_PFC_PORT_LEVEL_PRIO)
 		fprintf(c->f, "%.3f,%s,%u,%s,all,%s\n", sb_time_to_ns(e->t), n->name, e->port, peer,
@@ -141,34 +141,34 @@ void sb_pfc_write_events(FILE *f, const struct sb_sim *sim)
 {
 	fprintf(f, "time_ns,switch,port,peer,prio,event\n");
 	struct event_row_ctx ctx = { f, sim };
-	if (sim->pfc.events)
-		sb_reclog_each(sim->pfc.events, event_row, &ctx);
+	if (sim->net.pfc.events)
+		sb_reclog_each(sim->net.pfc.events, event_row, &ctx);
 }
 
 void sb_pfc_write_paused(FILE *f, const struct sb_sim *sim)
 {
 	fprintf(f, "node,port,peer,prio,episodes,paused_us\n");
-	for (uint32_t i = 0; i < sim->nnodes; i++) {
-		const struct sb_node *node = sim->nodes[i];
+	for (uint32_t i = 0; i < sim->net.nnodes; i++) {
+		const struct sb_node *node = sim->net.nodes[i];
 		for (uint16_t k = 0; k < node->nports; k++)
 			for (unsigned p = 0; p < SB_NPRIO; p++)
 				if (node->ports[k].pause_episodes[p])
 					fprintf(f, "%s,%u,%s,%u,%u,%.3f\n", node->name, k, node->ports[k].peer->node->name, p,
 						node->ports[k].pause_episodes[p],
-						sb_time_to_us(sb_pfc_paused_time(sim, &node->ports[k], p)));
+						sb_time_to_us(sb_pfc_paused_time(&sim->net, &node->ports[k], p)));
 	}
 }
 
 void sb_pfc_write_deadlocks(FILE *f, const struct sb_sim *sim)
 {
 	fprintf(f, "onset_ns,detected_ns,length,cycle\n");
-	const struct sb_deadlock_detector *d = sim->deadlock;
+	const struct sb_deadlock_detector *d = sim->net.deadlock;
 	for (size_t i = 0; d && i < d->nfound; i++) {
 		const struct sb_deadlock *dl = &d->found[i];
 		fprintf(f, "%.3f,%.3f,%zu,", sb_time_to_ns(dl->onset), sb_time_to_ns(dl->detected), dl->count);
 		for (size_t k = 0; k < dl->count; k++) {
 			const struct sb_deadlock_member *m = &d->members[dl->first + k];
-			fprintf(f, "%s%s:%u:%u", k ? " > " : "", sim->nodes[m->node]->name, m->port, m->prio);
+			fprintf(f, "%s%s:%u:%u", k ? " > " : "", sim->net.nodes[m->node]->name, m->port, m->prio);
 		}
 		fputc('\n', f);
 	}

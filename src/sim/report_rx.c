@@ -11,7 +11,7 @@
  * created (the flows of the build, when the sink is made); a flow whose receiver has every
  * byte is counted one last time and then folded into a per-host total, so the work per sample
  * stays proportional to the flows still receiving, not to every flow the run ever had. A flow
- * released between two samples (sim/flow_table.h) is folded in at its release.
+ * released between two samples (transport/flow_table.h) is folded in at its release.
  */
 #include "sim/report_rx.h"
 
@@ -41,19 +41,19 @@ struct sb_rx_sink {
 struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim)
 {
 	const struct sb_int_list *l = &sim->sc->run.sample_hosts;
-	if (!l->n || !sim->nhosts)
+	if (!l->n || !sim->net.nhosts)
 		return NULL;
 	struct sb_rx_sink *rx = sb_xcalloc(1, sizeof(*rx));
 	rx->interval = sb_time_from_us(sim->sc->run.sample_interval_us);
-	rx->slot = sb_xmalloc(sim->nhosts * sizeof(*rx->slot));
-	for (uint32_t h = 0; h < sim->nhosts; h++)
+	rx->slot = sb_xmalloc(sim->net.nhosts * sizeof(*rx->slot));
+	for (uint32_t h = 0; h < sim->net.nhosts; h++)
 		rx->slot[h] = -1;
 	/* mark, then number in ascending order: the list may repeat a host or be unsorted */
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i] >= 0 && (uint64_t)l->v[i] < sim->nhosts)
+		if (l->v[i] >= 0 && (uint64_t)l->v[i] < sim->net.nhosts)
 			rx->slot[l->v[i]] = 0;
 	rx->hosts = sb_xmalloc(l->n * sizeof(*rx->hosts));
-	for (uint32_t h = 0; h < sim->nhosts; h++)
+	for (uint32_t h = 0; h < sim->net.nhosts; h++)
 		if (rx->slot[h] == 0) {
 			rx->slot[h] = (int32_t)rx->n;
 			rx->hosts[rx->n++] = h;
@@ -63,8 +63,8 @@ struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim)
 	rx->cur = sb_xcalloc(rx->n, sizeof(uint64_t));
 	/* the flows that exist already (created at build time); later ones come through
 	 * sb_rx_flow_created */
-	for (uint32_t id = 0; id < sim->flows.next_id; id++) {
-		const struct sb_flow *f = sb_flow_table_get(&sim->flows, id);
+	for (uint32_t id = 0; id < sim->flows.table.next_id; id++) {
+		const struct sb_flow *f = sb_flow_table_get(&sim->flows.table, id);
 		if (f)
 			sb_rx_flow_created(rx, f);
 	}
@@ -87,7 +87,7 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 	for (uint32_t k = 0; k < rx->n; k++)
 		rx->cur[k] = rx->retired[k];
 	for (uint32_t i = 0; i < rx->nlive; i++) {
-		struct sb_flow *f = sb_flow_get(sim, rx->live[i]);
+		struct sb_flow *f = sb_flow_get(&sim->flows, rx->live[i]);
 		if (!f) { /* released since the last sample: its bytes are in `retired` */
 			rx->live[i--] = rx->live[--rx->nlive];
 			continue;
@@ -108,7 +108,7 @@ void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx)
 		rx->v = sb_xrealloc(rx->v, rx->cap * sizeof(*rx->v));
 	}
 	for (uint32_t k = 0; k < rx->n; k++) {
-		rx->v[rx->nrows++] = (struct rx_row){ sb_now(&sim->engine), rx->hosts[k], rx->cur[k] - rx->last[k] };
+		rx->v[rx->nrows++] = (struct rx_row){ sb_now(&sim->net.engine), rx->hosts[k], rx->cur[k] - rx->last[k] };
 		rx->last[k] = rx->cur[k];
 	}
 }
@@ -127,7 +127,7 @@ void sb_rx_write(FILE *f, const struct sb_sim *sim, const struct sb_rx_sink *rx)
 		return;
 	double ns = sb_time_to_ns(rx->interval);
 	for (size_t i = 0; i < rx->nrows; i++)
-		fprintf(f, "%.3f,%s,%llu,%.6f\n", sb_time_to_ns(rx->v[i].t), sim->hosts[rx->v[i].host]->node.name,
+		fprintf(f, "%.3f,%s,%llu,%.6f\n", sb_time_to_ns(rx->v[i].t), sim->net.hosts[rx->v[i].host]->node.name,
 			(unsigned long long)rx->v[i].bytes, ns > 0 ? 8.0 * (double)rx->v[i].bytes / ns : 0.0);
 }
 

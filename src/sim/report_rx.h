@@ -20,7 +20,7 @@ struct sb_rx_sink *sb_rx_new(const struct sb_sim *sim);
 void sb_rx_sample(struct sb_sim *sim, struct sb_rx_sink *rx);
 /* Flow f was created during the run (those created before are found by sb_rx_new). */
 void sb_rx_flow_created(struct sb_rx_sink *rx, const struct sb_flow *f);
-/* Flow f is being released (sim/flows.c): count its received bytes if no sample did. */
+/* Flow f is being released (transport/flows.c): count its received bytes if no sample did. */
 void sb_rx_flow_released(struct sb_rx_sink *rx, const struct sb_flow *f);
 void sb_rx_write(FILE *f, const struct sb_sim *sim, const struct sb_rx_sink *rx);
 void sb_rx_free(struct sb_rx_sink *rx);

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/sim.h"
+#include "net/net.h"
 
 #define NONE UINT32_MAX
 #define FAR 0xff /* a distance not reached (yet) */
@@ -88,7 +88,7 @@ static uint64_t hash_words(const void *v, size_t bytes)
 /* --- the work space of one build --- */
 
 struct build {
-	struct sb_sim *sim;
+	struct sb_net *net;
 	struct sb_routes *rt;
 	uint32_t S, R;
 	uint32_t *rack_switch;  /* [R] the switch a rack's hosts hang off, or NONE */
@@ -202,9 +202,9 @@ static void detect_regular(struct sb_routes *rt, uint32_t nhosts)
 /* Which switch each rack's hosts hang off, and each host's port there. */
 static int find_racks(struct build *b, struct sb_error *err)
 {
-	struct sb_sim *sim = b->sim;
-	for (uint32_t h = 0; h < sim->nhosts; h++) {
-		const struct sb_host *host = sim->hosts[h];
+	struct sb_net *net = b->net;
+	for (uint32_t h = 0; h < net->nhosts; h++) {
+		const struct sb_host *host = net->hosts[h];
 		const struct sb_port *at = host->node.ports[0].peer;
 		if (at->node->kind != SB_NODE_SWITCH)
 			return sb_fail(err, "topology: host %s is linked to host %s, not to a switch", host->node.name,
@@ -218,11 +218,11 @@ static int find_racks(struct build *b, struct sb_error *err)
 			b->switch_rack[s] = r;
 		} else if (b->rack_switch[r] != s) {
 			return sb_fail(err, "topology: the hosts of rack %u hang off %s and %s", r,
-				       sim->switches[b->rack_switch[r]]->node.name, at->node->name);
+				       net->switches[b->rack_switch[r]]->node.name, at->node->name);
 		}
 		b->rt->dst[h] = (struct sb_route_dst){ r, at->index };
 	}
-	detect_regular(b->rt, sim->nhosts);
+	detect_regular(b->rt, net->nhosts);
 	return 0;
 }
 
@@ -261,7 +261,7 @@ static int measure(struct build *b, struct sb_error *err)
 /* Switch s's row: for each rack, the ports whose peer switch is one hop closer to it. */
 static int fill_row(struct build *b, uint32_t s, uint32_t *row, uint16_t *group, struct sb_error *err)
 {
-	struct sb_sim *sim = b->sim;
+	struct sb_net *net = b->net;
 	uint32_t R = b->R, own = b->switch_rack[s];
 	const uint32_t *adj = b->adj + b->adj_off[s];
 	uint32_t nports = b->adj_off[s + 1] - b->adj_off[s];
@@ -271,8 +271,8 @@ static int fill_row(struct build *b, uint32_t s, uint32_t *row, uint16_t *group,
 			continue;
 		uint8_t d = b->dist[(size_t)s * R + r];
 		if (d == FAR)
-			return sb_fail(err, "topology: host %u is unreachable from switch %s", sim->rack_first[r],
-				       sim->switches[s]->node.name);
+			return sb_fail(err, "topology: host %u is unreachable from switch %s", net->rack_first[r],
+				       net->switches[s]->node.name);
 		uint32_t n = 0;
 		for (uint32_t p = 0; p < nports; p++)
 			if (adj[p] != NONE && b->dist[(size_t)adj[p] * R + r] + 1 == d)
@@ -300,14 +300,14 @@ static void build_free(struct build *b)
 	intern_free(&b->rows);
 }
 
-int sb_routes_build(struct sb_sim *sim, struct sb_error *err)
+int sb_routes_build(struct sb_net *net, struct sb_error *err)
 {
-	uint32_t S = sim->nswitches, R = sim->nracks;
-	struct sb_routes *rt = &sim->routes;
+	uint32_t S = net->nswitches, R = net->nracks;
+	struct sb_routes *rt = &net->routes;
 	*rt = (struct sb_routes){ 0 };
 	rt->nracks = R;
-	rt->dst = sb_xcalloc(sim->nhosts ? sim->nhosts : 1, sizeof(*rt->dst));
-	struct build b = { .sim = sim, .rt = rt, .S = S, .R = R };
+	rt->dst = sb_xcalloc(net->nhosts ? net->nhosts : 1, sizeof(*rt->dst));
+	struct build b = { .net = net, .rt = rt, .S = S, .R = R };
 	b.rack_switch = sb_xmalloc((R ? R : 1) * sizeof(uint32_t));
 	b.switch_rack = sb_xmalloc((S ? S : 1) * sizeof(uint32_t));
 	memset(b.rack_switch, 0xff, R * sizeof(uint32_t));
@@ -318,10 +318,10 @@ int sb_routes_build(struct sb_sim *sim, struct sb_error *err)
 	if (rc == 0) {
 		b.adj_off = sb_xcalloc(S + 1, sizeof(uint32_t));
 		for (uint32_t s = 0; s < S; s++)
-			b.adj_off[s + 1] = b.adj_off[s] + sim->switches[s]->node.nports;
+			b.adj_off[s + 1] = b.adj_off[s] + net->switches[s]->node.nports;
 		b.adj = sb_xmalloc((b.adj_off[S] ? b.adj_off[S] : 1) * sizeof(uint32_t));
 		for (uint32_t s = 0; s < S; s++) {
-			const struct sb_node *n = &sim->switches[s]->node;
+			const struct sb_node *n = &net->switches[s]->node;
 			for (uint16_t p = 0; p < n->nports; p++) {
 				const struct sb_node *peer = n->ports[p].peer->node;
 				b.adj[b.adj_off[s] + p] =
@@ -341,7 +341,7 @@ int sb_routes_build(struct sb_sim *sim, struct sb_error *err)
 			row_of[s] = row_id(&b, row);
 	}
 	for (uint32_t s = 0; rc == 0 && s < S; s++)
-		sim->switches[s]->route = (struct sb_route_view){ rt->rows + (size_t)row_of[s] * R, b.switch_rack[s], s };
+		net->switches[s]->route = (struct sb_route_view){ rt->rows + (size_t)row_of[s] * R, b.switch_rack[s], s };
 	if (rc == 0 && rt->nbig >= (1u << 24))
 		rc = sb_fail(err, "topology: more than 2^24 ECMP groups of 256 ports or more");
 	free(row_of);

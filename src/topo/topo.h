@@ -9,7 +9,8 @@
 #ifndef SB_TOPO_H
 #define SB_TOPO_H
 
-#include "sim/sim.h"
+#include "net/net.h"
+#include "topo/params.h"
 
 struct sb_topo_link {
 	uint32_t a, b;       /* node ids */
@@ -45,13 +46,13 @@ int sb_topo_plan_remove_links(struct sb_topo_plan *plan, const struct sb_str_lis
 /* Switch names by tier (switch_tier): "leaf", "spine", "core"; index 0 is unused. */
 extern const char *const sb_topo_tier_name[4];
 
-/* Instantiate the plan in sim: nodes, ports, links, forwarding tables. */
-int sb_topo_build(struct sb_sim *sim, const struct sb_topo_plan *plan, struct sb_error *err);
+/* Instantiate the plan in net: nodes, ports, links, forwarding tables. */
+int sb_topo_build(struct sb_net *net, const struct sb_topo_plan *plan, struct sb_error *err);
 
 /* Compute the forwarding tables of a built network (routes.c; net/routes.h says what they hold)
  * and give every switch its view: the last step of sb_topo_build. -1 + err when a rack's hosts
  * hang off different switches, a switch serves two racks, or a host cannot be reached from
  * some switch. */
-int sb_routes_build(struct sb_sim *sim, struct sb_error *err);
+int sb_routes_build(struct sb_net *net, struct sb_error *err);
 
 #endif

@@ -9,7 +9,7 @@
 #include "transport/cbr.h"
 
 #include <string.h>
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"
 
@@ -40,19 +40,19 @@ void sb_cbr_configure(struct sb_flow *f, uint64_t rate_bps, uint32_t packet_byte
 	c->packet_bytes = packet_bytes;
 }
 
-static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
+static void cbr_send_due(struct sb_flows *fl, struct sb_flow *f)
 {
 	struct cbr *c = cbr_of(f);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&fl->net->engine);
 	uint64_t limit = f->size ? f->size : UINT64_MAX;
 	uint32_t max_payload = c->packet_bytes - c->header;
 	while (c->sent < limit && c->next_at <= now) {
 		uint64_t left = limit - c->sent;
 		uint32_t len = left < max_payload ? (uint32_t)left : max_payload;
-		struct sb_packet *p = sb_flow_data_packet(sim, f, c->sent, len, c->header, c->first_rtt_end);
+		struct sb_packet *p = sb_flow_data_packet(fl, f, c->sent, len, c->header, c->first_rtt_end);
 		f->pkts_sent++;
 		c->sent += len;
-		sb_host_send(sim, p);
+		sb_host_send(fl->net, p);
 
 		c->next_at += c->step;
 		c->rem_acc += c->step_rem;
@@ -61,17 +61,17 @@ static void cbr_send_due(struct sb_sim *sim, struct sb_flow *f)
 			c->next_at++;
 		}
 	}
-	sb_flow_arm_timer(sim, f, c->sent < limit ? c->next_at : SB_TIME_NEVER);
+	sb_flow_arm_timer(fl, f, c->sent < limit ? c->next_at : SB_TIME_NEVER);
 }
 
-static void cbr_start(struct sb_sim *sim, struct sb_flow *f)
+static void cbr_start(struct sb_flows *fl, struct sb_flow *f)
 {
-	const struct sb_tcp_params *p = &sim->sc->tcp;
+	const struct sb_tcp_params *p = fl->tcp;
 	struct cbr *c = cbr_of(f);
 	if (c->magic != CBR_MAGIC)
 		sb_cbr_configure(f, 0, 0);
 	if (!c->rate_bps)
-		c->rate_bps = sb_bottleneck_bps(sim, f->src, f->dst);
+		c->rate_bps = sb_bottleneck_bps(fl->net, f->src, f->dst);
 	c->header = (uint32_t)p->header_bytes;
 	if (c->packet_bytes <= c->header)
 		c->packet_bytes = (uint32_t)(p->mss + p->header_bytes);
@@ -82,20 +82,20 @@ static void cbr_start(struct sb_sim *sim, struct sb_flow *f)
 	c->step_rem = (uint64_t)(num % c->rate_bps);
 	c->rem_acc = 0;
 	c->sent = 0;
-	c->first_rtt_end = sb_first_rtt_budget(sim, f);
-	c->next_at = sb_now(&sim->engine);
-	cbr_send_due(sim, f);
+	c->first_rtt_end = sb_first_rtt_budget(fl, f);
+	c->next_at = sb_now(&fl->net->engine);
+	cbr_send_due(fl, f);
 }
 
-static void cbr_on_timer(struct sb_sim *sim, struct sb_flow *f) { cbr_send_due(sim, f); }
+static void cbr_on_timer(struct sb_flows *fl, struct sb_flow *f) { cbr_send_due(fl, f); }
 
-static void cbr_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void cbr_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	f->bytes_received += pkt->payload;
 	if (pkt->seq == f->rcv_nxt)
 		f->rcv_nxt += pkt->payload;
 	if (f->size && !f->done && f->bytes_received >= f->size)
-		sb_flow_received(sim, f);
+		sb_flow_received(fl, f);
 }
 
 const struct sb_transport_ops sb_transport_cbr = {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "transport/flow.h"
 
-struct sb_sim;
+struct sb_flows;
 
 /* Call right after sb_flow_create (before the flow starts). Unconfigured flows send at their
  * path's bottleneck rate with full-size (mss + header_bytes) packets. */

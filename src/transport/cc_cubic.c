@@ -21,7 +21,7 @@
  * engine's (tcp_hystart.c).
  */
 #include <math.h>
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"
 
@@ -38,22 +38,22 @@ _Static_assert(sizeof(struct cubic) <= SB_TCP_CC_STATE, "CUBIC state must fit");
 
 static inline struct cubic *cubic_of(struct sb_tcp *tcp) { return (struct cubic *)(void *)tcp->cc_state; }
 
-static void cubic_init(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static void cubic_init(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	struct cubic *c = cubic_of(tcp);
 	*c = (struct cubic){ .epoch_start = SB_TIME_NEVER };
 }
 
-static void cubic_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
+static void cubic_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
 {
 	acked = sb_tcp_slow_start(tcp, acked);
 	if (!acked)
 		return;
 	struct cubic *c = cubic_of(tcp);
-	const struct sb_tcp_params *p = &sim->sc->tcp;
+	const struct sb_tcp_params *p = fl->tcp;
 	double mss = (double)tcp->mss;
 	double cwnd = (double)tcp->cwnd / mss;
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&fl->net->engine);
 
 	if (c->epoch_start == SB_TIME_NEVER) {
 		c->epoch_start = now;
@@ -102,10 +102,10 @@ static void cubic_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 	tcp->cwnd += whole;
 }
 
-static uint64_t cubic_ssthresh(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
+static uint64_t cubic_ssthresh(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
 {
 	struct cubic *c = cubic_of(tcp);
-	double beta = sim->sc->tcp.cubic_beta;
+	double beta = fl->tcp->cubic_beta;
 	double cwnd = (double)tcp->cwnd / (double)tcp->mss;
 	c->epoch_start = SB_TIME_NEVER;
 	/* Fast convergence (RFC 8312 4.6): a flow whose W_max keeps shrinking releases bandwidth
@@ -132,7 +132,7 @@ const struct sb_tcp_cc_ops sb_cc_cubic = {
 	.ssthresh = cubic_ssthresh,
 };
 
-static void cubic_start(struct sb_sim *sim, struct sb_flow *f) { sb_tcp_start(sim, f, &sb_cc_cubic); }
+static void cubic_start(struct sb_flows *fl, struct sb_flow *f) { sb_tcp_start(fl, f, &sb_cc_cubic); }
 
 const struct sb_transport_ops sb_transport_cubic = {
 	.name = "cubic",

@@ -36,7 +36,7 @@
  * that was already scheduled at the old rate can differ, by one packet gap.
  */
 #include <math.h>
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/rdma.h"
 #include "transport/transport.h"
 
@@ -60,13 +60,13 @@ _Static_assert(sizeof(struct dcqcn) <= SB_RDMA_CC_STATE, "DCQCN state must fit")
 
 static inline struct dcqcn *dcqcn_of(struct sb_rdma_qp *qp) { return (struct dcqcn *)(void *)qp->cc_state; }
 
-static void dcqcn_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void dcqcn_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	struct dcqcn *d = dcqcn_of(qp);
 	d->alpha = 1.0; /* DCQCN starts with α = 1: the first cut halves the rate */
 	d->rate = d->target = d->applied = (double)qp->line_bps;
-	d->alpha_period = sb_time_from_us(sim->sc->rdma.dcqcn_alpha_interval_us);
-	d->increase_period = sb_time_from_us(sim->sc->rdma.dcqcn_rp_timer_us);
+	d->alpha_period = sb_time_from_us(fl->rdma->dcqcn_alpha_interval_us);
+	d->increase_period = sb_time_from_us(fl->rdma->dcqcn_rp_timer_us);
 	d->alpha_next = d->dec_due = d->next_increase = SB_TIME_NEVER;
 	d->dec_phase = 0;
 	d->byte_count = 0;
@@ -74,9 +74,9 @@ static void dcqcn_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp 
 	d->alpha_cnp = d->ever_cnp = false;
 }
 
-static void clamp(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d)
+static void clamp(const struct sb_flows *fl, const struct sb_rdma_qp *qp, struct dcqcn *d)
 {
-	double lo = sb_rdma_min_bps(sim), hi = (double)qp->line_bps;
+	double lo = sb_rdma_min_bps(fl), hi = (double)qp->line_bps;
 	if (d->target > hi)
 		d->target = hi;
 	if (d->rate > hi)
@@ -85,21 +85,21 @@ static void clamp(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct 
 		d->rate = lo;
 }
 
-static void cut(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time t)
+static void cut(const struct sb_flows *fl, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time t)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	if (r->dcqcn_clamp_target || d->t_stage > 0 || d->b_stage > 0)
 		d->target = d->rate;
 	d->rate *= 1.0 - d->alpha / 2.0;
-	clamp(sim, qp, d);
+	clamp(fl, qp, d);
 	d->t_stage = d->b_stage = 0;
 	d->byte_count = 0;
 	d->next_increase = t + d->increase_period;
 }
 
-static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, bool by_timer)
+static void increase(const struct sb_flows *fl, const struct sb_rdma_qp *qp, struct dcqcn *d, bool by_timer)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	uint32_t b = r->dcqcn_byte_counter_bytes > 0 ? d->b_stage : d->t_stage;
 	uint32_t hi = d->t_stage > b ? d->t_stage : b, lo = d->t_stage < b ? d->t_stage : b;
 	uint64_t F = (uint64_t)r->dcqcn_fast_recovery;
@@ -108,7 +108,7 @@ static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, stru
 	if (d->target > (double)qp->line_bps)
 		d->target = (double)qp->line_bps;
 	d->rate = (d->target + d->rate) / 2.0;
-	clamp(sim, qp, d);
+	clamp(fl, qp, d);
 	if (by_timer)
 		d->t_stage++;
 	else
@@ -120,12 +120,12 @@ static void increase(const struct sb_sim *sim, const struct sb_rdma_qp *qp, stru
  * after a cut. Runs of α ticks without a CNP collapse into one power of (1 − g). Once both
  * rates are back at line rate nothing is left to increase and the increase timer stops (a
  * cut restarts it). */
-static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time now)
+static void advance(const struct sb_flows *fl, const struct sb_rdma_qp *qp, struct dcqcn *d, sb_time now)
 {
 	/* Most calls (one per packet sent and per ACK) find no clock due. */
 	if (now < d->alpha_next && now < d->dec_due && now < d->next_increase)
 		return;
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	sb_time a_period = d->alpha_period, i_period = d->increase_period;
 	for (;;) {
 		sb_time other = d->dec_due < d->next_increase ? d->dec_due : d->next_increase;
@@ -142,11 +142,11 @@ static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struc
 				d->alpha_next += k * a_period;
 			}
 		} else if (d->dec_due <= now && d->dec_due <= d->next_increase) {
-			cut(sim, qp, d, d->dec_due);
+			cut(fl, qp, d, d->dec_due);
 			d->dec_due = SB_TIME_NEVER;
 		} else if (d->next_increase <= now) {
 			sb_time t = d->next_increase;
-			increase(sim, qp, d, true);
+			increase(fl, qp, d, true);
 			d->next_increase = t + i_period;
 			if (d->rate >= (double)qp->line_bps && d->target >= (double)qp->line_bps)
 				d->next_increase = SB_TIME_NEVER;
@@ -158,20 +158,20 @@ static void advance(const struct sb_sim *sim, const struct sb_rdma_qp *qp, struc
 
 /* Hand R_C to the engine when it changed: the engine's clamp and rounding are a function of R_C
  * alone, so an unchanged R_C would leave the QP's rate as it is. */
-static inline void apply(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, struct dcqcn *d)
+static inline void apply(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, struct dcqcn *d)
 {
 	if (d->rate == d->applied)
 		return;
 	d->applied = d->rate;
-	sb_rdma_set_rate(sim, f, qp, d->rate);
+	sb_rdma_set_rate(fl, f, qp, d->rate);
 }
 
-static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void dcqcn_on_cnp(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	struct dcqcn *d = dcqcn_of(qp);
-	sb_time now = sb_now(&sim->engine);
-	advance(sim, qp, d, now);
+	sb_time now = sb_now(&fl->net->engine);
+	advance(fl, qp, d, now);
 	sb_time period = sb_time_from_us(r->dcqcn_rate_decrease_interval_us);
 	if (!d->ever_cnp) {
 		/* The first CNP starts the α and decrease clocks, with α = 1. It cuts at once
@@ -183,43 +183,43 @@ static void dcqcn_on_cnp(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 		d->alpha_next = now + d->alpha_period;
 		d->dec_phase = now;
 		if (r->dcqcn_first_cut == SB_DCQCN_FIRST_CUT_CNP) {
-			cut(sim, qp, d, now);
+			cut(fl, qp, d, now);
 		} else {
 			d->dec_due = now + period;
-			advance(sim, qp, d, now); /* an interval of 0 cuts now */
+			advance(fl, qp, d, now); /* an interval of 0 cuts now */
 		}
 	} else {
 		d->alpha_cnp = true;
 		if (d->dec_due == SB_TIME_NEVER) {
 			/* the first decrease check at or after now (an interval of 0: now) */
 			d->dec_due = period ? d->dec_phase + (now - d->dec_phase + period - 1) / period * period : now;
-			advance(sim, qp, d, now); /* a check due right now cuts now */
+			advance(fl, qp, d, now); /* a check due right now cuts now */
 		}
 	}
-	apply(sim, f, qp, d);
+	apply(fl, f, qp, d);
 }
 
-static void dcqcn_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void dcqcn_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			 const struct sb_rdma_feedback *fb)
 {
 	struct dcqcn *d = dcqcn_of(qp);
-	advance(sim, qp, d, sb_now(&sim->engine));
-	apply(sim, f, qp, d);
+	advance(fl, qp, d, sb_now(&fl->net->engine));
+	apply(fl, f, qp, d);
 }
 
-static void dcqcn_on_send(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, uint32_t wire_bytes)
+static void dcqcn_on_send(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, uint32_t wire_bytes)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	struct dcqcn *d = dcqcn_of(qp);
-	advance(sim, qp, d, sb_now(&sim->engine));
+	advance(fl, qp, d, sb_now(&fl->net->engine));
 	if (r->dcqcn_byte_counter_bytes > 0 && d->ever_cnp) {
 		d->byte_count += wire_bytes;
 		while (d->byte_count >= (uint64_t)r->dcqcn_byte_counter_bytes) {
 			d->byte_count -= (uint64_t)r->dcqcn_byte_counter_bytes;
-			increase(sim, qp, d, false);
+			increase(fl, qp, d, false);
 		}
 	}
-	apply(sim, f, qp, d);
+	apply(fl, f, qp, d);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_dcqcn = {
@@ -231,7 +231,7 @@ const struct sb_rdma_cc_ops sb_rdma_cc_dcqcn = {
 	.on_send = dcqcn_on_send,
 };
 
-static void dcqcn_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_dcqcn); }
+static void dcqcn_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &sb_rdma_cc_dcqcn); }
 
 const struct sb_transport_ops sb_transport_dcqcn = {
 	.name = "dcqcn",

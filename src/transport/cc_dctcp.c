@@ -7,7 +7,7 @@
  * proportional to the extent of congestion rather than a halving. Growth is NewReno's; losses
  * are handled as NewReno (half the flight), as RFC 8257 section 3.5 recommends.
  */
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/tcp.h"
 #include "transport/transport.h"
 
@@ -20,7 +20,7 @@ _Static_assert(sizeof(struct dctcp) <= SB_TCP_CC_STATE, "DCTCP state must fit");
 
 static inline struct dctcp *dctcp_of(struct sb_tcp *tcp) { return (struct dctcp *)(void *)tcp->cc_state; }
 
-static void dctcp_init(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static void dctcp_init(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	struct dctcp *d = dctcp_of(tcp);
 	f->ecn = true;
@@ -31,7 +31,7 @@ static void dctcp_init(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	d->acked = d->marked = 0;
 }
 
-static void dctcp_on_ecn(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked, bool ece)
+static void dctcp_on_ecn(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked, bool ece)
 {
 	struct dctcp *d = dctcp_of(tcp);
 	d->acked += acked;
@@ -39,7 +39,7 @@ static void dctcp_on_ecn(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 		d->marked += acked;
 	if (tcp->snd_una > d->window_end) {
 		if (d->acked) {
-			double g = sim->sc->tcp.dctcp_g;
+			double g = fl->tcp->dctcp_g;
 			d->alpha = (1.0 - g) * d->alpha + g * (double)d->marked / (double)d->acked;
 		}
 		d->acked = d->marked = 0;
@@ -59,14 +59,14 @@ static void dctcp_on_ecn(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *t
 
 double sb_dctcp_alpha(struct sb_tcp *tcp) { return dctcp_of(tcp)->alpha; }
 
-static void dctcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
+static void dctcp_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
 {
 	acked = sb_tcp_slow_start(tcp, acked);
 	if (acked)
 		sb_tcp_reno_ca(tcp, acked);
 }
 
-static uint64_t dctcp_ssthresh(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
+static uint64_t dctcp_ssthresh(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
 {
 	return sb_tcp_half_flight(tcp);
 }
@@ -79,7 +79,7 @@ const struct sb_tcp_cc_ops sb_cc_dctcp = {
 	.on_ecn = dctcp_on_ecn,
 };
 
-static void dctcp_start(struct sb_sim *sim, struct sb_flow *f) { sb_tcp_start(sim, f, &sb_cc_dctcp); }
+static void dctcp_start(struct sb_flows *fl, struct sb_flow *f) { sb_tcp_start(fl, f, &sb_cc_dctcp); }
 
 const struct sb_transport_ops sb_transport_dctcp = {
 	.name = "dctcp",

@@ -25,7 +25,7 @@
  * of each hop's byte counter: differences stay exact as long as a link sends less than 4 GB
  * between two ACKs of a flow.
  */
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/rdma.h"
 #include "transport/transport.h"
 
@@ -41,7 +41,7 @@ _Static_assert(sizeof(struct hpcc) <= SB_RDMA_CC_STATE, "HPCC state must fit");
 
 static inline struct hpcc *hpcc_of(struct sb_rdma_qp *qp) { return (struct hpcc *)(void *)qp->cc_state; }
 
-static void hpcc_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void hpcc_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	struct hpcc *h = hpcc_of(qp);
 	h->u = 0;
@@ -49,7 +49,7 @@ static void hpcc_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *
 	h->last_update_seq = 0;
 	h->inc_stage = 0;
 	h->nhops = 0;
-	sb_rdma_set_window(sim, f, qp, (uint64_t)(h->wc + 0.5));
+	sb_rdma_set_window(fl, f, qp, (uint64_t)(h->wc + 0.5));
 }
 
 static void remember(struct hpcc *h, const struct sb_int_rec *rec)
@@ -62,10 +62,10 @@ static void remember(struct hpcc *h, const struct sb_int_rec *rec)
 	h->nhops = rec->nhops;
 }
 
-static void hpcc_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void hpcc_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			const struct sb_rdma_feedback *fb)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	struct hpcc *h = hpcc_of(qp);
 	const struct sb_int_rec *rec = fb->hops;
 	if (!rec || !rec->nhops)
@@ -101,7 +101,7 @@ static void hpcc_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp
 	double eta = r->hpcc_eta;
 	double ai_bps = r->hpcc_ai_mbps > 0 ? r->hpcc_ai_mbps * 1e6 : 10e6 * (double)qp->line_bps / 25e9;
 	double w_ai = ai_bps * T / 8.0;
-	double w_min = sb_rdma_min_bps(sim) * T / 8.0, w_max = (double)qp->line_bps * T / 8.0;
+	double w_min = sb_rdma_min_bps(fl) * T / 8.0, w_max = (double)qp->line_bps * T / 8.0;
 	bool update = fb->ack > h->last_update_seq;
 	double w;
 	if (h->u >= eta || h->inc_stage >= (uint64_t)r->hpcc_mi_thresh) {
@@ -121,8 +121,8 @@ static void hpcc_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp
 		h->wc = w;
 		h->last_update_seq = qp->snd_nxt;
 	}
-	sb_rdma_set_window(sim, f, qp, (uint64_t)(w + 0.5));
-	sb_rdma_set_rate(sim, f, qp, w * 8.0 / T);
+	sb_rdma_set_window(fl, f, qp, (uint64_t)(w + 0.5));
+	sb_rdma_set_rate(fl, f, qp, w * 8.0 / T);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_hpcc = {
@@ -132,7 +132,7 @@ const struct sb_rdma_cc_ops sb_rdma_cc_hpcc = {
 	.on_ack = hpcc_on_ack,
 };
 
-static void hpcc_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_hpcc); }
+static void hpcc_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &sb_rdma_cc_hpcc); }
 
 const struct sb_transport_ops sb_transport_hpcc = {
 	.name = "hpcc",

@@ -8,14 +8,14 @@
 #include "transport/tcp.h"
 #include "transport/transport.h"
 
-static void newreno_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
+static void newreno_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked)
 {
 	acked = sb_tcp_slow_start(tcp, acked);
 	if (acked)
 		sb_tcp_reno_ca(tcp, acked);
 }
 
-static uint64_t newreno_ssthresh(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
+static uint64_t newreno_ssthresh(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, bool timeout)
 {
 	return sb_tcp_half_flight(tcp);
 }
@@ -26,7 +26,7 @@ const struct sb_tcp_cc_ops sb_cc_newreno = {
 	.ssthresh = newreno_ssthresh,
 };
 
-static void newreno_start(struct sb_sim *sim, struct sb_flow *f) { sb_tcp_start(sim, f, &sb_cc_newreno); }
+static void newreno_start(struct sb_flows *fl, struct sb_flow *f) { sb_tcp_start(fl, f, &sb_cc_newreno); }
 
 const struct sb_transport_ops sb_transport_newreno = {
 	.name = "newreno",

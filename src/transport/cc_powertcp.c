@@ -37,7 +37,7 @@
  *
  * Both start with Γ = 1 (a path exactly full) and R_ref = line rate.
  */
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/rdma.h"
 #include "transport/transport.h"
 
@@ -59,19 +59,19 @@ _Static_assert(sizeof(struct thetapowertcp) <= SB_RDMA_CC_STATE, "theta-PowerTCP
 
 /* The update both variants share: R ← γ (R_ref / divisor + β) + (1 − γ) R, with R_ref moved to
  * the current rate once per RTT. The divisor is Γ/η for PowerTCP, Γ for θ-PowerTCP. */
-static void apply_power(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, double divisor,
+static void apply_power(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, double divisor,
 			double *ref_rate, uint64_t *last_update_seq, uint64_t ack, double gamma)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	if (ack > *last_update_seq) {
 		*ref_rate = (double)qp->rate_bps;
 		*last_update_seq = qp->snd_nxt;
 	}
 	double d = divisor > 1e-9 ? divisor : 1e-9;
 	double rate = gamma * (*ref_rate / d + r->powertcp_beta_mbps * 1e6) + (1.0 - gamma) * (double)qp->rate_bps;
-	sb_rdma_set_rate(sim, f, qp, rate);
+	sb_rdma_set_rate(fl, f, qp, rate);
 	double window = (double)qp->rate_bps * sb_time_to_sec(qp->base_rtt) / 8.0;
-	sb_rdma_set_window(sim, f, qp, (uint64_t)(window + 0.5));
+	sb_rdma_set_window(fl, f, qp, (uint64_t)(window + 0.5));
 }
 
 /* Γ ← (Γ (τ − Δt) + sample Δt) / τ with Δt ≤ τ. */
@@ -86,14 +86,14 @@ static double smooth(double power, double sample, double dt, double tau)
 
 static inline struct powertcp *powertcp_of(struct sb_rdma_qp *qp) { return (struct powertcp *)(void *)qp->cc_state; }
 
-static void powertcp_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void powertcp_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	struct powertcp *s = powertcp_of(qp);
 	s->power = 1.0;
 	s->ref_rate = (double)qp->line_bps;
 	s->last_update_seq = 0;
 	s->nhops = 0;
-	sb_rdma_set_window(sim, f, qp, (uint64_t)((double)qp->line_bps * sb_time_to_sec(qp->base_rtt) / 8.0 + 0.5));
+	sb_rdma_set_window(fl, f, qp, (uint64_t)((double)qp->line_bps * sb_time_to_sec(qp->base_rtt) / 8.0 + 0.5));
 }
 
 static void remember(struct powertcp *s, const struct sb_int_rec *rec)
@@ -106,7 +106,7 @@ static void remember(struct powertcp *s, const struct sb_int_rec *rec)
 	s->nhops = rec->nhops;
 }
 
-static void powertcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void powertcp_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			    const struct sb_rdma_feedback *fb)
 {
 	struct powertcp *s = powertcp_of(qp);
@@ -141,8 +141,8 @@ static void powertcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdm
 	if (best < 0)
 		return;
 	s->power = smooth(s->power, best, best_dt, tau);
-	apply_power(sim, f, qp, s->power / sim->sc->rdma.powertcp_eta, &s->ref_rate, &s->last_update_seq, fb->ack,
-		    sim->sc->rdma.powertcp_gamma);
+	apply_power(fl, f, qp, s->power / fl->rdma->powertcp_eta, &s->ref_rate, &s->last_update_seq, fb->ack,
+		    fl->rdma->powertcp_gamma);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_powertcp = {
@@ -152,7 +152,7 @@ const struct sb_rdma_cc_ops sb_rdma_cc_powertcp = {
 	.on_ack = powertcp_on_ack,
 };
 
-static void powertcp_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_powertcp); }
+static void powertcp_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &sb_rdma_cc_powertcp); }
 
 const struct sb_transport_ops sb_transport_powertcp = {
 	.name = "powertcp",
@@ -167,21 +167,21 @@ static inline struct thetapowertcp *theta_of(struct sb_rdma_qp *qp)
 	return (struct thetapowertcp *)(void *)qp->cc_state;
 }
 
-static void theta_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void theta_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	struct thetapowertcp *s = theta_of(qp);
 	s->prev_rtt = s->prev_at = 0;
 	s->power = 1.0;
 	s->ref_rate = (double)qp->line_bps;
 	s->last_update_seq = 0;
-	sb_rdma_set_window(sim, f, qp, (uint64_t)((double)qp->line_bps * sb_time_to_sec(qp->base_rtt) / 8.0 + 0.5));
+	sb_rdma_set_window(fl, f, qp, (uint64_t)((double)qp->line_bps * sb_time_to_sec(qp->base_rtt) / 8.0 + 0.5));
 }
 
-static void theta_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void theta_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			 const struct sb_rdma_feedback *fb)
 {
 	struct thetapowertcp *s = theta_of(qp);
-	sb_time now = sb_now(&sim->engine);
+	sb_time now = sb_now(&fl->net->engine);
 	if (!s->prev_at || now <= s->prev_at) {
 		if (!s->prev_at)
 			s->last_update_seq = qp->snd_nxt;
@@ -194,12 +194,12 @@ static void theta_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 	double rtt = sb_time_to_sec(fb->rtt);
 	double grad = (rtt - sb_time_to_sec(s->prev_rtt)) / dt;
 	double a = grad + 1.0 > 0.5 ? grad + 1.0 : 0.5;
-	double eta = sim->sc->rdma.powertcp_eta;
+	double eta = fl->rdma->powertcp_eta;
 	s->power = smooth(s->power, a * rtt * eta / tau, dt, tau);
 	s->prev_rtt = fb->rtt;
 	s->prev_at = now;
-	apply_power(sim, f, qp, s->power, &s->ref_rate, &s->last_update_seq, fb->ack,
-		    sim->sc->rdma.thetapowertcp_gamma);
+	apply_power(fl, f, qp, s->power, &s->ref_rate, &s->last_update_seq, fb->ack,
+		    fl->rdma->thetapowertcp_gamma);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_thetapowertcp = {
@@ -208,7 +208,7 @@ const struct sb_rdma_cc_ops sb_rdma_cc_thetapowertcp = {
 	.on_ack = theta_on_ack,
 };
 
-static void theta_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_thetapowertcp); }
+static void theta_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &sb_rdma_cc_thetapowertcp); }
 
 const struct sb_transport_ops sb_transport_thetapowertcp = {
 	.name = "thetapowertcp",

@@ -19,7 +19,7 @@
  * [rdma.min_rate_mbps, line rate]. There is no window. The paper's completion events are
  * 16–64 KB segments; one RTT of data is of that size at datacenter BDPs.
  */
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/rdma.h"
 #include "transport/transport.h"
 
@@ -33,16 +33,16 @@ _Static_assert(sizeof(struct timely) <= SB_RDMA_CC_STATE, "TIMELY state must fit
 
 static inline struct timely *timely_of(struct sb_rdma_qp *qp) { return (struct timely *)(void *)qp->cc_state; }
 
-static void timely_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void timely_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	struct timely *t = timely_of(qp);
 	*t = (struct timely){ 0 };
 }
 
-static void timely_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void timely_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			  const struct sb_rdma_feedback *fb)
 {
-	const struct sb_rdma_params *r = &sim->sc->rdma;
+	const struct sb_rdma_params *r = fl->rdma;
 	struct timely *t = timely_of(qp);
 	if (fb->ack <= t->last_update_seq)
 		return;
@@ -72,7 +72,7 @@ static void timely_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_
 		rate *= 1.0 - r->timely_beta * gradient;
 		t->negatives = 0;
 	}
-	sb_rdma_set_rate(sim, f, qp, rate);
+	sb_rdma_set_rate(fl, f, qp, rate);
 }
 
 const struct sb_rdma_cc_ops sb_rdma_cc_timely = {
@@ -81,7 +81,7 @@ const struct sb_rdma_cc_ops sb_rdma_cc_timely = {
 	.on_ack = timely_on_ack,
 };
 
-static void timely_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &sb_rdma_cc_timely); }
+static void timely_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &sb_rdma_cc_timely); }
 
 const struct sb_transport_ops sb_transport_timely = {
 	.name = "timely",

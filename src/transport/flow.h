@@ -41,7 +41,7 @@ struct sb_ooo {
 	uint64_t bits[SB_OOO_SEGS / 64];
 };
 
-/* Laid out by use, 64-byte aligned (flows come from aligned slabs, sim/flow_table.c): line 0 is
+/* Laid out by use, 64-byte aligned (flows come from aligned slabs, transport/flow_table.c): line 0 is
  * what both ends read per packet, line 1 what the sender adds up per packet and its timer, line 2
  * the receiver's sequence state (the held-segment bitmap after it is read only when segments
  * arrive out of order); the transport's state follows. In a large network each line is a
@@ -50,7 +50,7 @@ struct sb_flow {
 	_Alignas(64) uint32_t id;
 	uint32_t src, dst;       /* host indices */
 	uint32_t in_network;     /* its packets that exist (made, not yet delivered or dropped):
-				  * the flow is released only at 0 (sim/flow_table.h) */
+				  * the flow is released only at 0 (transport/flow_table.h) */
 	uint64_t size;           /* payload bytes; 0 = unbounded (runs until the simulation ends) */
 	uint8_t prio;
 	uint8_t lossless;

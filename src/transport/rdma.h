@@ -42,7 +42,7 @@
 #include "transport/flow.h"
 #include "transport/transport.h"
 
-struct sb_sim;
+struct sb_flows;
 struct sb_packet;
 struct sb_int_rec;
 struct sb_rdma_qp;
@@ -61,15 +61,15 @@ struct sb_rdma_cc_ops {
 	bool ecn;       /* data is ECT and receivers send CNPs (DCQCN) */
 	bool telemetry; /* data carries INT records (HPCC, PowerTCP) */
 	/* Once at start, after the engine set the QP up at line rate. Optional. */
-	void (*init)(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp);
+	void (*init)(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp);
 	/* Every ACK and NACK of the flow, after the engine applied it. Optional. */
-	void (*on_ack)(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+	void (*on_ack)(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 		       const struct sb_rdma_feedback *fb);
 	/* Every CNP of the flow. Optional. */
-	void (*on_cnp)(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp);
+	void (*on_cnp)(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp);
 	/* Just before the NIC takes a packet of `wire_bytes` from the QP: lets a control bring
 	 * timers it evaluates lazily up to date and count bytes (DCQCN). Optional. */
-	void (*on_send)(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, uint32_t wire_bytes);
+	void (*on_send)(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, uint32_t wire_bytes);
 };
 
 /* Bytes of control-private state inside struct sb_rdma_qp. */
@@ -117,11 +117,11 @@ extern const struct sb_rdma_cc_ops sb_rdma_cc_none, sb_rdma_cc_dcqcn, sb_rdma_cc
 
 /* Entry points: each transport's start() calls sb_rdma_start() with its control; the others
  * are the engine's. */
-void sb_rdma_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_rdma_cc_ops *cc);
-void sb_rdma_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
-void sb_rdma_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
-void sb_rdma_on_timer(struct sb_sim *sim, struct sb_flow *f);
-struct sb_framing sb_rdma_framing(const struct sb_sim *sim);
+void sb_rdma_start(struct sb_flows *fl, struct sb_flow *f, const struct sb_rdma_cc_ops *cc);
+void sb_rdma_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
+void sb_rdma_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
+void sb_rdma_on_timer(struct sb_flows *fl, struct sb_flow *f);
+struct sb_framing sb_rdma_framing(const struct sb_flows *fl);
 
 /* The transport of a control: all but name, summary and start are the engine's. */
 #define SB_RDMA_TRANSPORT(start_fn)                                                   \
@@ -133,11 +133,11 @@ struct sb_framing sb_rdma_framing(const struct sb_sim *sim);
 
 /* Set the rate, clamped to [rdma.min_rate_mbps, line rate]; the gap before the QP's next
  * packet is re-computed at the new rate. */
-void sb_rdma_set_rate(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, double bps);
+void sb_rdma_set_rate(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, double bps);
 /* Set the window on bytes in flight (0 = none); at least one MTU. */
-void sb_rdma_set_window(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp, uint64_t bytes);
+void sb_rdma_set_window(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp, uint64_t bytes);
 /* rdma.min_rate_mbps in bits/s. */
-double sb_rdma_min_bps(const struct sb_sim *sim);
+double sb_rdma_min_bps(const struct sb_flows *fl);
 
 /* --- for the NIC scheduler (rdma_nic.c) --- */
 
@@ -149,6 +149,6 @@ static inline bool sb_rdma_sendable(const struct sb_flow *f, const struct sb_rdm
 }
 /* Build the QP's next packet (a new one, or a go-back-N retransmission), stamped now, and
  * advance the QP: snd_nxt, next_send = now + size / rate, the retransmission timer. */
-struct sb_packet *sb_rdma_next_packet(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp);
+struct sb_packet *sb_rdma_next_packet(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 #include "core/util.h"
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/rdma.h"
 
 #define NO_QP UINT32_MAX
@@ -25,7 +25,7 @@ struct paced {
 };
 
 struct qp_sched {
-	struct sb_sim *sim;
+	struct sb_flows *fl;
 	struct sb_port *port;
 	uint8_t prio;
 	uint32_t ring_head, ring_tail;   /* flow ids, NO_QP = empty */
@@ -39,7 +39,7 @@ struct sb_rdma_nic {
 	struct qp_sched sched[SB_NPRIO];
 };
 
-static inline struct sb_rdma_qp *qp_at(struct sb_sim *sim, uint32_t id) { return sb_rdma_qp_of(sb_flow_get(sim, id)); }
+static inline struct sb_rdma_qp *qp_at(struct sb_flows *fl, uint32_t id) { return sb_rdma_qp_of(sb_flow_get(fl, id)); }
 
 /* --- the ready ring: a FIFO threaded through qp->link --- */
 
@@ -50,7 +50,7 @@ static void ring_push(struct qp_sched *s, uint32_t id, struct sb_rdma_qp *qp)
 	if (s->ring_tail == NO_QP)
 		s->ring_head = id;
 	else
-		qp_at(s->sim, s->ring_tail)->link = id;
+		qp_at(s->fl, s->ring_tail)->link = id;
 	s->ring_tail = id;
 }
 
@@ -59,7 +59,7 @@ static uint32_t ring_pop(struct qp_sched *s)
 	uint32_t id = s->ring_head;
 	if (id == NO_QP)
 		return NO_QP;
-	struct sb_rdma_qp *qp = qp_at(s->sim, id);
+	struct sb_rdma_qp *qp = qp_at(s->fl, id);
 	s->ring_head = qp->link;
 	if (s->ring_head == NO_QP)
 		s->ring_tail = NO_QP;
@@ -77,7 +77,7 @@ static inline bool before(const struct paced *a, const struct paced *b)
 static inline void heap_place(struct qp_sched *s, uint32_t i, struct paced e)
 {
 	s->heap[i] = e;
-	qp_at(s->sim, e.flow)->link = i;
+	qp_at(s->fl, e.flow)->link = i;
 }
 
 static void heap_sift_up(struct qp_sched *s, uint32_t i)
@@ -128,7 +128,7 @@ static uint32_t heap_pop(struct qp_sched *s)
 		heap_place(s, 0, s->heap[s->heap_len]);
 		heap_sift_down(s, 0);
 	}
-	qp_at(s->sim, id)->where = SB_QP_BUSY;
+	qp_at(s->fl, id)->where = SB_QP_BUSY;
 	return id;
 }
 
@@ -143,11 +143,11 @@ static void arm(struct qp_sched *s)
 	s->timer_at = s->heap_len ? s->heap[0].at : SB_TIME_NEVER;
 	/* A QP can be overdue: its deadline passed while the priority was paused and nothing
 	 * pulled. Wake now then, never in the past (the clock must not run backwards). */
-	sb_time now = sb_now(&s->sim->engine);
+	sb_time now = sb_now(&s->fl->net->engine);
 	sb_time wake = s->timer_at > now ? s->timer_at : now;
 	if (wake < s->timer_scheduled) {
 		s->timer_scheduled = wake;
-		sb_at(&s->sim->engine, wake, sched_timer, s, 0);
+		sb_at(&s->fl->net->engine, wake, sched_timer, s, 0);
 	}
 }
 
@@ -155,10 +155,10 @@ static void arm(struct qp_sched *s)
  * (when the link can next take a packet). */
 static void place(struct qp_sched *s, uint32_t id, struct sb_rdma_qp *qp, sb_time free_at)
 {
-	struct sb_flow *f = sb_flow_get(s->sim, id);
+	struct sb_flow *f = sb_flow_get(s->fl, id);
 	if (!sb_rdma_sendable(f, qp)) {
 		qp->where = SB_QP_IDLE;
-		sb_flow_release_if_done(s->sim, f); /* the scheduler held the last reference */
+		sb_flow_release_if_done(s->fl, f); /* the scheduler held the last reference */
 	} else if (qp->next_send <= free_at)
 		ring_push(s, id, qp);
 	else
@@ -170,7 +170,7 @@ static void release_due(struct qp_sched *s, sb_time t)
 {
 	while (s->heap_len && s->heap[0].at <= t) {
 		uint32_t id = heap_pop(s);
-		place(s, id, qp_at(s->sim, id), t);
+		place(s, id, qp_at(s->fl, id), t);
 	}
 }
 
@@ -183,9 +183,9 @@ static inline sb_time link_free_at(const struct sb_port *port, sb_time now)
  * until the next QP is due. */
 static void reschedule(struct qp_sched *s)
 {
-	release_due(s, link_free_at(s->port, sb_now(&s->sim->engine)));
+	release_due(s, link_free_at(s->port, sb_now(&s->fl->net->engine)));
 	if (s->ring_head != NO_QP)
-		sb_port_pull_ready(s->sim, s->port, s->prio, true);
+		sb_port_pull_ready(s->fl->net, s->port, s->prio, true);
 	arm(s);
 }
 
@@ -193,7 +193,7 @@ static void sched_timer(void *obj, uint64_t arg)
 {
 	struct qp_sched *s = obj;
 	(void)arg;
-	sb_time now = sb_now(&s->sim->engine);
+	sb_time now = sb_now(&s->fl->net->engine);
 	if (s->timer_scheduled != now)
 		return; /* stale: an earlier wake-up replaced this one */
 	s->timer_scheduled = SB_TIME_NEVER;
@@ -201,38 +201,39 @@ static void sched_timer(void *obj, uint64_t arg)
 		return;
 	if (s->timer_at > now) {
 		s->timer_scheduled = s->timer_at;
-		sb_at(&s->sim->engine, s->timer_at, sched_timer, s, 0);
+		sb_at(&s->fl->net->engine, s->timer_at, sched_timer, s, 0);
 		return;
 	}
 	reschedule(s);
 }
 
 /* The port's pull source (net/port.h): the next packet of priority `prio`, just in time. */
-static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint8_t prio)
+static struct sb_packet *nic_pull(struct sb_net *net, struct sb_port *port, uint8_t prio)
 {
 	struct qp_sched *s = &((struct sb_host *)port->node)->rdma->sched[prio];
-	sb_time now = sb_now(&sim->engine);
+	struct sb_flows *fl = s->fl; /* the flows' owner; net is its network */
+	sb_time now = sb_now(&fl->net->engine);
 	release_due(s, now);
 	uint32_t id;
 	while ((id = ring_pop(s)) != NO_QP) {
-		struct sb_flow *f = sb_flow_get(sim, id);
+		struct sb_flow *f = sb_flow_get(fl, id);
 		struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
 		if (!sb_rdma_sendable(f, qp)) {
 			qp->where = SB_QP_IDLE; /* lazy removal: completed, or out of window */
-			sb_flow_release_if_done(sim, f);
+			sb_flow_release_if_done(fl, f);
 			continue;
 		}
 		if (qp->next_send > now) {
 			heap_push(s, id, qp); /* its rate was lowered while it waited in the ring */
 			continue;
 		}
-		struct sb_packet *p = sb_rdma_next_packet(sim, f, qp);
+		struct sb_packet *p = sb_rdma_next_packet(fl, f, qp);
 		sb_time free_at = now + (port->ps_per_byte ? (sb_time)p->size * port->ps_per_byte
 							    : sb_tx_time(p->size, port->rate_bps));
 		place(s, id, qp, free_at);
 		release_due(s, free_at);
 		if (s->ring_head == NO_QP) {
-			sb_port_pull_ready(sim, port, prio, false);
+			sb_port_pull_ready(fl->net, port, prio, false);
 			arm(s);
 		}
 		return p;
@@ -241,15 +242,15 @@ static struct sb_packet *nic_pull(struct sb_sim *sim, struct sb_port *port, uint
 	return NULL; /* the port clears the priority's bit */
 }
 
-static struct qp_sched *sched_of(struct sb_sim *sim, struct sb_flow *f)
+static struct qp_sched *sched_of(struct sb_flows *fl, struct sb_flow *f)
 {
-	struct sb_host *h = sim->hosts[f->src];
+	struct sb_host *h = fl->net->hosts[f->src];
 	if (!h->rdma) {
 		h->rdma = sb_xcalloc(1, sizeof(*h->rdma));
 		struct sb_port *nic = &h->node.ports[0];
 		for (uint8_t p = 0; p < SB_NPRIO; p++) {
 			struct qp_sched *s = &h->rdma->sched[p];
-			s->sim = sim;
+			s->fl = fl;
 			s->port = nic;
 			s->prio = p;
 			s->ring_head = s->ring_tail = NO_QP;
@@ -260,25 +261,25 @@ static struct qp_sched *sched_of(struct sb_sim *sim, struct sb_flow *f)
 	return &h->rdma->sched[f->prio];
 }
 
-void sb_rdma_nic_activate(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+void sb_rdma_nic_activate(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	if (qp->where != SB_QP_IDLE || !sb_rdma_sendable(f, qp))
 		return;
-	struct qp_sched *s = sched_of(sim, f);
-	if (qp->next_send <= link_free_at(s->port, sb_now(&sim->engine))) {
+	struct qp_sched *s = sched_of(fl, f);
+	if (qp->next_send <= link_free_at(s->port, sb_now(&fl->net->engine))) {
 		ring_push(s, f->id, qp);
-		sb_port_pull_ready(sim, s->port, s->prio, true);
+		sb_port_pull_ready(fl->net, s->port, s->prio, true);
 	} else {
 		heap_push(s, f->id, qp);
 		arm(s);
 	}
 }
 
-void sb_rdma_nic_repace(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+void sb_rdma_nic_repace(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	if (qp->where != SB_QP_PACED)
 		return; /* the ring and a pull re-check next_send when they serve the QP */
-	struct qp_sched *s = sched_of(sim, f);
+	struct qp_sched *s = sched_of(fl, f);
 	uint32_t i = qp->link;
 	s->heap[i].at = qp->next_send;
 	heap_sift_up(s, i);

@@ -25,16 +25,16 @@
 #ifndef SB_RDMA_NIC_H
 #define SB_RDMA_NIC_H
 
-struct sb_sim;
+struct sb_flows;
 struct sb_flow;
 struct sb_rdma_qp;
 struct sb_rdma_nic;
 
 /* The QP may have something to send (it started, its window opened, it went back): put an
  * idle QP in its scheduler and wake the NIC. Does nothing for a QP already scheduled. */
-void sb_rdma_nic_activate(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp);
+void sb_rdma_nic_activate(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp);
 /* The QP's next_send moved (its rate changed): re-order it and re-time the scheduler. */
-void sb_rdma_nic_repace(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp);
+void sb_rdma_nic_repace(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp);
 void sb_rdma_nic_free(struct sb_rdma_nic *nic);
 
 #endif

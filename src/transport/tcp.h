@@ -33,7 +33,7 @@
 #include "core/time.h"
 #include "transport/flow.h"
 
-struct sb_sim;
+struct sb_flows;
 struct sb_packet;
 struct sb_tcp;
 
@@ -50,19 +50,19 @@ struct sb_tcp;
 struct sb_tcp_cc_ops {
 	const char *name;
 	/* Once at start, after the engine initialised cwnd/ssthresh. May set f->ecn. Optional. */
-	void (*init)(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+	void (*init)(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 	/* `acked` new bytes were cumulatively acknowledged outside fast recovery: grow cwnd
 	 * (the engine applies the max_cwnd cap afterwards). */
-	void (*on_ack)(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked);
+	void (*on_ack)(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked);
 	/* A congestion event: a loss detected by ACKs (timeout = false) or a retransmission
 	 * timeout, or an ECN echo for controls without on_ecn. Returns the new ssthresh in bytes;
 	 * the engine then sets cwnd (per its recovery mode, 1 MSS after a timeout). */
-	uint64_t (*ssthresh)(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, bool timeout);
+	uint64_t (*ssthresh)(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, bool timeout);
 	/* Every ACK that delivers new data (also during recovery, where on_ack is not called):
 	 * `acked` bytes newly delivered (cumulatively or by SACK), `ece` its ECN echo. Called
 	 * before on_ack. When NULL, an ECE makes the engine halve as RFC 3168 (at most once per
 	 * window, through ssthresh()). */
-	void (*on_ecn)(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked,
+	void (*on_ecn)(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t acked,
 		       bool ece);
 };
 
@@ -124,7 +124,7 @@ struct sb_tcp_rx {
 	uint32_t comp_lo, comp_hi; /* lowest and highest withheld segment */
 };
 
-/* Per-flow counters for tests and diagnostics; the run's totals are sim->stats.tcp. */
+/* Per-flow counters for tests and diagnostics; the run's totals are fl->stats.tcp. */
 struct sb_tcp_stats {
 	uint32_t recoveries;   /* fast recovery episodes entered */
 	uint32_t tlp_probes;   /* loss probes sent */
@@ -207,16 +207,16 @@ double sb_dctcp_alpha(struct sb_tcp *tcp);
 
 /* Initialise the sender state with control `cc` without sending (unit tests drive a control
  * through this). */
-void sb_tcp_init(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_ops *cc);
+void sb_tcp_init(struct sb_flows *fl, struct sb_flow *f, const struct sb_tcp_cc_ops *cc);
 /* sb_tcp_init + send the SYN (tcp.handshake) or the initial window. */
-void sb_tcp_start(struct sb_sim *sim, struct sb_flow *f, const struct sb_tcp_cc_ops *cc);
-void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
+void sb_tcp_start(struct sb_flows *fl, struct sb_flow *f, const struct sb_tcp_cc_ops *cc);
+void sb_tcp_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
 /* ACKs at the sender, and the handshake's packets (SB_PKT_SYN) at either end. */
-void sb_tcp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
-void sb_tcp_on_timer(struct sb_sim *sim, struct sb_flow *f);
+void sb_tcp_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
+void sb_tcp_on_timer(struct sb_flows *fl, struct sb_flow *f);
 /* Time the handshake adds before the first data byte leaves (0 without tcp.handshake): the
  * ideal FCT includes it (sb_transport_ideal_fct). */
-sb_time sb_tcp_setup_time(const struct sb_sim *sim, uint32_t src, uint32_t dst);
+sb_time sb_tcp_setup_time(const struct sb_flows *fl, uint32_t src, uint32_t dst);
 
 /* Growth helpers shared by the controls. Slow start (RFC 5681 with RFC 3465's L = 2 MSS;
  * a quarter of that in HyStart++'s conservative slow start): grows cwnd up to ssthresh and
@@ -228,6 +228,6 @@ void sb_tcp_reno_ca(struct sb_tcp *tcp, uint64_t acked);
 uint64_t sb_tcp_half_flight(const struct sb_tcp *tcp);
 
 /* Bytes of a flow tagged "first RTT": sc->tcp.first_rtt_bytes, or one BDP of its path. */
-uint64_t sb_first_rtt_budget(const struct sb_sim *sim, const struct sb_flow *f);
+uint64_t sb_first_rtt_budget(const struct sb_flows *fl, const struct sb_flow *f);
 
 #endif

@@ -11,7 +11,7 @@
 #ifndef SB_TCP_ENGINE_H
 #define SB_TCP_ENGINE_H
 
-#include "sim/sim.h"
+#include "transport/flows.h"
 #include "transport/tcp.h"
 
 struct sb_packet;
@@ -42,9 +42,9 @@ static inline uint32_t tcp_seg_len(const struct sb_flow *f, const struct sb_tcp 
 
 /* The lane of pure ACKs and the handshake's packets (tcp.ack_path): the control queue, outside
  * every buffer (the ns-3 artifacts' queue 0), or the flow's data queue, charged and dropped. */
-static inline uint8_t tcp_control_lane(const struct sb_sim *sim)
+static inline uint8_t tcp_control_lane(const struct sb_flows *fl)
 {
-	return sim->sc->tcp.ack_path == SB_ACK_PATH_DATA ? SB_LANE_DATA : SB_LANE_CONTROL;
+	return fl->tcp->ack_path == SB_ACK_PATH_DATA ? SB_LANE_DATA : SB_LANE_CONTROL;
 }
 
 /* --- small steps of every ACK, inline because they run on every ACK --- */
@@ -115,9 +115,9 @@ static inline void tcp_rack_delivered(struct sb_tcp *tcp, sb_time xmit, uint64_t
 
 /* --- tcp.c --- */
 /* Put one segment [seq, seq + len) on the wire; counts it, tags RETX when seq < snd_max. */
-uint32_t tcp_send_segment(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq);
+uint32_t tcp_send_segment(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq);
 /* Send the next new segment at snd_nxt (recording it on the scoreboard in SACK mode). */
-void tcp_send_new(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_send_new(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 /* RFC 6298 (5.5): the timer expired, double the RTO (at most TCP_MAX_RTO, (2.5)). One helper
  * for the data's and the SYN's timers, so that one rule has one line. */
 static inline void tcp_rto_backoff(struct sb_tcp *tcp)
@@ -130,7 +130,7 @@ static inline void tcp_restart_rto(sb_time now, struct sb_tcp *tcp)
 	tcp->rto_at = tcp->snd_una >= tcp->snd_max ? SB_TIME_NEVER : now + tcp->rto;
 }
 /* Arm the flow's one timer at the earliest of the sender's and the receiver's deadlines. */
-static inline void tcp_timers(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static inline void tcp_timers(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	sb_time at = tcp->rto_at;
 	if (tcp->tlp_at < at)
@@ -140,13 +140,13 @@ static inline void tcp_timers(struct sb_sim *sim, struct sb_flow *f, struct sb_t
 	if (tcp->rx.unacked && tcp->rx.delack_at < at)
 		at = tcp->rx.delack_at;
 	if (f->timer_at != at)
-		sb_flow_arm_timer(sim, f, at);
+		sb_flow_arm_timer(fl, f, at);
 }
 /* RFC 3168 6.1.2: halve at most once per window of data on an ECN echo. */
-void tcp_ecn_halve(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_ecn_halve(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 /* A congestion response (loss detected by ACKs, or repaired by a probe): ssthresh from the
  * control; the caller sets cwnd. */
-void tcp_congestion_event(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_congestion_event(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 
 /* --- tcp_board.c: the scoreboard, [snd_una, snd_max) as SACK bits and send runs ---
  * Invariants: runs are in sequence order and cover [snd_una, snd_max) exactly; run
@@ -248,21 +248,21 @@ static inline uint64_t tcp_pipe(const struct sb_tcp *tcp)
 }
 
 /* --- tcp_sack.c --- */
-void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt);
-void tcp_sack_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_sack_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt);
+void tcp_sack_on_rto(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 /* Mark losses (RACK or DupThresh) and start fast recovery if any; then transmit. */
-void tcp_sack_detect_and_send(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_sack_detect_and_send(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 /* Send what NextSeg allows while pipe < cwnd (RFC 6675 §5 step C). */
-void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_sack_transmit(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 
 /* --- tcp_rack.c --- */
 /* RACK_detect_loss: mark lost runs, arm or stop the reordering timer; bytes newly lost. */
 uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now);
 
 /* (Re)arm or stop the probe timer per RFC 8985 §7.2 (inline: it runs on every ACK). */
-static inline void tcp_tlp_arm(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static inline void tcp_tlp_arm(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	const struct sb_tcp_params *p = &sim->sc->tcp;
+	const struct sb_tcp_params *p = fl->tcp;
 	(void)f;
 	/* not in recovery, not with SACKed data (RACK's timer covers that), one probe per
 	 * episode, and only with data in flight */
@@ -284,17 +284,17 @@ static inline void tcp_tlp_arm(struct sb_sim *sim, struct sb_flow *f, struct sb_
 	} else {
 		pto = SB_SEC; /* no RTT sample yet: 1 s, then capped by the RTO below */
 	}
-	sb_time at = sb_now(&sim->engine) + pto;
+	sb_time at = sb_now(&fl->net->engine) + pto;
 	tcp->tlp_at = at < tcp->rto_at ? at : tcp->rto_at;
 }
 /* The probe timer fired: send a probe (RFC 8985 §7.3), re-arm the RTO. */
-void tcp_tlp_fire(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp);
+void tcp_tlp_fire(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp);
 /* RFC 8985 §7.4: was a probe's loss repaired, or was it spurious? */
-void tcp_tlp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t ack, bool advanced,
+void tcp_tlp_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t ack, bool advanced,
 		    bool sacked);
 
 /* --- tcp_hystart.c --- */
-void tcp_hystart_init(struct sb_sim *sim, struct sb_tcp *tcp);
+void tcp_hystart_init(struct sb_flows *fl, struct sb_tcp *tcp);
 /* An ACK of new data in slow start with an RTT sample. */
 void tcp_hystart_on_ack(struct sb_tcp *tcp, uint64_t ack, sb_time rtt, sb_time now);
 /* A retransmission timeout ends HyStart++ and restarts classic HyStart (as ns-3 does). */
@@ -304,8 +304,8 @@ unsigned tcp_hystart_divisor(const struct sb_tcp *tcp);
 
 /* --- tcp_rx.c --- */
 /* The delayed-ACK deadline passed: acknowledge what is pending. */
-void tcp_rx_on_timer(struct sb_sim *sim, struct sb_flow *f);
+void tcp_rx_on_timer(struct sb_flows *fl, struct sb_flow *f);
 /* A handshake packet arrived at the receiver: answer a SYN with a SYN-ACK. */
-void tcp_rx_on_syn(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
+void tcp_rx_on_syn(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
 
 #endif

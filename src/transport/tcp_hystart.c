@@ -48,7 +48,7 @@
  */
 #include "transport/tcp_engine.h"
 
-#include "sim/sim.h"
+#include "transport/flows.h"
 
 /* RFC 9406 §4.3 constants. */
 #define N_RTT_SAMPLE 8
@@ -72,9 +72,9 @@
 
 enum { PHASE_SS, PHASE_CSS, PHASE_DONE };
 
-void tcp_hystart_init(struct sb_sim *sim, struct sb_tcp *tcp)
+void tcp_hystart_init(struct sb_flows *fl, struct sb_tcp *tcp)
 {
-	const struct sb_tcp_params *p = &sim->sc->tcp;
+	const struct sb_tcp_params *p = fl->tcp;
 	struct sb_tcp_hystart *h = &tcp->hs;
 	*h = (struct sb_tcp_hystart){
 		.last_round_min = SB_TIME_NEVER, .cur_round_min = SB_TIME_NEVER,

@@ -23,7 +23,7 @@
  */
 #include "transport/tcp_engine.h"
 
-#include "sim/sim.h"
+#include "transport/flows.h"
 
 /* RFC 8985 §6.2 step 4: reo_wnd = min_RTT / 4 by default. */
 #define RACK_REO_WND_DIVISOR 4
@@ -76,31 +76,31 @@ uint64_t tcp_rack_detect(struct sb_tcp *tcp, sb_time now)
 
 /* --- Tail Loss Probe --- */
 
-void tcp_tlp_fire(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_tlp_fire(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	tcp->tlp_at = SB_TIME_NEVER;
 	if (tcp->in_recovery || tcp->snd_una >= tcp->snd_max)
 		return;
 	if (tcp->snd_nxt < tcp_limit(f)) {
 		/* §7.3: a new segment, sent whatever cwnd says */
-		tcp_send_new(sim, f, tcp);
+		tcp_send_new(fl, f, tcp);
 		tcp->tlp_retrans = false;
 	} else {
 		/* else the last segment again */
 		uint64_t last = tcp->snd_max - 1;
 		uint64_t seq = last - last % tcp->mss;
-		tcp_send_segment(sim, f, tcp, seq);
-		tcp_board_retransmitted(tcp, seq, tcp->snd_max, sb_now(&sim->engine));
+		tcp_send_segment(fl, f, tcp, seq);
+		tcp_board_retransmitted(tcp, seq, tcp->snd_max, sb_now(&fl->net->engine));
 		tcp->tlp_retrans = true;
 	}
 	tcp->stats.tlp_probes++;
-	sim->stats.tcp.loss_probes++;
+	fl->stats.tcp.loss_probes++;
 	tcp->tlp_end = tcp->snd_nxt;
 	/* after a probe the RTO, not another probe, guards the flight */
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+	tcp->rto_at = sb_now(&fl->net->engine) + tcp->rto;
 }
 
-void tcp_tlp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t ack, bool advanced,
+void tcp_tlp_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t ack, bool advanced,
 		    bool sacked)
 {
 	if (!tcp->tlp_end || ack < tcp->tlp_end)
@@ -112,8 +112,8 @@ void tcp_tlp_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, u
 		 * copies arrived: the probe repaired a loss, so react as to any loss */
 		tcp->tlp_end = 0;
 		tcp->stats.tlp_repaired++;
-		sim->stats.tcp.loss_probe_repairs++;
-		tcp_congestion_event(sim, f, tcp);
+		fl->stats.tcp.loss_probe_repairs++;
+		tcp_congestion_event(fl, f, tcp);
 		tcp->cwnd = tcp->ssthresh;
 		tcp_cap(tcp);
 	} else if (!advanced && !sacked) {

@@ -40,7 +40,7 @@
 
 #include <string.h>
 #include "engine/packet.h"
-#include "sim/sim.h"
+#include "transport/flows.h"
 
 static inline uint64_t *slot(struct sb_ooo *o, uint64_t k, uint64_t *bit)
 {
@@ -50,10 +50,10 @@ static inline uint64_t *slot(struct sb_ooo *o, uint64_t k, uint64_t *bit)
 }
 
 /* The segment at rcv_nxt arrived (rcv_nxt is past it): take in the held segments it joins. */
-static void absorb(const struct sb_sim *sim, struct sb_flow *f)
+static void absorb(const struct sb_flows *fl, struct sb_flow *f)
 {
 	struct sb_ooo *o = &f->ooo;
-	const uint64_t mss = (uint64_t)sim->sc->tcp.mss;
+	const uint64_t mss = (uint64_t)fl->tcp->mss;
 	const uint64_t limit = f->size ? f->size : UINT64_MAX;
 	o->base = (o->base + 1) & (SB_OOO_SEGS - 1);
 	uint64_t bit, *w;
@@ -67,17 +67,17 @@ static void absorb(const struct sb_sim *sim, struct sb_flow *f)
 }
 
 /* A pure control packet from the receiver to the sender. */
-static inline struct sb_packet *reply(struct sb_sim *sim, struct sb_flow *f, uint8_t type, uint64_t seq)
+static inline struct sb_packet *reply(struct sb_flows *fl, struct sb_flow *f, uint8_t type, uint64_t seq)
 {
-	return sb_flow_control_packet(sim, f, type, seq, (uint32_t)sim->sc->tcp.ack_bytes, tcp_control_lane(sim), true);
+	return sb_flow_control_packet(fl, f, type, seq, (uint32_t)fl->tcp->ack_bytes, tcp_control_lane(fl), true);
 }
 
 /* Acknowledge `ack`, echoing `t_sent` (and whether that segment was a retransmission), with
  * ECE and the SACK report. */
-static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx,
+static inline void send_ack(struct sb_flows *fl, struct sb_flow *f, uint64_t ack, sb_time t_sent, bool retx,
 			    bool ece, uint16_t sack)
 {
-	struct sb_packet *a = reply(sim, f, SB_PKT_ACK, ack);
+	struct sb_packet *a = reply(fl, f, SB_PKT_ACK, ack);
 	a->t_sent = t_sent;
 	a->sack = sack;
 	if (ece)
@@ -85,37 +85,37 @@ static inline void send_ack(struct sb_sim *sim, struct sb_flow *f, uint64_t ack,
 	if (retx)
 		a->flags |= SB_PF_RETX;
 	sb_tcp_of(f)->rx.unacked = 0;
-	sb_host_send(sim, a);
+	sb_host_send(fl->net, a);
 }
 
 /* Take the segment into rcv_nxt or the held segments; returns its SACK report. Counts each
  * segment's first arrival in the run's `delivered` (Linux's TCPDelivered, which its senders
  * count from their ACKs: the same number when no ACK is lost, as here). */
-static inline uint16_t take(struct sb_sim *sim, struct sb_flow *f, uint64_t seq, uint64_t end)
+static inline uint16_t take(struct sb_flows *fl, struct sb_flow *f, uint64_t seq, uint64_t end)
 {
 	if (end <= f->rcv_nxt)
 		return 0; /* a duplicate */
 	struct sb_ooo *o = &f->ooo;
 	if (seq <= f->rcv_nxt) {
-		sim->stats.tcp.delivered++;
+		fl->stats.tcp.delivered++;
 		f->rcv_nxt = end;
 		if (o->n)
-			absorb(sim, f);
+			absorb(fl, f);
 		f->bytes_received = f->rcv_nxt;
 		return 0;
 	}
 	/* above rcv_nxt (segments start at multiples of the MSS): hold it and report it */
-	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)sim->sc->tcp.mss;
+	uint64_t k = (seq - f->rcv_nxt) / (uint64_t)fl->tcp->mss;
 	if (k >= SB_OOO_SEGS)
 		return 0; /* beyond the receive window: discarded, the sender will send it again */
-	sim->stats.tcp.ofo_segments++;
+	fl->stats.tcp.ofo_segments++;
 	if (!o->n)
 		o->base = 0; /* nothing held: any origin will do */
 	uint64_t bit, *w = slot(o, k, &bit);
 	if (!(*w & bit)) {
 		*w |= bit;
 		o->n++;
-		sim->stats.tcp.delivered++; /* once, however often it comes again */
+		fl->stats.tcp.delivered++; /* once, however often it comes again */
 	}
 	return sb_sack_code((uint32_t)k, 1);
 }
@@ -132,12 +132,12 @@ static inline bool held(struct sb_ooo *o, uint32_t k)
  * block each, so a compressed report of several runs takes several ACKs). Returns the ACKs
  * sent; the withheld segments left without an ACK of their own are counted in
  * acks_compressed (Linux's TCPAckCompressed). */
-static uint32_t flush_compressed(struct sb_sim *sim, struct sb_flow *f)
+static uint32_t flush_compressed(struct sb_flows *fl, struct sb_flow *f)
 {
 	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
 	if (!rx->comp_n)
 		return 0;
-	uint32_t next = (uint32_t)(f->rcv_nxt / (uint64_t)sim->sc->tcp.mss);
+	uint32_t next = (uint32_t)(f->rcv_nxt / (uint64_t)fl->tcp->mss);
 	uint32_t span = rx->comp_hi - rx->comp_lo, sent = 0;
 	for (uint32_t i = 0; i <= span;) {
 		uint32_t k = rx->comp_lo + i - next; /* offset above rcv_nxt, modulo 2^32 */
@@ -148,11 +148,11 @@ static uint32_t flush_compressed(struct sb_sim *sim, struct sb_flow *f)
 		uint32_t run = 1;
 		while (run < SB_SACK_RUN_MAX && i + run <= span && k + run < SB_OOO_SEGS && held(&f->ooo, k + run))
 			run++;
-		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sb_sack_code(k, run));
+		send_ack(fl, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sb_sack_code(k, run));
 		sent++;
 		i += run;
 	}
-	sim->stats.tcp.acks_compressed += rx->comp_n > sent ? rx->comp_n - sent : 0;
+	fl->stats.tcp.acks_compressed += rx->comp_n > sent ? rx->comp_n - sent : 0;
 	rx->comp_n = 0;
 	return sent;
 }
@@ -162,10 +162,10 @@ static uint32_t flush_compressed(struct sb_sim *sim, struct sb_flow *f)
  * tcp.sack_compress_nr of them, until the compression timer fires or one more is due. Returns
  * false when this segment's ACK must go at once, true when it is withheld or already sent
  * with the withheld ones. */
-static bool compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
+static bool compress(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp,
 		     const struct sb_packet *pkt)
 {
-	const struct sb_tcp_params *tp = &sim->sc->tcp;
+	const struct sb_tcp_params *tp = fl->tcp;
 	struct sb_tcp_rx *rx = &tcp->rx;
 	const uint64_t mss = (uint64_t)tp->mss;
 	uint32_t hole = (uint32_t)(f->rcv_nxt / mss), seg = (uint32_t)(pkt->seq / mss);
@@ -185,9 +185,9 @@ static bool compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
 		rx->echo_retx = retx;
 		/* Linux: min(tcp_comp_sack_delay_ns, RTT / 20) with tcp_comp_sack_slack_ns */
 		sb_time delay = tcp->min_rtt / 20, most = sb_time_from_us(tp->sack_compress_delay_us);
-		rx->delack_at = sb_now(&sim->engine) + (delay < most ? delay : most) +
+		rx->delack_at = sb_now(&fl->net->engine) + (delay < most ? delay : most) +
 				sb_time_from_us(tp->sack_compress_slack_us);
-		tcp_timers(sim, f, tcp);
+		tcp_timers(fl, f, tcp);
 	} else {
 		if ((int32_t)(seg - rx->comp_lo) < 0)
 			rx->comp_lo = seg;
@@ -200,14 +200,14 @@ static bool compress(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp,
 	bool due = rx->comp_n >= tp->sack_compress_nr; /* Linux: compressed_ack >= tcp_comp_sack_nr */
 	rx->comp_n++;
 	if (due)
-		flush_compressed(sim, f);
+		flush_compressed(fl, f);
 	return true;
 }
 
 /* With delayed ACKs: RFC 5681 §4.2's immediate cases and RFC 8257 §3.2's CE state. */
-static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void on_data_delayed(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
-	const struct sb_tcp_params *tp = &sim->sc->tcp;
+	const struct sb_tcp_params *tp = fl->tcp;
 	struct sb_tcp *tcp = sb_tcp_of(f);
 	struct sb_tcp_rx *rx = &tcp->rx;
 	uint64_t before = f->rcv_nxt;
@@ -216,11 +216,11 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 
 	/* A change of CE state first acknowledges what is pending, with the old state, so that
 	 * no ACK mixes marked and unmarked segments. */
-	if (ce != rx->ce && rx->unacked && !flush_compressed(sim, f))
-		send_ack(sim, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+	if (ce != rx->ce && rx->unacked && !flush_compressed(fl, f))
+		send_ack(fl, f, before, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
 	rx->ce = ce;
 
-	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
+	uint16_t sack = take(fl, f, pkt->seq, pkt->seq + pkt->payload);
 	bool complete = f->size && f->rcv_nxt >= f->size;
 	if (!rx->unacked) {
 		rx->echo_t_sent = pkt->t_sent;
@@ -234,53 +234,53 @@ static void on_data_delayed(struct sb_sim *sim, struct sb_flow *f, struct sb_pac
 	if (in_order && !complete && !quick && rx->unacked < tp->delack_count) {
 		/* delay: the timer runs from the first unacknowledged segment */
 		if (rx->unacked == 1) {
-			rx->delack_at = sb_now(&sim->engine) + sb_time_from_us(tp->delack_timeout_us);
-			tcp_timers(sim, f, tcp);
+			rx->delack_at = sb_now(&fl->net->engine) + sb_time_from_us(tp->delack_timeout_us);
+			tcp_timers(fl, f, tcp);
 		}
 	} else if (sack && f->rcv_nxt == before && !quick && tp->sack_compress_nr && tp->sack &&
-		   compress(sim, f, tcp, pkt)) {
+		   compress(fl, f, tcp, pkt)) {
 		/* withheld, or sent with the compressed ones */
-	} else if (flush_compressed(sim, f) && !sack) {
+	} else if (flush_compressed(fl, f) && !sack) {
 		/* the compressed ACKs just sent carry the cumulative ACK: this segment's is one of
 		 * them, as in Linux, whose one ACK carries every block */
-		sim->stats.tcp.acks_compressed++;
+		fl->stats.tcp.acks_compressed++;
 	} else {
 		/* a delayed-ACK deadline still armed just finds nothing pending */
-		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
+		send_ack(fl, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, sack);
 	}
 	if (complete && !f->done)
-		sb_flow_received(sim, f);
+		sb_flow_received(fl, f);
 }
 
-void sb_tcp_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+void sb_tcp_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
-	if (sim->sc->tcp.delack_count > 1) {
-		on_data_delayed(sim, f, pkt);
+	if (fl->tcp->delack_count > 1) {
+		on_data_delayed(fl, f, pkt);
 		return;
 	}
 	/* an ACK per segment, echoing its own timestamp, retransmission flag and CE */
-	uint16_t sack = take(sim, f, pkt->seq, pkt->seq + pkt->payload);
-	send_ack(sim, f, f->rcv_nxt, pkt->t_sent, pkt->flags & SB_PF_RETX, pkt->flags & SB_PF_CE, sack);
+	uint16_t sack = take(fl, f, pkt->seq, pkt->seq + pkt->payload);
+	send_ack(fl, f, f->rcv_nxt, pkt->t_sent, pkt->flags & SB_PF_RETX, pkt->flags & SB_PF_CE, sack);
 	if (f->size && !f->done && f->rcv_nxt >= f->size)
-		sb_flow_received(sim, f);
+		sb_flow_received(fl, f);
 }
 
-void tcp_rx_on_timer(struct sb_sim *sim, struct sb_flow *f)
+void tcp_rx_on_timer(struct sb_flows *fl, struct sb_flow *f)
 {
 	struct sb_tcp_rx *rx = &sb_tcp_of(f)->rx;
-	if (rx->unacked && !flush_compressed(sim, f))
-		send_ack(sim, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
+	if (rx->unacked && !flush_compressed(fl, f))
+		send_ack(fl, f, f->rcv_nxt, rx->echo_t_sent, rx->echo_retx, rx->ce, 0);
 }
 
-void tcp_rx_on_syn(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+void tcp_rx_on_syn(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	if (pkt->seq != 0)
 		return; /* the handshake's ACK: nothing to do, data follows */
 	/* a SYN, or its retransmission: (re)send the SYN-ACK, echoing the SYN's send time */
 	sb_tcp_of(f)->rx.syn_seen = true;
-	struct sb_packet *a = reply(sim, f, SB_PKT_SYN, 1);
+	struct sb_packet *a = reply(fl, f, SB_PKT_SYN, 1);
 	a->t_sent = pkt->t_sent;
 	if (pkt->flags & SB_PF_RETX)
 		a->flags |= SB_PF_RETX;
-	sb_host_send(sim, a);
+	sb_host_send(fl->net, a);
 }

@@ -27,28 +27,28 @@
 #include "transport/tcp_engine.h"
 
 #include "engine/packet.h"
-#include "sim/sim.h"
+#include "transport/flows.h"
 
 /* Retransmit the segment at seq. */
-static void retransmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
+static void retransmit(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, uint64_t seq)
 {
-	uint32_t len = tcp_send_segment(sim, f, tcp, seq);
-	tcp_board_retransmitted(tcp, seq, seq + len, sb_now(&sim->engine));
+	uint32_t len = tcp_send_segment(fl, f, tcp, seq);
+	tcp_board_retransmitted(tcp, seq, seq + len, sb_now(&fl->net->engine));
 	tcp->prr_out += len;
 }
 
 /* RFC 6675 NextSeg + send one segment. Returns false when there is nothing to send. */
-static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static bool send_next(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	const struct sb_tcp_params *p = &sim->sc->tcp;
+	const struct sb_tcp_params *p = fl->tcp;
 	uint64_t seq = tcp->in_recovery ? tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX) : UINT64_MAX;
 	if (seq != UINT64_MAX) {
-		retransmit(sim, f, tcp, seq); /* rule 1 */
+		retransmit(fl, f, tcp, seq); /* rule 1 */
 		return true;
 	}
 	if (tcp->snd_nxt < tcp_limit(f)) {
 		uint64_t before = tcp->snd_nxt;
-		tcp_send_new(sim, f, tcp); /* rule 2 */
+		tcp_send_new(fl, f, tcp); /* rule 2 */
 		if (tcp->in_recovery)
 			tcp->prr_out += tcp->snd_nxt - before;
 		return true;
@@ -57,14 +57,14 @@ static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 		return false;
 	seq = tcp_board_first_unsacked(tcp, RUN_OUT, tcp_board_high_sacked(tcp));
 	if (seq != UINT64_MAX) {
-		retransmit(sim, f, tcp, seq); /* rule 3 */
+		retransmit(fl, f, tcp, seq); /* rule 3 */
 		return true;
 	}
 	if (tcp->rescue_rxt < tcp->snd_una || !tcp->rescue_rxt) {
 		/* rule 4: the highest unSACKed segment, once per recovery */
 		seq = tcp_board_last_unsacked(tcp);
 		if (seq != UINT64_MAX) {
-			retransmit(sim, f, tcp, seq);
+			retransmit(fl, f, tcp, seq);
 			tcp->rescue_rxt = tcp->recover;
 			return true;
 		}
@@ -72,10 +72,10 @@ static bool send_next(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	return false;
 }
 
-void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_sack_transmit(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	bool sent = false;
-	for (uint64_t pipe = tcp_pipe(tcp); pipe < tcp->cwnd && send_next(sim, f, tcp);) {
+	for (uint64_t pipe = tcp_pipe(tcp); pipe < tcp->cwnd && send_next(fl, f, tcp);) {
 		sent = true;
 		uint64_t now_pipe = tcp_pipe(tcp);
 		if (now_pipe <= pipe)
@@ -84,22 +84,22 @@ void tcp_sack_transmit(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp
 	}
 	/* RFC 6298 (5.1): start the timer when sending with none running. */
 	if (sent && tcp->rto_at == SB_TIME_NEVER)
-		tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
+		tcp->rto_at = sb_now(&fl->net->engine) + tcp->rto;
 }
 
-static void enter_recovery(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+static void enter_recovery(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	tcp->stats.recoveries++;
-	sim->stats.tcp.recoveries++;
+	fl->stats.tcp.recoveries++;
 	tcp->recover = tcp->snd_max; /* RFC 6675 §5 (4.1): RecoveryPoint = HighData */
-	tcp_congestion_event(sim, f, tcp);
+	tcp_congestion_event(fl, f, tcp);
 	tcp->in_recovery = true;
 	tcp->in_loss = false;
 	tcp->rescue_rxt = 0;
 	tcp->prr_delivered = tcp->prr_out = 0;
 	tcp->recover_fs = tcp->snd_max - tcp->snd_una;
 	tcp->tlp_at = SB_TIME_NEVER;
-	if (sim->sc->tcp.recovery == SB_TCP_RECOVERY_RFC6675) {
+	if (fl->tcp->recovery == SB_TCP_RECOVERY_RFC6675) {
 		tcp->cwnd = tcp->ssthresh; /* RFC 6675 §5 (4.2) */
 		tcp_cap(tcp);
 	}
@@ -128,46 +128,46 @@ static void prr_cwnd(struct sb_tcp *tcp, uint64_t delivered)
 }
 
 /* Mark losses; true if anything is (still) waiting for retransmission. */
-static bool detect(struct sb_sim *sim, struct sb_tcp *tcp)
+static bool detect(struct sb_flows *fl, struct sb_tcp *tcp)
 {
 	if (!tcp->board.sacked && !tcp->in_recovery) {
 		/* no hole is known: nothing sent before a delivered segment is missing */
 		tcp->reo_at = SB_TIME_NEVER;
 		return false;
 	}
-	if (sim->sc->tcp.rack) {
+	if (fl->tcp->rack) {
 		uint32_t before = tcp->stats.lost_retransmits;
-		tcp_rack_detect(tcp, sb_now(&sim->engine));
-		sim->stats.tcp.lost_retransmits += tcp->stats.lost_retransmits - before;
+		tcp_rack_detect(tcp, sb_now(&fl->net->engine));
+		fl->stats.tcp.lost_retransmits += tcp->stats.lost_retransmits - before;
 	}
 	else
 		tcp_board_mark_dupthresh(tcp);
 	return tcp->board.lost != 0;
 }
 
-void tcp_sack_detect_and_send(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_sack_detect_and_send(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
-	bool lost = detect(sim, tcp);
+	bool lost = detect(fl, tcp);
 	if (lost && !tcp->in_recovery) {
 		/* RACK's timer started the recovery: PRR paces it from here as from an ACK (RFC 6937
 		 * from the first loss), with one segment counted as delivered as Linux's
 		 * tcp_rack_reo_timeout does (tcp_cwnd_reduction(sk, 1, ...)); the old cwnd, not yet
 		 * reduced, would send a burst of retransmissions into the queue that just dropped
 		 * their originals */
-		enter_recovery(sim, f, tcp);
-		if (sim->sc->tcp.recovery == SB_TCP_RECOVERY_PRR)
+		enter_recovery(fl, f, tcp);
+		if (fl->tcp->recovery == SB_TCP_RECOVERY_PRR)
 			prr_cwnd(tcp, tcp->mss);
 		uint64_t seq = tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX);
 		if (seq != UINT64_MAX)
-			retransmit(sim, f, tcp, seq); /* the fast retransmit, whatever cwnd says */
+			retransmit(fl, f, tcp, seq); /* the fast retransmit, whatever cwnd says */
 	}
-	tcp_sack_transmit(sim, f, tcp);
+	tcp_sack_transmit(fl, f, tcp);
 }
 
-void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt)
+void tcp_sack_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp, struct sb_packet *pkt)
 {
-	const struct sb_tcp_params *p = &sim->sc->tcp;
-	sb_time now = sb_now(&sim->engine);
+	const struct sb_tcp_params *p = fl->tcp;
+	sb_time now = sb_now(&fl->net->engine);
 	uint64_t ack = pkt->seq;
 	bool ece = pkt->flags & SB_PF_ECE;
 	bool echo_retx = pkt->flags & SB_PF_RETX;
@@ -204,13 +204,13 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 		tcp_min_rtt_sample(tcp, sample, echo_retx);
 		tcp_rack_delivered(tcp, pkt->t_sent, delivered_end, echo_retx, now);
 		if (tcp->cc->on_ecn)
-			tcp->cc->on_ecn(sim, f, tcp, delivered, ece);
+			tcp->cc->on_ecn(fl, f, tcp, delivered, ece);
 		else if (ece)
-			tcp_ecn_halve(sim, f, tcp);
+			tcp_ecn_halve(fl, f, tcp);
 	}
 	if (advanced && !echo_retx && tcp->cwnd < tcp->ssthresh)
 		tcp_hystart_on_ack(tcp, ack, sample, now);
-	tcp_tlp_on_ack(sim, f, tcp, ack, advanced, newly_sacked != 0);
+	tcp_tlp_on_ack(fl, f, tcp, ack, advanced, newly_sacked != 0);
 
 	/* the end of a recovery */
 	if (tcp->in_recovery && ack >= tcp->recover && advanced) {
@@ -221,34 +221,34 @@ void tcp_sack_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp, 
 		tcp->in_recovery = tcp->in_loss = false;
 	}
 	bool was_fast = tcp->in_recovery && !tcp->in_loss;
-	bool lost = detect(sim, tcp);
+	bool lost = detect(fl, tcp);
 	if (lost && !tcp->in_recovery) {
-		enter_recovery(sim, f, tcp);
+		enter_recovery(fl, f, tcp);
 		if (p->recovery == SB_TCP_RECOVERY_PRR)
 			prr_cwnd(tcp, delivered);
 		uint64_t seq = tcp_board_first_unsacked(tcp, RUN_LOST, UINT64_MAX);
 		if (seq != UINT64_MAX)
-			retransmit(sim, f, tcp, seq); /* the fast retransmit */
+			retransmit(fl, f, tcp, seq); /* the fast retransmit */
 	} else if (was_fast) {
 		if (p->recovery == SB_TCP_RECOVERY_PRR)
 			prr_cwnd(tcp, delivered);
 	} else if (advanced) {
 		/* open, or after a timeout: the control grows cwnd (slow start in both cases) */
-		tcp->cc->on_ack(sim, f, tcp, acked);
+		tcp->cc->on_ack(fl, f, tcp, acked);
 		tcp_cap(tcp);
 	}
 	if (advanced)
-		tcp_restart_rto(sb_now(&sim->engine), tcp);
-	tcp_sack_transmit(sim, f, tcp);
+		tcp_restart_rto(sb_now(&fl->net->engine), tcp);
+	tcp_sack_transmit(fl, f, tcp);
 	if (advanced || tcp->tlp_at != SB_TIME_NEVER)
-		tcp_tlp_arm(sim, f, tcp);
+		tcp_tlp_arm(fl, f, tcp);
 }
 
-void tcp_sack_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
+void tcp_sack_on_rto(struct sb_flows *fl, struct sb_flow *f, struct sb_tcp *tcp)
 {
 	/* RFC 5681 (4): ssthresh from the flight before the first timeout, held on repeats */
 	if (!tcp->backoff)
-		tcp->ssthresh = tcp->cc->ssthresh(sim, f, tcp, true);
+		tcp->ssthresh = tcp->cc->ssthresh(fl, f, tcp, true);
 	tcp->backoff++;
 	tcp->cwnd = tcp->mss;
 	tcp->ca_bytes = 0;
@@ -260,6 +260,6 @@ void tcp_sack_on_rto(struct sb_sim *sim, struct sb_flow *f, struct sb_tcp *tcp)
 	tcp_hystart_on_timeout(tcp);
 	tcp_board_mark_all_lost(tcp);
 	tcp_rto_backoff(tcp); /* RFC 6298 (5.5) */
-	tcp->rto_at = sb_now(&sim->engine) + tcp->rto;
-	tcp_sack_transmit(sim, f, tcp);
+	tcp->rto_at = sb_now(&fl->net->engine) + tcp->rto;
+	tcp_sack_transmit(fl, f, tcp);
 }

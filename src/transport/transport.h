@@ -3,12 +3,12 @@
  * struct sb_transport_ops, registered by name in src/transport/registry.c.
  *
  * The simulator calls:
- *   start(sim, flow)          at flow->start: send what the window allows;
- *   on_data(sim, flow, pkt)   at the destination host, for each data packet of the flow;
+ *   start(fl, flow)          at flow->start: send what the window allows;
+ *   on_data(fl, flow, pkt)   at the destination host, for each data packet of the flow;
  *                             the transport answers (ACK) and calls sb_flow_received()
  *                             when all bytes arrived. It must not free pkt (the caller does);
- *   on_ack(sim, flow, pkt)    at the source host, for each ACK of the flow;
- *   on_timer(sim, flow)       when the deadline set with sb_flow_arm_timer() is reached.
+ *   on_ack(fl, flow, pkt)    at the source host, for each ACK of the flow;
+ *   on_timer(fl, flow)       when the deadline set with sb_flow_arm_timer() is reached.
  * Packets are sent with sb_host_send(); they come from sb_packet_new(). (RDMA transports instead
  * hand their data packets to the NIC when it pulls them, see rdma.h.)
  */
@@ -19,7 +19,7 @@
 #include "core/param.h"
 #include "transport/flow.h"
 
-struct sb_sim;
+struct sb_flows;
 struct sb_packet;
 
 /* How a transport frames its data on the wire. The ideal FCT of its flows (flows.csv) and the
@@ -42,15 +42,15 @@ struct sb_transport_ops {
 	const char *summary;
 	/* Check that flow->tx can hold the state; called once at registration time in tests. */
 	size_t state_size;
-	void (*start)(struct sb_sim *sim, struct sb_flow *f);
-	void (*on_data)(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
-	void (*on_ack)(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt);
-	void (*on_timer)(struct sb_sim *sim, struct sb_flow *f);
+	void (*start)(struct sb_flows *fl, struct sb_flow *f);
+	void (*on_data)(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
+	void (*on_ack)(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt);
+	void (*on_timer)(struct sb_flows *fl, struct sb_flow *f);
 	/* NULL = TCP's framing (tcp.mss, tcp.header_bytes, tcp.ack_bytes). */
-	struct sb_framing (*framing)(const struct sb_sim *sim);
+	struct sb_framing (*framing)(const struct sb_flows *fl);
 	/* Time from a flow's start until its first data byte may leave on an idle path (TCP's
 	 * handshake), added to the ideal FCT; NULL = none. */
-	sb_time (*setup_time)(const struct sb_sim *sim, uint32_t src, uint32_t dst);
+	sb_time (*setup_time)(const struct sb_flows *fl, uint32_t src, uint32_t dst);
 	/* True while something outside the flow still refers to it by id after it completed
 	 * (the RDMA NIC's scheduler, until it meets the QP): the flow is not released then, and
 	 * the transport calls sb_flow_release_if_done() when the reference goes. NULL = never. */

@@ -84,9 +84,9 @@ static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint6
 	if (feed->unknown && !feed->unknown_line && r->transport == feed->unknown)
 		feed->unknown_line = r->line; /* the first line (in start order) that names it */
 	if (r->klass == SB_CLASS_LOSSLESS)
-		sim->lossless_prio_mask |= (uint8_t)(1u << r->priority);
+		sim->net.lossless_prio_mask |= (uint8_t)(1u << r->priority);
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
-	if ((at >> SB_TICK_BITS) - sim->engine.eq.cur_tick < SB_WHEEL_SIZE)
+	if ((at >> SB_TICK_BITS) - sim->net.engine.eq.cur_tick < SB_WHEEL_SIZE)
 		feed->n_near++; /* records are in start order: these are the first ones */
 	if (r->query >= 0) {
 		if (feed->nnotes == feed->notes_cap) {
@@ -104,7 +104,7 @@ static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint6
 static int check_streaming(struct sb_filefeed *feed, struct sb_error *err)
 {
 	struct sb_flowfile_cursor c;
-	if (sb_flowfile_open(&c, feed->path, feed->sim->nhosts, &feed->names, err))
+	if (sb_flowfile_open(&c, feed->path, feed->sim->net.nhosts, &feed->names, err))
 		return -1;
 	struct sb_flow_record r;
 	double prev = 0;
@@ -267,7 +267,7 @@ static void schedule_next(struct sb_filefeed *feed)
 	uint32_t id = feed->first_id + (uint32_t)i;
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
 	int32_t q = query_of(feed, r->query);
-	struct sb_flow *f = sb_flow_create_reserved(sim, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
+	struct sb_flow *f = sb_flow_create_reserved(&sim->flows, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
 	f->prio = (uint8_t)r->priority;
 	f->lossless = r->klass == SB_CLASS_LOSSLESS;
 	f->kind = (uint8_t)(q >= 0 ? SB_KIND_INCAST : SB_KIND_FILE);
@@ -275,9 +275,9 @@ static void schedule_next(struct sb_filefeed *feed)
 	/* the first records go into the wheel at build time, as they always did; the others
 	 * take the sequence number they would have had then */
 	if (i < feed->n_near)
-		sb_at(&sim->engine, at, file_start, feed, id);
+		sb_at(&sim->net.engine, at, file_start, feed, id);
 	else
-		sb_schedule_reserved(&sim->engine.eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
+		sb_schedule_reserved(&sim->net.engine.eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
 	push_pending(feed, at);
 	fetch(feed);
 }
@@ -301,7 +301,7 @@ static void file_start(void *obj, uint64_t id)
 	feed->phead = (feed->phead + 1) % feed->pcap;
 	feed->plen--;
 	top_up(feed);
-	sb_flow_start(feed->sim, sb_flow_get(feed->sim, (uint32_t)id));
+	sb_flow_start(&feed->sim->flows, sb_flow_get(&feed->sim->flows, (uint32_t)id));
 }
 
 /* --- build --- */
@@ -315,11 +315,11 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 	feed->path = sb_workload_flow_path(sim->sc, wi);
 	char key[48], why[sizeof(err->msg)];
 	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
-	uint8_t mask = sim->lossless_prio_mask;
+	uint8_t mask = sim->net.lossless_prio_mask;
 	int sorted = check_streaming(feed, err);
 	if (sorted == 0) {
 		/* not in start order: sort it in memory, and check that instead */
-		sim->lossless_prio_mask = mask;
+		sim->net.lossless_prio_mask = mask;
 		sb_flowfile_free(&feed->names);
 		free(feed->ops);
 		free(feed->notes);
@@ -330,7 +330,7 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 		feed->unknown_line = 0;
 		feed->unknown = NULL;
 		feed->in_memory = true;
-		if (sb_flowfile_load(feed->path, sim->nhosts, &feed->names, err) == 0) {
+		if (sb_flowfile_load(feed->path, sim->net.nhosts, &feed->names, err) == 0) {
 			for (size_t i = 0; i < feed->names.n; i++)
 				note(feed, &feed->names.flows[i], i);
 			sorted = 1;
@@ -348,14 +348,14 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 		return sb_scenario_fail(sim->sc, key, err, "%s:%d: column transport: unknown transport \"%s\", expected one of %s",
 					feed->path, feed->unknown_line, feed->unknown, known);
 	}
-	if (feed->n >= UINT32_MAX - sim->flows.next_id)
+	if (feed->n >= UINT32_MAX - sim->flows.table.next_id)
 		return sb_scenario_fail(sim->sc, key, err, "%s: %llu flows, expected fewer than %u in one run", feed->path,
 					(unsigned long long)feed->n, UINT32_MAX - 1);
 	if (make_queries(feed, err))
 		return -1;
-	feed->first_id = sb_flow_table_reserve(&sim->flows, (uint32_t)feed->n);
-	feed->first_seq = sb_eventq_reserve(&sim->engine.eq, feed->n - feed->n_near);
-	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, sim->nhosts, &feed->names, err)) {
+	feed->first_id = sb_flow_table_reserve(&sim->flows.table, (uint32_t)feed->n);
+	feed->first_seq = sb_eventq_reserve(&sim->net.engine.eq, feed->n - feed->n_near);
+	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, sim->net.nhosts, &feed->names, err)) {
 		snprintf(why, sizeof(why), "%s", err->msg);
 		return sb_scenario_fail(sim->sc, key, err, "%s", why);
 	}

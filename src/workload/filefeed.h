@@ -38,7 +38,7 @@ struct sb_filefeed;
 struct sb_sim;
 
 /* Check workload `wi`'s flow list and schedule its first records, its flows starting at
- * `start`; sets sim->lossless_prio_mask bits. *out is the feed to free with the workloads;
+ * `start`; sets sim->net.lossless_prio_mask bits. *out is the feed to free with the workloads;
  * -1 with err set ("workloads.N.path: FILE:LINE: ..."). */
 int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_filefeed **out, struct sb_error *err);
 void sb_filefeed_free(struct sb_filefeed *feed);

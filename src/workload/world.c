@@ -35,29 +35,29 @@ char *sb_workload_flow_path(const struct sb_scenario *sc, size_t wi)
 	return sb_scenario_path(sc, full, path ? path : "");
 }
 
-uint32_t sb_world_hosts(const struct sb_sim *sim) { return sim->nhosts; }
-uint32_t sb_world_racks(const struct sb_sim *sim) { return sim->nracks; }
-uint32_t sb_world_rack_of(const struct sb_sim *sim, uint32_t host) { return sim->hosts[host]->rack; }
-uint32_t sb_world_rack_first(const struct sb_sim *sim, uint32_t rack) { return sim->rack_first[rack]; }
-uint32_t sb_world_rack_count(const struct sb_sim *sim, uint32_t rack) { return sim->rack_count[rack]; }
+uint32_t sb_world_hosts(const struct sb_sim *sim) { return sim->net.nhosts; }
+uint32_t sb_world_racks(const struct sb_sim *sim) { return sim->net.nracks; }
+uint32_t sb_world_rack_of(const struct sb_sim *sim, uint32_t host) { return sim->net.hosts[host]->rack; }
+uint32_t sb_world_rack_first(const struct sb_sim *sim, uint32_t rack) { return sim->net.rack_first[rack]; }
+uint32_t sb_world_rack_count(const struct sb_sim *sim, uint32_t rack) { return sim->net.rack_count[rack]; }
 uint64_t sb_world_seed(const struct sb_sim *sim) { return sim->seed; }
 sb_time sb_world_arrivals_end(const struct sb_sim *sim) { return sim->arrivals_end; }
-sb_time sb_world_now(const struct sb_sim *sim) { return sb_now(&sim->engine); }
+sb_time sb_world_now(const struct sb_sim *sim) { return sb_now(&sim->net.engine); }
 
 void sb_world_at(struct sb_sim *sim, sb_time when, sb_event_fn fn, void *obj)
 {
-	sb_at(&sim->engine, when, fn, obj, 0);
+	sb_at(&sim->net.engine, when, fn, obj, 0);
 }
 
 double sb_world_host_bps(const struct sb_sim *sim, uint32_t host)
 {
-	return (double)sim->hosts[host]->node.ports[0].rate_bps;
+	return (double)sim->net.hosts[host]->node.ports[0].rate_bps;
 }
 
 /* The rack's uplinks shared by its hosts: the capacity an "uplink" load is relative to. */
 double sb_world_uplink_share_bps(const struct sb_sim *sim, uint32_t host)
 {
-	const struct sb_port *nic = &sim->hosts[host]->node.ports[0];
+	const struct sb_port *nic = &sim->net.hosts[host]->node.ports[0];
 	const struct sb_node *tor = nic->peer->node;
 	double up = 0, hosts = 0;
 	for (uint16_t p = 0; p < tor->nports; p++) {
@@ -71,13 +71,13 @@ double sb_world_uplink_share_bps(const struct sb_sim *sim, uint32_t host)
 
 void sb_world_note_lossless(struct sb_sim *sim, int prio)
 {
-	sim->lossless_prio_mask |= (uint8_t)(1u << prio);
+	sim->net.lossless_prio_mask |= (uint8_t)(1u << prio);
 }
 
 struct sb_flow *sb_world_spawn(const struct sb_wl_run *r, uint32_t src, uint32_t dst, uint64_t size,
 			       sb_time start, enum sb_flow_kind kind)
 {
-	struct sb_flow *f = sb_flow_create(r->sim, src, dst, size, start, r->transport);
+	struct sb_flow *f = sb_flow_create(&r->sim->flows, src, dst, size, start, r->transport);
 	f->prio = (uint8_t)r->prio;
 	f->lossless = r->klass == SB_CLASS_LOSSLESS;
 	f->kind = (uint8_t)kind;
@@ -94,7 +94,7 @@ int32_t sb_world_query(const struct sb_wl_run *r, uint32_t host, sb_time start, 
 
 int sb_world_check_host(const struct sb_wl_run *r, const char *key, int64_t h, struct sb_error *err)
 {
-	uint32_t n = r->sim->nhosts;
+	uint32_t n = r->sim->net.nhosts;
 	if (h < 0 || h >= (int64_t)n)
 		return sb_wl_fail(&r->env, key, err, "%lld is not a host (the topology has %u, 0..%u)", (long long)h,
 				  n, n - 1);

@@ -61,7 +61,7 @@ static void arrive(uint8_t prio, uint32_t size)
 	p->type = SB_PKT_DATA;
 	p->prio = prio;
 	p->size = size;
-	sb_port_enqueue(&sim, &port, p);
+	sb_port_enqueue(&sim.net, &port, p);
 	struct sb_dp_pkt *d = sb_dp_pool_get(&pool);
 	assert_non_null(d);
 	d->prio = prio;
@@ -73,9 +73,9 @@ static void arrive(uint8_t prio, uint32_t size)
 static void run_sched(uint8_t sched)
 {
 	memset(&sim, 0, sizeof(sim));
-	sb_eventq_init(&sim.engine.eq);
-	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
-	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
+	sb_eventq_init(&sim.net.engine.eq);
+	node = (struct sb_node){ .net = &sim.net, .kind = SB_NODE_HOST };
+	port = (struct sb_port){ .node = &node, .net = &sim.net, .node_kind = SB_NODE_HOST, .peer = &port,
 				 .peer_node = &node, .peer_kind = SB_NODE_HOST, .rate_bps = 10000000000,
 				 .ps_per_byte = 800, .delay = 1000 * SB_SEC, .sched = sched };
 	static const uint32_t quantum[SB_NPRIO] = { 1500, 500, 3000, 1500, 64, 9000, 1500, 700 };
@@ -98,17 +98,17 @@ static void run_sched(uint8_t sched)
 			arrive(prio, 64 + (uint32_t)sb_rng_below(&rng, 1500));
 		}
 		port.paused = 0;
-		sb_port_kick(&sim, &port);
+		sb_port_kick(&sim.net, &port);
 		compare_new();
 		unsigned steps = (unsigned)sb_rng_below(&rng, 6);
-		for (unsigned s = 0; s < steps && sb_eventq_peek_time(&sim.engine.eq) < 500 * SB_SEC; s++) {
-			sb_eventq_run_until(&sim.engine.eq, sb_eventq_peek_time(&sim.engine.eq));
+		for (unsigned s = 0; s < steps && sb_eventq_peek_time(&sim.net.engine.eq) < 500 * SB_SEC; s++) {
+			sb_eventq_run_until(&sim.net.engine.eq, sb_eventq_peek_time(&sim.net.engine.eq));
 			compare_new();
 		}
 	}
 	/* drain */
-	while (sb_eventq_peek_time(&sim.engine.eq) < 500 * SB_SEC) {
-		sb_eventq_run_until(&sim.engine.eq, sb_eventq_peek_time(&sim.engine.eq));
+	while (sb_eventq_peek_time(&sim.net.engine.eq) < 500 * SB_SEC) {
+		sb_eventq_run_until(&sim.net.engine.eq, sb_eventq_peek_time(&sim.net.engine.eq));
 		compare_new();
 	}
 	assert_null(sb_swport_select(&sw));
@@ -118,7 +118,7 @@ static void run_sched(uint8_t sched)
 		next = p->next;
 		free(p);
 	}
-	sb_eventq_free(&sim.engine.eq);
+	sb_eventq_free(&sim.net.engine.eq);
 	sb_dp_pool_fini(&pool);
 }
 

@@ -41,7 +41,7 @@ static void test_plan_is_the_simulators_flows(void **state)
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
 	assert_true(p.n > 20);
-	assert_int_equal(p.n, sim.stats.flows_started);
+	assert_int_equal(p.n, sim.flows.stats.flows_started);
 	size_t queries = 0, cubic = 0;
 	for (size_t i = 0; i < sim.nrecords; i++) {
 		const struct sb_flow_result *r = &sim.records[i];
@@ -87,8 +87,8 @@ static void test_report_uses_the_measured_times(void **state)
 			*(a ? &b : &a) = &p.flows[k];
 	assert_non_null(b);
 	/* the ideal FCT of the flow's transport (no handshake here), as a run computes it */
-	sb_time ia = sb_transport_ideal_fct(&p.sim, sb_transport_find("cubic"), a->src, a->dst, a->size);
-	sb_time ib = sb_transport_ideal_fct(&p.sim, sb_transport_find("cubic"), b->src, b->dst, b->size);
+	sb_time ia = sb_transport_ideal_fct(&p.sim.flows, sb_transport_find("cubic"), a->src, a->dst, a->size);
+	sb_time ib = sb_transport_ideal_fct(&p.sim.flows, sb_transport_find("cubic"), b->src, b->dst, b->size);
 	char text[512];
 	snprintf(text, sizeof(text), "flow_id,src,dst,size_bytes,fct_ps\n%u,%u,%u,%llu,%llu\n%u,%u,%u,%llu,%llu\n", b->id,
 		 b->src, b->dst, (unsigned long long)b->size, (unsigned long long)(3 * ib), a->id, a->src, a->dst,
@@ -315,7 +315,7 @@ static void test_report_refuses_bad_values(void **state)
 		assert_int_equal(sb_load_switch_counts(&q, sw, &err), -1);
 		if (!strstr(err.msg, sums[c].msg))
 			fail_msg("summary %zu: %s", c, err.msg);
-		assert_int_equal(q.sim.stats.pkts_dropped, 0); /* nothing taken from a refused file */
+		assert_int_equal(q.sim.net.stats.pkts_dropped, 0); /* nothing taken from a refused file */
 		sb_load_plan_free(&q);
 	}
 	/* occupancy.csv: each column checked, the line and the column named */

@@ -109,7 +109,7 @@ static void enqueue(uint8_t prio, uint32_t size)
 	p->size = size;
 	assert_true(model.tail[prio] < MAXQ);
 	model.size[prio][model.tail[prio]++] = size;
-	sb_port_enqueue(&sim, &port, p);
+	sb_port_enqueue(&sim.net, &port, p);
 	compare_new();
 }
 
@@ -118,9 +118,9 @@ static void test_drr_matches_model(void **state)
 	(void)state;
 	memset(&sim, 0, sizeof(sim));
 	memset(&model, 0, sizeof(model));
-	sb_eventq_init(&sim.engine.eq);
-	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
-	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
+	sb_eventq_init(&sim.net.engine.eq);
+	node = (struct sb_node){ .net = &sim.net, .kind = SB_NODE_HOST };
+	port = (struct sb_port){ .node = &node, .net = &sim.net, .node_kind = SB_NODE_HOST, .peer = &port,
 				 .rate_bps = 10000000000, .ps_per_byte = 800, .delay = 1000 * SB_SEC,
 				 .sched = SB_SCHED_DRR };
 	static const uint32_t quantum[SB_NPRIO] = { 1500, 500, 3000, 1500, 64, 9000, 1500, 700 };
@@ -150,10 +150,10 @@ static void test_drr_matches_model(void **state)
 		if (sb_rng_below(&rng, 10) == 0) {
 			uint8_t paused = (uint8_t)(sb_rng_below(&rng, 2) ? 1u << sb_rng_below(&rng, 8) : 0);
 			port.paused = model.paused = paused;
-			sb_port_kick(&sim, &port);
+			sb_port_kick(&sim.net, &port);
 			compare_new();
 		}
-		sb_eventq_run_until(&sim.engine.eq, sim.engine.eq.now + sb_rng_below(&rng, 3000) * SB_NS);
+		sb_eventq_run_until(&sim.net.engine.eq, sim.net.engine.eq.now + sb_rng_below(&rng, 3000) * SB_NS);
 		compare_new();
 	}
 	print_message("%llu packets compared\n", (unsigned long long)compared);
@@ -167,16 +167,16 @@ static void test_drr_matches_model(void **state)
 			next = p->next;
 			free(p);
 		}
-	sb_eventq_free(&sim.engine.eq);
+	sb_eventq_free(&sim.net.engine.eq);
 }
 
 /* A bare port of `sched` with an empty pipeline; the caller frees with bench_free(). */
 static void bench_port(uint8_t sched)
 {
 	memset(&sim, 0, sizeof(sim));
-	sb_eventq_init(&sim.engine.eq);
-	node = (struct sb_node){ .sim = &sim, .kind = SB_NODE_HOST };
-	port = (struct sb_port){ .node = &node, .sim = &sim, .node_kind = SB_NODE_HOST, .peer = &port,
+	sb_eventq_init(&sim.net.engine.eq);
+	node = (struct sb_node){ .net = &sim.net, .kind = SB_NODE_HOST };
+	port = (struct sb_port){ .node = &node, .net = &sim.net, .node_kind = SB_NODE_HOST, .peer = &port,
 				 .peer_node = &node, .peer_kind = SB_NODE_HOST, .rate_bps = 10000000000,
 				 .ps_per_byte = 800, .delay = 1000 * SB_SEC, .sched = sched,
 				 .profile = &sb_port_profile_default };
@@ -199,7 +199,7 @@ static void bench_free(void)
 		next = p->next;
 		free(p);
 	}
-	sb_eventq_free(&sim.engine.eq);
+	sb_eventq_free(&sim.net.engine.eq);
 }
 
 /* The order the pipeline holds, as "prio:size" words. */
@@ -225,10 +225,10 @@ static void test_rr_one_packet_per_turn(void **state)
 		bench_port(scheds[i]);
 		port.busy_until = 1 * SB_US; /* everything queues behind a packet being sent */
 		for (int k = 0; k < 4; k++)
-			sb_port_enqueue(&sim, &port, packet(1, 1048, SB_PKT_DATA, SB_LANE_DATA));
+			sb_port_enqueue(&sim.net, &port, packet(1, 1048, SB_PKT_DATA, SB_LANE_DATA));
 		for (int k = 0; k < 6; k++)
-			sb_port_enqueue(&sim, &port, packet(3, 64, SB_PKT_DATA, SB_LANE_DATA));
-		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
+			sb_port_enqueue(&sim.net, &port, packet(3, 64, SB_PKT_DATA, SB_LANE_DATA));
+		sb_eventq_run_until(&sim.net.engine.eq, 1 * SB_MS);
 		char got[256];
 		wire_order(got, sizeof(got));
 		print_message("%s: %s\n", i == 0 ? "rr " : "drr", got);
@@ -246,13 +246,13 @@ static void test_nic_control_priority_or_fifo(void **state)
 	for (int fifo = 0; fifo < 2; fifo++) {
 		bench_port(SB_SCHED_DRR);
 		for (int k = 0; k < 3; k++)
-			sb_port_enqueue(&sim, &port, packet(1, 1048, SB_PKT_DATA, SB_LANE_DATA));
+			sb_port_enqueue(&sim.net, &port, packet(1, 1048, SB_PKT_DATA, SB_LANE_DATA));
 		struct sb_packet *ack = packet(1, 64, SB_PKT_ACK, SB_LANE_CONTROL);
 		if (fifo)
-			sb_port_enqueue_fifo(&sim, &port, ack);
+			sb_port_enqueue_fifo(&sim.net, &port, ack);
 		else
-			sb_port_enqueue(&sim, &port, ack);
-		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
+			sb_port_enqueue(&sim.net, &port, ack);
+		sb_eventq_run_until(&sim.net.engine.eq, 1 * SB_MS);
 		char got[256];
 		wire_order(got, sizeof(got));
 		print_message("control_queue = %s: %s\n", fifo ? "fifo    " : "priority", got);
@@ -277,10 +277,10 @@ static void test_busy_time(void **state)
 		sb_time want = 0;
 		for (int k = 0; k < 4; k++) {
 			want += sb_tx_time(sizes[k], rates[r]);
-			sb_port_enqueue(&sim, &port, packet((uint8_t)k, sizes[k], k == 1 ? SB_PKT_ACK : SB_PKT_DATA,
+			sb_port_enqueue(&sim.net, &port, packet((uint8_t)k, sizes[k], k == 1 ? SB_PKT_ACK : SB_PKT_DATA,
 							    k == 1 ? SB_LANE_CONTROL : SB_LANE_DATA));
 		}
-		sb_eventq_run_until(&sim.engine.eq, 1 * SB_MS);
+		sb_eventq_run_until(&sim.net.engine.eq, 1 * SB_MS);
 		assert_int_equal(port.tx_bytes, 1048 + 64 + 1000 + 7); /* all four sent */
 		assert_int_equal(sb_port_busy_time(&port), want);
 		bench_free();

@@ -58,7 +58,7 @@ static void test_ecn_thresholds_per_rate(void **state)
 		struct sb_sim sim;
 		tl_scenario(&sc, buf, NULL, 0);
 		tl_build(&sim, &sc);
-		const struct sb_node *leaf = &sim.switches[0]->node;
+		const struct sb_node *leaf = &sim.net.switches[0]->node;
 		assert_int_equal(leaf->nports, 3);
 		assert_int_equal(leaf->ports[0].profile->ecn[1].kmin, 400000);  /* host port, 100G */
 		assert_int_equal(leaf->ports[0].profile->ecn[1].kmax, 1600000);
@@ -83,12 +83,12 @@ static void test_ecn_tables_shared_only_when_equal(void **state)
 			 "  ecn_kmax_bytes = [1e12, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4, 4e4]; ecn_ref_gbps = 1e-6; };\n",
 		    NULL, 0);
 	tl_build(&sim, &sc);
-	const struct sb_node *leaf = &sim.switches[0]->node;
+	const struct sb_node *leaf = &sim.net.switches[0]->node;
 	assert_true(leaf->ports[0].profile->ecn[0].kmin == UINT64_MAX && leaf->ports[2].profile->ecn[0].kmin == UINT64_MAX);
 	assert_true(leaf->ports[0].profile->ecn[1].kmin == 4000000000000ull);  /* 40 KB at 1 kb/s is 4 TB on 100G */
 	assert_true(leaf->ports[2].profile->ecn[1].kmin == 16000000000000ull); /* and 16 TB on 400G */
 	assert_ptr_equal(leaf->ports[0].profile, leaf->ports[1].profile); /* the two host ports: one profile */
-	assert_int_equal(sim.nport_profiles, 3); /* switch ports at 100G and at 400G, and the hosts' NICs */
+	assert_int_equal(sim.net.nport_profiles, 3); /* switch ports at 100G and at 400G, and the hosts' NICs */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -105,11 +105,11 @@ static void test_ecn_thresholds_saturate(void **state)
 			 "switch: { ecn_mode = \"red\"; ecn_kmin_bytes = 1e12; ecn_kmax_bytes = 1e12; ecn_ref_gbps = 1e-6; };\n",
 		    NULL, 0);
 	tl_build(&sim, &sc);
-	const struct sb_node *leaf = &sim.switches[0]->node;
+	const struct sb_node *leaf = &sim.net.switches[0]->node;
 	for (uint16_t p = 0; p < leaf->nports; p++) {
 		assert_true(leaf->ports[p].profile->ecn[1].kmin == UINT64_MAX);
 		assert_true(leaf->ports[p].profile->ecn[1].kmax == UINT64_MAX);
-		assert_false(sb_ecn_decide(&leaf->ports[p].profile->ecn[1], UINT64_MAX - 1, &sim.switches[0]->rng));
+		assert_false(sb_ecn_decide(&leaf->ports[p].profile->ecn[1], UINT64_MAX - 1, &sim.net.switches[0]->rng));
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -174,7 +174,7 @@ static void test_multi_mmu_split(void **state)
 	sc.sw.mmu_ports = 2;
 	tl_set_scheme(&sc, "dt", "alpha", "1");
 	tl_build(&sim, &sc);
-	struct sb_switch *sw = sim.switches[0];
+	struct sb_switch *sw = sim.net.switches[0];
 	assert_int_equal(sw->nmmus, 2);
 	assert_int_equal(sw->mmus[0]->buffer, B / 2);
 	assert_int_equal(sw->mmus[1]->buffer, B / 2);
@@ -207,7 +207,7 @@ static void test_static_share_per_mmu(void **state)
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 0);
 	tl_run_and_check(&sim);
 	/* 500 KB per MMU, 2 ports each: 250 KB per queue */
-	uint64_t q = sim.switches[0]->mmus[0]->q_egr[sb_mmu_qi(0, 1)];
+	uint64_t q = sim.net.switches[0]->mmus[0]->q_egr[sb_mmu_qi(0, 1)];
 	assert_true(q <= 250000 && q > 250000 - 2 * 1048); /* full, give or take the packet leaving */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -224,7 +224,7 @@ struct pfc_ctx {
 static void send_pause(void *obj, uint64_t pause)
 {
 	struct pfc_ctx *c = obj;
-	struct sb_mmu *m = c->sim->switches[0]->mmus[0];
+	struct sb_mmu *m = c->sim->net.switches[0]->mmus[0];
 	if (pause)
 		c->at_pause = c->f->bytes_received;
 	else
@@ -241,8 +241,8 @@ static void test_pfc_pause_resume(void **state)
 	sc.run.duration_ms = 3;
 	tl_build(&sim, &sc);
 	struct pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), 0, 0 };
-	sb_at(&sim.engine, 1 * SB_MS, send_pause, &c, 1);
-	sb_at(&sim.engine, 2 * SB_MS, send_pause, &c, 0);
+	sb_at(&sim.net.engine, 1 * SB_MS, send_pause, &c, 1);
+	sb_at(&sim.net.engine, 2 * SB_MS, send_pause, &c, 0);
 	tl_run_and_check(&sim);
 	/* in flight when the pause took effect: at most a few packets (2 x 1 us links at 10G) */
 	assert_true(c.at_resume - c.at_pause < 6 * 1000);
@@ -250,11 +250,11 @@ static void test_pfc_pause_resume(void **state)
 	double per_ms = 5e9 / 8 / 1e3 * 1000.0 / 1048.0;
 	assert_true(c.at_pause > 0.97 * per_ms);
 	assert_true(c.f->bytes_received - c.at_resume > 0.97 * per_ms);
-	assert_int_equal(sim.stats.pfc_pause_frames, 1);
-	assert_int_equal(sim.stats.pfc_resume_frames, 1);
-	assert_int_equal(sim.hosts[1]->node.ports[0].pause_rx, 1);
-	assert_int_equal(sim.hosts[1]->node.ports[0].resume_rx, 1);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pfc_pause_frames, 1);
+	assert_int_equal(sim.net.stats.pfc_resume_frames, 1);
+	assert_int_equal(sim.net.hosts[1]->node.ports[0].pause_rx, 1);
+	assert_int_equal(sim.net.hosts[1]->node.ports[0].resume_rx, 1);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -271,7 +271,7 @@ struct port_pfc_ctx {
 static void port_pfc_step(void *obj, uint64_t step)
 {
 	struct port_pfc_ctx *c = obj;
-	struct sb_mmu *m = c->sim->switches[0]->mmus[0];
+	struct sb_mmu *m = c->sim->net.switches[0]->mmus[0];
 	static const int action[5] = { PPAUSE, QRESUME, QPAUSE, PRESUME, QRESUME };
 	c->at[step] = c->f->bytes_received;
 	switch (action[step]) {
@@ -292,7 +292,7 @@ static void test_pfc_port_level(void **state)
 	tl_build(&sim, &sc);
 	struct port_pfc_ctx c = { &sim, tl_cbr(&sim, 1, 0, 5000000000ULL, 1048, 0), { 0 } };
 	for (uint64_t k = 0; k < 5; k++)
-		sb_at(&sim.engine, (k + 1) * SB_MS, port_pfc_step, &c, k);
+		sb_at(&sim.net.engine, (k + 1) * SB_MS, port_pfc_step, &c, k);
 	tl_run_and_check(&sim);
 	uint64_t ms_bytes = 5000000000ULL / 8 / 1000 * 1000 / 1048; /* payload bytes per ms */
 	assert_true(c.at[0] > ms_bytes * 97 / 100);          /* running before the port pause */
@@ -301,7 +301,7 @@ static void test_pfc_port_level(void **state)
 	assert_true(c.at[3] - c.at[2] < 6000);               /* now queue- and port-paused */
 	assert_true(c.at[4] - c.at[3] < 6000);               /* port resume: queue pause remains */
 	assert_true(c.f->bytes_received - c.at[4] > ms_bytes * 97 / 100); /* both lifted: runs */
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	assert_int_equal(m->pfc_port_pauses_sent, 1);
 	assert_int_equal(m->pfc_port_resumes_sent, 1);
 	assert_int_equal(m->pfc_pauses_sent, 1);
@@ -338,11 +338,11 @@ static void test_nic_limit(void **state)
 	sc.host.nic_buffer_bytes = 32 * 1048;
 	sc.run.duration_ms = 100;
 	tl_build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 2000000, 0, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 1, 0, 2000000, 0, sb_transport_find("newreno"));
 	tl_run_and_check(&sim);
-	assert_true(sim.stats.drops_nic > 0);
+	assert_true(sim.net.stats.drops_nic > 0);
 	assert_true(f->completed);
-	assert_int_equal(sim.stats.drops[SB_DROP_THRESHOLD] + sim.stats.drops[SB_DROP_BUFFER_FULL], 0);
+	assert_int_equal(sim.net.stats.drops[SB_DROP_THRESHOLD] + sim.net.stats.drops[SB_DROP_BUFFER_FULL], 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -364,14 +364,14 @@ static void test_dequeue_hook_cannot_double_book_a_link(void **state)
 	sc.run.duration_ms = 2;
 	tl_build(&sim, &sc);
 	static struct sb_bm_ops probe;
-	probe = *sim.switches[0]->mmus[0]->ops;
+	probe = *sim.net.switches[0]->mmus[0]->ops;
 	probe.on_dequeue = pfc_on_every_dequeue;
-	sim.switches[0]->mmus[0]->ops = &probe;
+	sim.net.switches[0]->mmus[0]->ops = &probe;
 	tl_cbr(&sim, 1, 0, 10000000000ULL, 1048, 0);
 	tl_cbr(&sim, 2, 0, 10000000000ULL, 1048, 0);
 	tl_run_and_check(&sim);
-	struct sb_port *egress = &sim.switches[0]->node.ports[0];
-	assert_true(sim.stats.pfc_resume_frames > 1000);
+	struct sb_port *egress = &sim.net.switches[0]->node.ports[0];
+	assert_true(sim.net.stats.pfc_resume_frames > 1000);
 	/* the link was never busier than the time that passed */
 	assert_true(sb_port_busy_time(egress) <= 2 * SB_MS);
 	assert_true(sb_port_busy_time(egress) > 2 * SB_MS * 99 / 100);

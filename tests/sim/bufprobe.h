@@ -124,7 +124,7 @@ static inline void run_setup(struct run *r, const char *scheme, int ndst, const 
 		tl_set_scheme(&r->sc, scheme, k, eq + 1);
 	}
 	tl_build(&r->sim, &r->sc);
-	r->m = r->sim.switches[0]->mmus[0];
+	r->m = r->sim.net.switches[0]->mmus[0];
 	probe_install(r->m);
 	uint32_t payload = PKT - (uint32_t)r->sc.tcp.header_bytes;
 	for (int i = 0; i < nst; i++) {
@@ -132,7 +132,7 @@ static inline void run_setup(struct run *r, const char *scheme, int ndst, const 
 		uint64_t size = 0;
 		if (st[i].dur_ms > 0) /* whole packets, sent every PKT·8/rate from the start */
 			size = (uint64_t)ceil(st[i].dur_ms * 1e-3 * (double)bps / (PKT * 8.0) - 1e-9) * payload;
-		struct sb_flow *f = sb_flow_create(&r->sim, (uint32_t)(ndst + i), st[i].dst, size,
+		struct sb_flow *f = sb_flow_create(&r->sim.flows, (uint32_t)(ndst + i), st[i].dst, size,
 						   sb_time_from_ms(st[i].start_ms), sb_transport_find("cbr"));
 		sb_cbr_configure(f, bps, PKT);
 	}

@@ -19,7 +19,7 @@ static void run_checked(struct sb_sim *sim, const struct sb_scenario *sc, bool k
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = keep;
+	sim->flows.keep_finished = keep;
 	if (stream_dir && sb_report_stream(sim, stream_dir, &err))
 		fail_msg("stream: %s", err.msg);
 	sb_sim_run(sim);
@@ -47,7 +47,7 @@ char *tl_run_streamed(struct sb_sim *sim, const struct sb_scenario *sc)
 struct sb_flow *tl_cbr(struct sb_sim *sim, uint32_t src, uint32_t dst, uint64_t rate_bps, uint32_t packet_bytes,
 		       sb_time start)
 {
-	struct sb_flow *f = sb_flow_create(sim, src, dst, 0, start, sb_transport_find("cbr"));
+	struct sb_flow *f = sb_flow_create(&sim->flows, src, dst, 0, start, sb_transport_find("cbr"));
 	sb_cbr_configure(f, rate_bps, packet_bytes);
 	return f;
 }
@@ -57,7 +57,7 @@ struct sb_flow *tl_rdma_flow(struct sb_sim *sim, const char *transport, uint32_t
 {
 	const struct sb_transport_ops *ops = sb_transport_find(transport);
 	assert_non_null(ops);
-	struct sb_flow *f = sb_flow_create(sim, src, dst, size, start, ops);
+	struct sb_flow *f = sb_flow_create(&sim->flows, src, dst, size, start, ops);
 	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
 	f->lossless = 1;
 	return f;
@@ -68,7 +68,7 @@ void tl_build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true;
+	sim->flows.keep_finished = true;
 }
 
 void tl_run_and_check(struct sb_sim *sim)
@@ -87,14 +87,14 @@ static void every_fire(void *obj, uint64_t arg)
 	e->fn(e);
 	e->next += e->step;
 	if (e->next <= e->to)
-		sb_at(&e->sim->engine, e->next, every_fire, e, 0);
+		sb_at(&e->sim->net.engine, e->next, every_fire, e, 0);
 }
 
 void tl_every_start(struct tl_every *e, struct sb_sim *sim, sb_time from, sb_time to, sb_time step,
 		    void (*fn)(struct tl_every *e), void *ctx)
 {
 	*e = (struct tl_every){ .sim = sim, .next = from, .to = to, .step = step, .fn = fn, .ctx = ctx };
-	sb_at(&sim->engine, from, every_fire, e, 0);
+	sb_at(&sim->net.engine, from, every_fire, e, 0);
 }
 
 void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
@@ -108,9 +108,9 @@ void tl_check_and_free(struct sb_sim *sim, struct sb_scenario *sc)
 
 struct sb_port *tl_port_to_host(struct sb_sim *sim, uint32_t h)
 {
-	struct sb_switch *sw = sim->switches[0];
+	struct sb_switch *sw = sim->net.switches[0];
 	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[h]->node)
+		if (sw->node.ports[i].peer->node == &sim->net.hosts[h]->node)
 			return &sw->node.ports[i];
 	fail_msg("no port to host %u", h);
 	return NULL;

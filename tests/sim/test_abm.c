@@ -31,7 +31,7 @@
 #define PKT_TIME_PS 838400      /* 1048 B at 10 Gb/s */
 #define GBPS10 10000000000ULL
 
-static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
+static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->net.switches[0]->mmus[0]; }
 
 /* Set a parameter of scheme `name` in the scenario without selecting that scheme (the
  * switch keeps running sc->sw.scheme); with param NULL, select the scheme. */
@@ -105,7 +105,7 @@ static char *run_default_to_dir(const char *scheme, bool abm_as_dt)
 	struct sb_error err;
 	if (sb_report_write(&sim, dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);
-	assert_true(sim.stats.drops[SB_DROP_THRESHOLD] > 100); /* the threshold really binds */
+	assert_true(sim.net.stats.drops[SB_DROP_THRESHOLD] > 100); /* the threshold really binds */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return dir;
@@ -248,7 +248,7 @@ static uint64_t max_used_after(struct sb_sim *sim, sb_time from, sb_time step)
 {
 	uint64_t peak = 0;
 	for (sb_time t = from; t < sim->stop_at; t += step) {
-		sb_eventq_run_until(&sim->engine.eq, t);
+		sb_eventq_run_until(&sim->net.engine.eq, t);
 		if (mmu0(sim)->used > peak)
 			peak = mmu0(sim)->used;
 	}
@@ -324,7 +324,7 @@ static void drain_time(const char *scheme, int k, double want_q, double want_gam
 		}
 	/* measure each queue's drain rate from what its receivers got during [3, 5) ms, and its
 	 * mean length over the same time (γ, hence T, moves by a packet per interval) */
-	sb_eventq_run_until(&sim.engine.eq, 3 * SB_US * 1000);
+	sb_eventq_run_until(&sim.net.engine.eq, 3 * SB_US * 1000);
 	uint64_t before[16];
 	for (int i = 0; i < 2 * k; i++)
 		before[i] = f[i]->bytes_received;
@@ -332,7 +332,7 @@ static void drain_time(const char *scheme, int k, double want_q, double want_gam
 	double mean_q[8] = { 0 };
 	int samples = 0;
 	for (sb_time t = 3 * SB_US * 1000; t < 5 * SB_US * 1000; t += SB_US, samples++) {
-		sb_eventq_run_until(&sim.engine.eq, t);
+		sb_eventq_run_until(&sim.net.engine.eq, t);
 		for (int p = 0; p < k; p++)
 			mean_q[p] += (double)m->q_egr[sb_mmu_qi(0, (uint8_t)(8 - k + p))];
 	}
@@ -489,7 +489,7 @@ static void first_rtt_burst(bool honour, uint64_t *max_q, uint64_t *normal_t, in
 		f[k]->size = 20000;
 	}
 	spy_on(mmu0(&sim), (uint16_t)burst_port, 1);
-	sb_eventq_run_until(&sim.engine.eq, t0 - 1);
+	sb_eventq_run_until(&sim.net.engine.eq, t0 - 1);
 	*normal_t = sb_abm_threshold(mmu0(&sim), (uint16_t)burst_port, 1, false);
 	/* the tagged threshold is the same formula with α_first_rtt: 64/0.5 = 128 times larger */
 	if (honour)
@@ -795,11 +795,11 @@ static void test_invariants_all_modes(void **state)
 		tl_scenario(&sc, sb_default_scenario, sets, n);
 		tl_run_checked(&sim, &sc);
 		uint64_t ticks = 0;
-		for (uint32_t s = 0; s < sim.nswitches; s++)
-			for (uint16_t g = 0; g < sim.switches[s]->nmmus; g++)
-				ticks += sb_abm_ticks(sim.switches[s]->mmus[g]);
+		for (uint32_t s = 0; s < sim.net.nswitches; s++)
+			for (uint16_t g = 0; g < sim.net.switches[s]->nmmus; g++)
+				ticks += sb_abm_ticks(sim.net.switches[s]->mmus[g]);
 		assert_true(ticks > 10);
-		assert_true(sim.stats.pkts_delivered > 1000);
+		assert_true(sim.net.stats.pkts_delivered > 1000);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
 	}

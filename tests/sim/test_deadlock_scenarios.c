@@ -45,7 +45,7 @@ static void load_fig12(struct sb_scenario *sc, const char *scheme)
 		fail_msg("%s", err.msg);
 }
 
-static const char *name_of(const struct sb_sim *sim, uint32_t node) { return sim->nodes[node]->name; }
+static const char *name_of(const struct sb_sim *sim, uint32_t node) { return sim->net.nodes[node]->name; }
 
 static void test_sih_deadlocks(void **state)
 {
@@ -54,7 +54,7 @@ static void test_sih_deadlocks(void **state)
 	struct sb_sim sim;
 	load_fig12(&sc, "sih");
 	char *dir = tl_run_streamed(&sim, &sc);
-	const struct sb_deadlock_detector *d = sim.deadlock;
+	const struct sb_deadlock_detector *d = sim.net.deadlock;
 	assert_non_null(d);
 	assert_int_equal(d->nfound, 1);
 	const struct sb_deadlock *dl = &d->found[0];
@@ -78,7 +78,7 @@ static void test_sih_deadlocks(void **state)
 		const struct sb_deadlock_member *next = &d->members[dl->first + (start + k + 1) % 4];
 		assert_string_equal(name_of(&sim, m->node), want[k]);
 		assert_int_equal(m->prio, 2);
-		const struct sb_port *p = &sim.nodes[m->node]->ports[m->port];
+		const struct sb_port *p = &sim.net.nodes[m->node]->ports[m->port];
 		assert_int_equal(p->peer->node->id, next->node);
 		/* still stuck at the end of the run: paused, and holding packets */
 		assert_true(p->pfc_effective & (1u << 2));
@@ -113,7 +113,7 @@ static void test_sih_deadlocks(void **state)
 	free(summary);
 	tl_rmtree(dir);
 	free(dir);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -125,19 +125,19 @@ static void test_dsh_same_seed(void **state)
 	struct sb_sim sim;
 	load_fig12(&sc, "sih");
 	tl_run_checked(&sim, &sc);
-	uint64_t sih_pauses = sim.stats.pfc_pause_frames, sih_flows = sim.flows.next_id;
+	uint64_t sih_pauses = sim.net.stats.pfc_pause_frames, sih_flows = sim.flows.table.next_id;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 
 	load_fig12(&sc, "dsh");
 	char *dir = tl_run_streamed(&sim, &sc);
-	print_message("DSH: %zu deadlocks; PAUSE frames SIH %llu, DSH %llu; %u flows\n", sim.deadlock->nfound,
-		      (unsigned long long)sih_pauses, (unsigned long long)sim.stats.pfc_pause_frames, sim.flows.next_id);
-	assert_int_equal(sim.flows.next_id, sih_flows); /* the same traffic */
-	assert_int_equal(sim.deadlock->nfound, 0);
-	assert_true(sim.stats.pfc_pause_frames > 0);          /* the fan-in does congest DSH ... */
-	assert_true(sim.stats.pfc_pause_frames < sih_pauses); /* ... less often than SIH */
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	print_message("DSH: %zu deadlocks; PAUSE frames SIH %llu, DSH %llu; %u flows\n", sim.net.deadlock->nfound,
+		      (unsigned long long)sih_pauses, (unsigned long long)sim.net.stats.pfc_pause_frames, sim.flows.table.next_id);
+	assert_int_equal(sim.flows.table.next_id, sih_flows); /* the same traffic */
+	assert_int_equal(sim.net.deadlock->nfound, 0);
+	assert_true(sim.net.stats.pfc_pause_frames > 0);          /* the fan-in does congest DSH ... */
+	assert_true(sim.net.stats.pfc_pause_frames < sih_pauses); /* ... less often than SIH */
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	struct sb_error err = { "" };
 	if (sb_report_write(&sim, dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);

@@ -55,7 +55,7 @@ static void pools_of(const char *scheme, int hosts, const char *ports, struct sb
 	if (ports)
 		tl_set_scheme(&sc, scheme, "ports", ports);
 	tl_build(&sim, &sc);
-	const struct sb_mmu *m = sim.switches[0]->mmus[0];
+	const struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	sb_dsh_get_pools(m, out);
 	*t = sb_dsh_threshold(m);
 	*xq = sb_dsh_xqoff(m, 0);
@@ -106,7 +106,7 @@ static void test_tomahawk_pools(void **state)
 	tomahawk(&sc, 32, 1, "{ type = \"cbr\"; srcs = [1]; dst = 0; prio = 1; class = \"lossless\"; }", "dsh");
 	tl_set_scheme(&sc, "dsh", "nq_port_multiplier", "8");
 	tl_build(&sim, &sc);
-	assert_int_equal(sb_dsh_xpoff(sim.switches[0]->mmus[0]), 7135104);
+	assert_int_equal(sb_dsh_xpoff(sim.net.switches[0]->mmus[0]), 7135104);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -132,9 +132,9 @@ static void fig12_pools(const char *scheme, const char *sw, const char *ports, s
 	tl_scenario(&sc, text, NULL, 0);
 	*out = (struct sb_dsh_pools){ 0 };
 	if (sb_sim_build(&sim, &sc, err) == 0) {
-		for (uint32_t i = 0; i < sim.nswitches; i++)
-			if (!strcmp(sim.switches[i]->node.name, sw))
-				sb_dsh_get_pools(sim.switches[i]->mmus[0], out);
+		for (uint32_t i = 0; i < sim.net.nswitches; i++)
+			if (!strcmp(sim.net.switches[i]->node.name, sw))
+				sb_dsh_get_pools(sim.net.switches[i]->mmus[0], out);
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -175,9 +175,9 @@ static void test_pools_in_100g_ports(void **state)
 
 static struct sb_port *switch_port_to(struct sb_sim *sim, uint32_t host)
 {
-	struct sb_switch *sw = sim->switches[0];
+	struct sb_switch *sw = sim->net.switches[0];
 	for (uint16_t i = 0; i < sw->node.nports; i++)
-		if (sw->node.ports[i].peer->node == &sim->hosts[host]->node)
+		if (sw->node.ports[i].peer->node == &sim->net.hosts[host]->node)
 			return &sw->node.ports[i];
 	fail_msg("no port to host %u", host);
 	return NULL;
@@ -206,12 +206,12 @@ static int fig11_paused_senders(const char *scheme, int permille, double *paused
 	int paused = 0;
 	*paused_us = 0;
 	for (uint32_t h = 2; h <= 17; h++) {
-		struct sb_port *nic = &sim.hosts[h]->node.ports[0];
+		struct sb_port *nic = &sim.net.hosts[h]->node.ports[0];
 		paused += nic->pause_rx > 0;
-		*paused_us += sb_time_to_us(sb_pfc_paused_time(&sim, nic, 1));
+		*paused_us += sb_time_to_us(sb_pfc_paused_time(&sim.net, nic, 1));
 	}
-	assert_int_equal(sim.stats.pkts_dropped, 0);
-	assert_int_equal(sim.switches[0]->mmus[0]->pfc_port_pauses_sent, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.switches[0]->mmus[0]->pfc_port_pauses_sent, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return paused;
@@ -261,7 +261,7 @@ static void watch_pause(struct tl_every *e)
 {
 	struct first_pause *fp = e->ctx;
 	if (!fp->at && fp->m->pfc_pauses_sent > 0)
-		fp->at = sb_now(&e->sim->engine);
+		fp->at = sb_now(&e->sim->net.engine);
 }
 
 /* M = 2 empty lossless queues (hosts 1 and 2, one priority) burst at line rate into one 100 Gb/s
@@ -284,7 +284,7 @@ static void test_burst_absorption_measured(void **state)
 			 scheme);
 		tl_set_scheme(&sc, scheme, "private_bytes", "0");
 		tl_build(&sim, &sc);
-		const struct sb_mmu *m = sim.switches[0]->mmus[0];
+		const struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 		struct sb_dsh_burst th;
 		assert_int_equal(sb_dsh_burst_absorption(m, 1, 0, 2, 2, 50e9, &th), 0);
 		struct first_pause fp = { m, 0 };
@@ -312,7 +312,7 @@ static void test_burst_absorption_measured(void **state)
 static void block_egress(void *obj, uint64_t host)
 {
 	struct sb_sim *sim = obj;
-	sb_port_pfc(sim, switch_port_to(sim, (uint32_t)host), 0xFF, true, true);
+	sb_port_pfc(&sim->net, switch_port_to(sim, (uint32_t)host), 0xFF, true, true);
 }
 
 /* `senders` hosts (1..senders) each drive all 7 lossless classes at 100/7 Gb/s (line rate in
@@ -343,22 +343,22 @@ static uint64_t port_safety_run(int senders, const char *const *sets, double pro
 	for (; sets && *sets; sets += 2)
 		tl_set_scheme(&sc, "dsh", sets[0], sets[1]);
 	tl_build(&sim, &sc);
-	sb_at(&sim.engine, 0, block_egress, &sim, 0);
+	sb_at(&sim.net.engine, 0, block_egress, &sim, 0);
 	tl_run_and_check(&sim);
-	const struct sb_mmu *m = sim.switches[0]->mmus[0];
+	const struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	*st = *sb_dsh_stats(m);
 	*port_pauses = m->pfc_port_pauses_sent;
 	*eta = sb_dsh_eta(m, st->peak_headroom_port);
-	uint64_t lost = sim.stats.pkts_dropped_lossless;
+	uint64_t lost = sim.net.stats.pkts_dropped_lossless;
 	printf("  %d sender(s) x 7 classes, processing %.1f ns%s: %llu port PAUSEs, insurance peak %llu B (port %u), "
 	       "eta %llu, buffer %llu of %llu B, drops %llu (headroom %llu), ins_overflow %llu\n",
 	       senders, processing_ns, reverse_flow ? ", frames in flight both ways" : "",
 	       (unsigned long long)*port_pauses, (unsigned long long)st->peak_headroom, st->peak_headroom_port,
 	       (unsigned long long)*eta, (unsigned long long)m->used, (unsigned long long)m->buffer,
-	       (unsigned long long)lost, (unsigned long long)sim.stats.drops[SB_DROP_HEADROOM],
+	       (unsigned long long)lost, (unsigned long long)sim.net.stats.drops[SB_DROP_HEADROOM],
 	       (unsigned long long)st->ins_overflow);
-	assert_int_equal(sim.stats.pkts_dropped, lost);
-	assert_int_equal(sim.stats.drops[SB_DROP_HEADROOM], lost);
+	assert_int_equal(sim.net.stats.pkts_dropped, lost);
+	assert_int_equal(sim.net.stats.drops[SB_DROP_HEADROOM], lost);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return lost;
@@ -424,20 +424,20 @@ static uint64_t incast_run(const char *scheme, int n, const char *const *sets, s
 	for (; sets && *sets; sets += 2)
 		tl_set_scheme(&sc, scheme, sets[0], sets[1]);
 	tl_run_checked(&sim, &sc);
-	const struct sb_mmu *m = sim.switches[0]->mmus[0];
+	const struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	*st = *sb_dsh_stats(m);
-	*headroom_drops = sim.stats.drops[SB_DROP_HEADROOM];
+	*headroom_drops = sim.net.stats.drops[SB_DROP_HEADROOM];
 	*eta = sb_dsh_eta(m, 1);
-	uint64_t lost = sim.stats.pkts_dropped_lossless;
+	uint64_t lost = sim.net.stats.pkts_dropped_lossless;
 	printf("  %s %d:1%s: %llu lossless drops (headroom %llu), %llu of %d flows done, %llu PAUSE, %llu port "
 	       "PAUSE, headroom peak %llu of eta %llu, ins_overflow %llu\n",
 	       scheme, n, sets ? " (undersized headroom)" : "", (unsigned long long)lost,
-	       (unsigned long long)*headroom_drops, (unsigned long long)sim.stats.flows_completed, n,
+	       (unsigned long long)*headroom_drops, (unsigned long long)sim.flows.stats.flows_completed, n,
 	       (unsigned long long)m->pfc_pauses_sent, (unsigned long long)m->pfc_port_pauses_sent,
 	       (unsigned long long)st->peak_headroom, (unsigned long long)*eta, (unsigned long long)st->ins_overflow);
 	if (!lost)
-		assert_int_equal(sim.stats.flows_completed, (uint64_t)n);
-	assert_int_equal(sim.stats.pkts_dropped, lost); /* every packet here is lossless */
+		assert_int_equal(sim.flows.stats.flows_completed, (uint64_t)n);
+	assert_int_equal(sim.net.stats.pkts_dropped, lost); /* every packet here is lossless */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return lost;
@@ -491,7 +491,13 @@ static void test_undersized_headroom(void **state)
 	assert_true(st.ins_overflow > 0);
 }
 
-static void lossy_run(const char *scheme, struct sb_stats *out)
+/* a run's counters: the network's and the transports' */
+struct run_counts {
+	struct sb_net_stats net;
+	struct sb_flow_stats flows;
+};
+
+static void lossy_run(const char *scheme, struct run_counts *out)
 {
 	struct sb_scenario sc;
 	struct sb_sim sim;
@@ -505,7 +511,8 @@ static void lossy_run(const char *scheme, struct sb_stats *out)
 		 scheme);
 	tl_scenario(&sc, text, NULL, 0);
 	tl_run_checked(&sim, &sc);
-	*out = sim.stats;
+	out->net = sim.net.stats;
+	out->flows = sim.flows.stats;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -513,15 +520,15 @@ static void lossy_run(const char *scheme, struct sb_stats *out)
 static void test_lossy_only_is_dt(void **state)
 {
 	(void)state;
-	struct sb_stats dt, sih, dsh;
+	struct run_counts dt, sih, dsh;
 	lossy_run("dt", &dt);
 	lossy_run("sih", &sih);
 	lossy_run("dsh", &dsh);
 	printf("  dt: %llu drops, %llu flows done; sih %llu, %llu; dsh %llu, %llu\n",
-	       (unsigned long long)dt.pkts_dropped, (unsigned long long)dt.flows_completed,
-	       (unsigned long long)sih.pkts_dropped, (unsigned long long)sih.flows_completed,
-	       (unsigned long long)dsh.pkts_dropped, (unsigned long long)dsh.flows_completed);
-	assert_true(dt.pkts_dropped > 0);
+	       (unsigned long long)dt.net.pkts_dropped, (unsigned long long)dt.flows.flows_completed,
+	       (unsigned long long)sih.net.pkts_dropped, (unsigned long long)sih.flows.flows_completed,
+	       (unsigned long long)dsh.net.pkts_dropped, (unsigned long long)dsh.flows.flows_completed);
+	assert_true(dt.net.pkts_dropped > 0);
 	assert_memory_equal(&dt, &sih, sizeof dt);
 	assert_memory_equal(&dt, &dsh, sizeof dt);
 }

@@ -50,7 +50,7 @@ static void check_dt_steady_state(int n, double alpha, int64_t cell)
 	snprintf(a, sizeof(a), "%g", alpha);
 	tl_set_scheme(&sc, "dt", "alpha", a);
 	overload_run(&sim, &sc, n);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	double units = cell ? (double)(B / (uint64_t)cell) : (double)B;
 	double expect = alpha * units / (1 + n * alpha);
 	for (int d = 0; d < n; d++) {
@@ -108,7 +108,7 @@ static void test_dt_alpha_per_priority(void **state)
 			f->prio = (uint8_t)(1 + d); /* port 0: priority 1, port 1: priority 2 */
 		}
 	tl_run_and_check(&sim);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	double q1 = (double)m->q_egr[sb_mmu_qi(0, 1)], q2 = (double)m->q_egr[sb_mmu_qi(1, 2)];
 	TL_EXPECT_NEAR(q1, a1 * (double)B / (1 + a1 + a2), 0.03, "DT alpha 0.5 (priority 1) next to alpha 2");
 	TL_EXPECT_NEAR(q2, a2 * (double)B / (1 + a1 + a2), 0.03, "DT alpha 2 (priority 2) next to alpha 0.5");
@@ -182,7 +182,7 @@ static void test_cs_fills_buffer(void **state)
 	overload_setup(&sc, 2, 500000, 0);
 	tl_set_scheme(&sc, "cs", NULL, NULL);
 	overload_run(&sim, &sc, 2);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	assert_true(m->buffer - m->used < 1048);
 	assert_int_equal(m->drops[SB_DROP_THRESHOLD], 0);
 	assert_true(m->drops[SB_DROP_BUFFER_FULL] > 0);
@@ -200,7 +200,7 @@ static void test_static_share(void **state)
 	overload_setup(&sc, 2, 600000, 0);
 	tl_set_scheme(&sc, "static", "queue_bytes", "100000");
 	overload_run(&sim, &sc, 2);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	for (int d = 0; d < 2; d++) {
 		uint64_t q = m->q_egr[sb_mmu_qi((uint16_t)d, 1)];
 		assert_true(q <= 100000 && q > 100000 - 1048);

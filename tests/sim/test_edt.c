@@ -319,7 +319,7 @@ static void take_snap(void *obj, uint64_t arg)
 static void snap_at(struct run *r, struct snap *sn, double ms)
 {
 	sn->m = r->m;
-	sb_at(&r->sim.engine, sb_time_from_ms(ms), take_snap, sn, 0);
+	sb_at(&r->sim.net.engine, sb_time_from_ms(ms), take_snap, sn, 0);
 }
 
 static void expect_edt_drop(const char *what, uint16_t port, double t_th, int N)
@@ -541,7 +541,7 @@ static void test_edt_disabled_is_dt(void **state)
 			run_setup(&r, scheme[k], 4, st, n, 25, k == 0 ? (const char *const[]){ alphas[a], NULL } : sets);
 			tl_run_and_check(&r.sim);
 			trace[k] = P.trace;
-			drops[k] = r.sim.stats.pkts_dropped;
+			drops[k] = r.sim.net.stats.pkts_dropped;
 			admitted[k] = r.m->admitted;
 			peak[k] = r.m->peak_used;
 			run_free(&r);
@@ -571,21 +571,21 @@ static void test_edt_invariants_cells_two_mmus(void **state)
 	sc.run.duration_ms = 30;
 	tl_set_scheme(&sc, "edt", NULL, NULL);
 	tl_build(&sim, &sc);
-	assert_int_equal(sim.switches[0]->nmmus, 2);
+	assert_int_equal(sim.net.switches[0]->nmmus, 2);
 	/* port 0 (MMU 0) and port 8 (MMU 1) take 2 Gb/s bursts; ports 1 and 9 long-lived 1.5 Gb/s */
 	const uint32_t dst[4] = { 0, 8, 1, 9 }, src[4][2] = { { 2, 3 }, { 10, 11 }, { 4, 5 }, { 12, 13 } };
 	const uint64_t second[4] = { 1000000000, 1000000000, 500000000, 500000000 };
 	for (int k = 0; k < 4; k++) {
 		uint64_t size = k < 2 ? 400 * (uint64_t)(PKT - sc.tcp.header_bytes) : 0; /* 4.8 ms bursts */
 		for (int j = 0; j < 2; j++) {
-			struct sb_flow *f = sb_flow_create(&sim, src[k][j], dst[k], size, (sb_time)(5 + 3 * k) * SB_MS,
+			struct sb_flow *f = sb_flow_create(&sim.flows, src[k][j], dst[k], size, (sb_time)(5 + 3 * k) * SB_MS,
 							   sb_transport_find("cbr"));
 			sb_cbr_configure(f, j ? second[k] : 1000000000, PKT);
 		}
 	}
 	tl_run_and_check(&sim);
 	for (int g = 0; g < 2; g++) {
-		struct sb_mmu *m = sim.switches[0]->mmus[g];
+		struct sb_mmu *m = sim.net.switches[0]->mmus[g];
 		struct sb_edt_derived d;
 		sb_edt_get_derived(m, 1, &d);
 		assert_int_equal(d.ports, 8);
@@ -619,7 +619,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 	if (strcmp(scheme, "edt") == 0)
 		tl_set_scheme(&r.sc, scheme, "ports", "16"); /* the paper's P: hosts only send here */
 	tl_build(&r.sim, &r.sc);
-	probe_install(r.sim.switches[0]->mmus[0]);
+	probe_install(r.sim.net.switches[0]->mmus[0]);
 	uint32_t payload = PKT - (uint32_t)r.sc.tcp.header_bytes;
 	struct sb_rng rng;
 	sb_rng_init(&rng, 7, 1);
@@ -627,7 +627,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 	static double dur[1024];
 	int nb = 0;
 	for (uint32_t d = 0; d < (uint32_t)ports; d++) {
-		struct sb_flow *bg = sb_flow_create(&r.sim, (d + 1) % ports, d, 0, 0, sb_transport_find("cbr"));
+		struct sb_flow *bg = sb_flow_create(&r.sim.flows, (d + 1) % ports, d, 0, 0, sb_transport_find("cbr"));
 		sb_cbr_configure(bg, 133000000, PKT);
 		double t = 58 * sb_rng_uniform(&rng); /* a random phase of the first OFF period */
 		for (;;) {
@@ -637,7 +637,7 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 				break;
 			uint64_t size = (uint64_t)ceil(on / PKT_TIME_MS) * payload;
 			for (uint32_t k = 0; k < 2; k++) {
-				struct sb_flow *f = sb_flow_create(&r.sim, ports + 2 * d + k, d, size, sb_time_from_ms(t),
+				struct sb_flow *f = sb_flow_create(&r.sim.flows, ports + 2 * d + k, d, size, sb_time_from_ms(t),
 								   sb_transport_find("cbr"));
 				sb_cbr_configure(f, 1000000000, PKT);
 				if (k == 0)
@@ -649,9 +649,9 @@ static void onoff_run(const char *scheme, struct onoff_result *res)
 		}
 	}
 	tl_run_and_check(&r.sim);
-	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.stats.pkts_dropped };
+	*res = (struct onoff_result){ .bursts = nb, .drops = r.sim.net.stats.pkts_dropped };
 	for (int b = 0; b < nb; b++) {
-		bool ok = sb_flow_get(&r.sim, first_flow[b])->done && sb_flow_get(&r.sim, first_flow[b] + 1)->done;
+		bool ok = sb_flow_get(&r.sim.flows, first_flow[b])->done && sb_flow_get(&r.sim.flows, first_flow[b] + 1)->done;
 		res->lossless += ok;
 		if (dur[b] >= 3 && dur[b] < 8) {
 			res->long_bursts++;

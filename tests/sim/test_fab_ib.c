@@ -254,7 +254,8 @@ static void test_fab_rejects_bad_table(void **state)
 /* A run with drops of every kind: 6 NewReno senders (300 KB each) and a 6 Gb/s CBR flow into
  * host 0 through a 120 KB buffer, plus a short CBR burst into host 1. */
 struct run_result {
-	struct sb_stats stats;
+	struct sb_net_stats net;
+	struct sb_flow_stats stats;
 	uint64_t admitted, released, peak, drops[SB_DROP_NCAUSES];
 	sb_time finish[8];
 };
@@ -271,13 +272,14 @@ static void mixed_run(const char *scheme, const char *param, const char *value, 
 	tl_build(&sim, &sc);
 	struct sb_flow *f[8];
 	for (uint32_t i = 0; i < 6; i++)
-		f[i] = sb_flow_create(&sim, 2 + i, 0, 300000, (sb_time)i * 3 * SB_US, sb_transport_find("newreno"));
+		f[i] = sb_flow_create(&sim.flows, 2 + i, 0, 300000, (sb_time)i * 3 * SB_US, sb_transport_find("newreno"));
 	f[6] = tl_cbr(&sim, 8, 0, 6000000000ULL, 1048, 0);
 	f[7] = tl_cbr(&sim, 9, 1, 10000000000ULL, 1048, 200 * SB_US);
 	f[7]->size = 15000;
 	tl_run_and_check(&sim);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
-	r->stats = sim.stats;
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
+	r->net = sim.net.stats;
+	r->stats = sim.flows.stats;
 	r->admitted = m->admitted;
 	r->released = m->released;
 	r->peak = m->peak_used;
@@ -290,6 +292,7 @@ static void mixed_run(const char *scheme, const char *param, const char *value, 
 
 static void assert_same_run(const struct run_result *a, const struct run_result *b)
 {
+	assert_memory_equal(&a->net, &b->net, sizeof(a->net));
 	assert_memory_equal(&a->stats, &b->stats, sizeof(a->stats));
 	assert_int_equal(a->admitted, b->admitted);
 	assert_int_equal(a->released, b->released);
@@ -312,7 +315,8 @@ static void test_fab_zero_threshold_and_ib_without_afd_equal_dt(void **state)
 	assert_same_run(&dt, &ib);
 	/* and the comparison can fail: FAB with its default threshold differs */
 	mixed_run("fab", "threshold_bytes", "21000", &fab_default);
-	assert_true(memcmp(&dt.stats, &fab_default.stats, sizeof(dt.stats)) != 0);
+	assert_true(memcmp(&dt.net, &fab_default.net, sizeof(dt.net)) != 0 ||
+		    memcmp(&dt.stats, &fab_default.stats, sizeof(dt.stats)) != 0);
 }
 
 /* Two line-rate CBR flows overload host 0's port (2:1), so its queue sits at the long-flow DT
@@ -339,7 +343,7 @@ static uint64_t short_burst_runs(const char *scheme, uint64_t *threshold_drops)
 			tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 1 * SB_MS + (sb_time)phase * 70 * SB_NS);
 		burst->size = 12000;
 		tl_run_and_check(&sim);
-		struct sb_mmu *m = sim.switches[0]->mmus[0];
+		struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 		delivered += burst->bytes_received;
 		*threshold_drops += m->drops[SB_DROP_THRESHOLD];
 		if (strcmp(scheme, "fab") == 0) {
@@ -545,7 +549,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	tl_cbr(&sim, 2, 0, 10000000000ULL, 1048, 0);
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1048, 300 * SB_NS);
 	struct sb_flow *under = tl_cbr(&sim, 4, 1, 5000000000ULL, 1048, 100 * SB_NS);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	const struct sb_ib_state *s = sb_mmu_state(m);
 	const size_t q0 = sb_mmu_qi(0, 1), q1 = sb_mmu_qi(1, 1);
 	/* in MMU units: bytes, or 200-byte cells (a 1048-byte packet is 6 cells) */
@@ -555,7 +559,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	uint64_t lo = UINT64_MAX, hi = 0, hi_late = 0, hi1 = 0, n = 0;
 	double sum = 0, mfair_4ms = -1, mfair_8ms = -1;
 	for (sb_time t = 4 * SB_MS; t <= 15 * SB_MS; t += 5 * SB_US) {
-		sb_eventq_run_until(&sim.engine.eq, t);
+		sb_eventq_run_until(&sim.net.engine.eq, t);
 		uint64_t q = m->q_egr[q0];
 		lo = q < lo ? q : lo;
 		hi = q > hi ? q : hi;
@@ -587,7 +591,7 @@ static void afd_overload_run(const char *mode, const char *update, int64_t cell,
 	if (mmu_ports) {
 		/* MMU 1 (ports 2, 3) never holds a packet: its timer stopped at its first tick and no
 		 * arrival ever woke it; MMU 0 never touches port 3, which is not its own */
-		const struct sb_ib_state *s1 = sb_mmu_state(sim.switches[0]->mmus[1]);
+		const struct sb_ib_state *s1 = sb_mmu_state(sim.net.switches[0]->mmus[1]);
 		assert_int_equal(s1->ticks_run, 1);
 		assert_int_equal(s1->ticks_skipped, 0);
 		assert_true(s->mfair[sb_mmu_qi(3, 1)] == mfair0);

@@ -159,8 +159,8 @@ static void test_flow_list_refused(void **state)
 	struct sb_error err;
 	if (sb_sim_build(&sim, &sc, &err))
 		fail_msg("%s", err.msg);
-	assert_int_equal(sim.flows.next_id, 100000);
-	assert_true(sim.flows.live < 100); /* only the first records were read */
+	assert_int_equal(sim.flows.table.next_id, 100000);
+	assert_true(sim.flows.table.live < 100); /* only the first records were read */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	free(burst);

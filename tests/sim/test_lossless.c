@@ -106,20 +106,20 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 	struct sb_sim sim;
 	incast_scenario(&sc, fanin, scheme, keys);
 	tl_run_kept(&sim, &sc);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	struct lossless_state st = lossless_state_of(m);
 	struct incast_result r = {
-		.lossless_drops = sim.stats.pkts_dropped_lossless,
-		.headroom_drops = sim.stats.drops[SB_DROP_HEADROOM],
-		.pool_drops = sim.stats.drops[SB_DROP_POOL_FULL],
-		.lossy_drops = sim.stats.pkts_dropped - sim.stats.pkts_dropped_lossless,
+		.lossless_drops = sim.net.stats.pkts_dropped_lossless,
+		.headroom_drops = sim.net.stats.drops[SB_DROP_HEADROOM],
+		.pool_drops = sim.net.stats.drops[SB_DROP_POOL_FULL],
+		.lossy_drops = sim.net.stats.pkts_dropped - sim.net.stats.pkts_dropped_lossless,
 		.pauses = m->pfc_pauses_sent,
 		.resumes = m->pfc_resumes_sent,
 		.peak_headroom = st.peak_headroom,
 		.headroom = st.headroom,
 	};
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		r.flows += f->lossless;
 		r.completed += f->lossless && f->completed;
 	}
@@ -130,17 +130,17 @@ static struct incast_result run_incast(int fanin, const char *scheme, const char
 		      (unsigned long long)r.pool_drops, (unsigned long long)r.lossy_drops, (unsigned long long)r.pauses,
 		      (unsigned long long)r.resumes, (unsigned long long)m->pfc_port_pauses_sent,
 		      (unsigned long long)r.peak_headroom, (unsigned long long)r.headroom, (unsigned long long)r.completed,
-		      (unsigned long long)r.flows, (double)sb_now(&sim.engine) / SB_MS);
-	assert_true(sb_now(&sim.engine) < sb_time_from_ms(80)); /* everything finished before the end */
+		      (unsigned long long)r.flows, (double)sb_now(&sim.net.engine) / SB_MS);
+	assert_true(sb_now(&sim.net.engine) < sb_time_from_ms(80)); /* everything finished before the end */
 	assert_int_equal(st.asserted, 0);
 	assert_int_equal(r.pauses, r.resumes);
 	assert_int_equal(m->pfc_port_pauses_sent, m->pfc_port_resumes_sent);
-	for (uint32_t i = 0; i < sim.nnodes; i++)
-		for (uint16_t p = 0; p < sim.nodes[i]->nports; p++)
-			if (sim.nodes[i]->ports[p].paused || sim.nodes[i]->ports[p].port_paused)
+	for (uint32_t i = 0; i < sim.net.nnodes; i++)
+		for (uint16_t p = 0; p < sim.net.nodes[i]->nports; p++)
+			if (sim.net.nodes[i]->ports[p].paused || sim.net.nodes[i]->ports[p].port_paused)
 				fail_msg("%s port %u still paused (mask 0x%02x, port level %d) after the traffic ended",
-					 sim.nodes[i]->name, p, sim.nodes[i]->ports[p].paused,
-					 sim.nodes[i]->ports[p].port_paused);
+					 sim.net.nodes[i]->name, p, sim.net.nodes[i]->ports[p].paused,
+					 sim.net.nodes[i]->ports[p].port_paused);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return r;

@@ -63,9 +63,9 @@ static void run_tcp(struct sb_sim *sim, struct sb_scenario *sc, const char *sche
 static uint64_t total(const struct sb_sim *sim, int what)
 {
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < sim->nswitches; i++)
-		for (uint16_t g = 0; g < sim->switches[i]->nmmus; g++) {
-			const struct sb_mmu *m = sim->switches[i]->mmus[g];
+	for (uint32_t i = 0; i < sim->net.nswitches; i++)
+		for (uint16_t g = 0; g < sim->net.switches[i]->nmmus; g++) {
+			const struct sb_mmu *m = sim->net.switches[i]->mmus[g];
 			n += what == 0 ? m->admitted : what == 1 ? m->released : what == 2 ? m->expelled : m->peak_used;
 		}
 	return n;
@@ -80,21 +80,22 @@ static void test_expel_off_is_dt(void **state)
 	run_tcp(&off, &b, "occamy", "false");
 	run_tcp(&on, &c, "occamy", "true");
 	/* the scenario has teeth: DT(8) drops, and expulsion changes the run */
-	assert_true(dt.stats.drops[SB_DROP_THRESHOLD] > 100);
+	assert_true(dt.net.stats.drops[SB_DROP_THRESHOLD] > 100);
 	assert_true(total(&on, 2) > 0);
-	assert_true(on.engine.eq.executed != dt.engine.eq.executed);
+	assert_true(on.net.engine.eq.executed != dt.net.engine.eq.executed);
 	/* bit-identical: events, every counter, every flow record, every occupancy extreme */
-	assert_int_equal(off.engine.eq.executed, dt.engine.eq.executed);
-	assert_memory_equal(&off.stats, &dt.stats, sizeof(dt.stats));
+	assert_int_equal(off.net.engine.eq.executed, dt.net.engine.eq.executed);
+	assert_memory_equal(&off.flows.stats, &dt.flows.stats, sizeof(dt.flows.stats));
+	assert_memory_equal(&off.net.stats, &dt.net.stats, sizeof(dt.net.stats));
 	assert_int_equal(off.nrecords, dt.nrecords);
 	assert_memory_equal(off.records, dt.records, dt.nrecords * sizeof(*dt.records));
 	for (int w = 0; w < 4; w++)
 		assert_int_equal(total(&off, w), total(&dt, w));
-	for (uint32_t i = 0; i < dt.nswitches; i++)
-		assert_memory_equal(off.switches[i]->drops, dt.switches[i]->drops, sizeof(dt.switches[i]->drops));
+	for (uint32_t i = 0; i < dt.net.nswitches; i++)
+		assert_memory_equal(off.net.switches[i]->drops, dt.net.switches[i]->drops, sizeof(dt.net.switches[i]->drops));
 	printf("expel off == dt(8): %llu events, %zu flows, %llu drops; expel on: %llu expelled, %llu threshold drops\n",
-	       (unsigned long long)dt.engine.eq.executed, dt.nrecords, (unsigned long long)dt.stats.pkts_dropped,
-	       (unsigned long long)total(&on, 2), (unsigned long long)on.stats.drops[SB_DROP_THRESHOLD]);
+	       (unsigned long long)dt.net.engine.eq.executed, dt.nrecords, (unsigned long long)dt.net.stats.pkts_dropped,
+	       (unsigned long long)total(&on, 2), (unsigned long long)on.net.stats.drops[SB_DROP_THRESHOLD]);
 	sb_sim_free(&dt);
 	sb_sim_free(&off);
 	sb_sim_free(&on);
@@ -119,7 +120,7 @@ static void check_eq2(int n, double alpha)
 		for (int k = 0; k < 2; k++)
 			tl_cbr(&sim, (uint32_t)(n + 2 * d + k), (uint32_t)d, 10000000000ULL, 1000, (sb_time)k * 100 * SB_NS);
 	tl_run_and_check(&sim);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	double free_units = (double)(m->buffer - m->used), expect = (double)B / (1 + n * alpha);
 	double q_expect = alpha * (double)B / (1 + n * alpha);
 	printf("occamy alpha=%g N=%d: free %.0f B, Eq.(2) %.0f B; expelled %llu, threshold drops %llu\n", alpha, n,
@@ -159,7 +160,7 @@ static void conv_sample(void *obj, uint64_t arg)
 {
 	struct conv_probe *p = obj;
 	(void)arg;
-	sb_time now = sb_now(&p->sim->engine);
+	sb_time now = sb_now(&p->sim->net.engine);
 	uint64_t q_old = p->m->q_egr[sb_mmu_qi(0, 1)], q_new = p->m->q_egr[sb_mmu_qi(1, 1)];
 	if (now >= p->t0) {
 		if (!p->old_at_tstar && q_old <= p->tstar)
@@ -168,7 +169,7 @@ static void conv_sample(void *obj, uint64_t arg)
 			p->new_at_tstar = now;
 	}
 	if (now + 100 * SB_NS < p->sim->stop_at)
-		sb_at(&p->sim->engine, now + 100 * SB_NS, conv_sample, p, 0);
+		sb_at(&p->sim->net.engine, now + 100 * SB_NS, conv_sample, p, 0);
 }
 
 struct conv_result {
@@ -198,12 +199,12 @@ static struct conv_result run_convergence(const char *expel, const char *token_r
 	tl_cbr(&sim, 3, 0, 10000000000ULL, 1000, 0);
 	struct sb_flow *burst[16];
 	for (int i = 0; i < k; i++) {
-		burst[i] = sb_flow_create(&sim, (uint32_t)(4 + i), 1, burst_per_sender, t0, sb_transport_find("cbr"));
+		burst[i] = sb_flow_create(&sim.flows, (uint32_t)(4 + i), 1, burst_per_sender, t0, sb_transport_find("cbr"));
 		sb_cbr_configure(burst[i], 10000000000ULL, 1000);
 	}
-	struct conv_probe p = { .sim = &sim, .m = sim.switches[0]->mmus[0], .t0 = t0,
+	struct conv_probe p = { .sim = &sim, .m = sim.net.switches[0]->mmus[0], .t0 = t0,
 				.tstar = (uint64_t)(alpha * B / (1 + 2 * alpha)) };
-	sb_at(&sim.engine, 100 * SB_NS, conv_sample, &p, 0);
+	sb_at(&sim.net.engine, 100 * SB_NS, conv_sample, &p, 0);
 	tl_run_and_check(&sim);
 	struct conv_result r = { 0 };
 	r.t_old_us = p.old_at_tstar ? (double)(p.old_at_tstar - t0) / SB_US : -1;
@@ -283,7 +284,7 @@ static void token_sample(void *obj, uint64_t arg)
 {
 	struct token_probe *p = obj;
 	(void)arg;
-	sb_time now = sb_now(&p->sim->engine);
+	sb_time now = sb_now(&p->sim->net.engine);
 	/* every packet is 1000 B = 5 tokens */
 	double used = 5.0 * (double)(p->m->released + p->m->expelled);
 	double allowance = p->depth_cells + p->rate_cells_per_ps * (double)now + 5.0;
@@ -292,7 +293,7 @@ static void token_sample(void *obj, uint64_t arg)
 		p->worst_slack = slack;
 	p->samples++;
 	if (now + 50 * SB_NS < p->sim->stop_at)
-		sb_at(&p->sim->engine, now + 50 * SB_NS, token_sample, p, 0);
+		sb_at(&p->sim->net.engine, now + 50 * SB_NS, token_sample, p, 0);
 }
 
 static void check_token_bound(const char *rate_gbps, const char *depth)
@@ -310,13 +311,13 @@ static void check_token_bound(const char *rate_gbps, const char *depth)
 	for (int d = 0; d < 2; d++)
 		for (int k = 0; k < 2; k++)
 			tl_cbr(&sim, (uint32_t)(2 + 2 * d + k), (uint32_t)d, 10000000000ULL, 1000, (sb_time)k * 100 * SB_NS);
-	struct token_probe p = { .sim = &sim, .m = sim.switches[0]->mmus[0],
+	struct token_probe p = { .sim = &sim, .m = sim.net.switches[0]->mmus[0],
 				 .rate_cells_per_ps = atof(rate_gbps) * 1e9 / 8 / 200 / 1e12,
 				 .depth_cells = atof(depth), .worst_slack = 1e18 };
-	sb_at(&sim.engine, 50 * SB_NS, token_sample, &p, 0);
+	sb_at(&sim.net.engine, 50 * SB_NS, token_sample, &p, 0);
 	tl_run_and_check(&sim);
 	/* spare bandwidth over the run: tokens minus the two ports' dequeues */
-	double t = (double)sim.engine.eq.now;
+	double t = (double)sim.net.engine.eq.now;
 	double spare_cells = p.depth_cells + p.rate_cells_per_ps * t - 5.0 * (double)p.m->released;
 	double expelled_cells = 5.0 * (double)p.m->expelled;
 	printf("tokens %s G depth %s: %llu samples, min slack %.1f cells; expelled %.0f cells of %.0f spare (%.1f%%)\n",
@@ -353,17 +354,17 @@ static void test_no_idle_timers(void **state)
 	/* 2 MB from two senders fill port 0's queue to 8B/9; then a 1.2 MB burst from 4 senders
 	 * into port 1 over-allocates it: expulsion until the burst's share is freed, then silence */
 	for (int k = 0; k < 6; k++) {
-		struct sb_flow *f = sb_flow_create(&sim, (uint32_t)(2 + k), k < 2 ? 0 : 1, k < 2 ? 1000000 : 300000,
+		struct sb_flow *f = sb_flow_create(&sim.flows, (uint32_t)(2 + k), k < 2 ? 0 : 1, k < 2 ? 1000000 : 300000,
 						   k < 2 ? 0 : 300 * SB_US, sb_transport_find("cbr"));
 		sb_cbr_configure(f, 10000000000ULL, 1000);
 	}
 	tl_run_and_check(&sim);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
-	printf("idle: run ended at %.1f us of 50000, %llu expelled\n", (double)sim.engine.eq.now / SB_US,
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
+	printf("idle: run ended at %.1f us of 50000, %llu expelled\n", (double)sim.net.engine.eq.now / SB_US,
 	       (unsigned long long)m->expelled);
 	assert_true(m->expelled > 20);
 	/* the event queue ran dry long before the end: no timer re-arms itself on an idle MMU */
-	assert_true(sim.engine.eq.now < 2 * SB_MS);
+	assert_true(sim.net.engine.eq.now < 2 * SB_MS);
 	assert_int_equal(m->used, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);

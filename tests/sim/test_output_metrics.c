@@ -114,7 +114,7 @@ static void occupancy_run(int64_t cell_bytes, uint64_t buffer, uint64_t packets,
 	tl_build(&sim, &sc);
 	const uint64_t C = 25000000000ULL;
 	for (uint32_t src = 1; src <= 2; src++) {
-		struct sb_flow *f = sb_flow_create(&sim, src, 0, packets * 1000, 0, sb_transport_find("cbr"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, src, 0, packets * 1000, 0, sb_transport_find("cbr"));
 		sb_cbr_configure(f, C, 1048);
 	}
 	tl_cbr(&sim, 3, 1, 10000000000ULL, 1250, 0);

@@ -267,7 +267,7 @@ static void test_overload_longest_queue(void **state)
 		for (uint32_t k = 0; k < d + 2; k++, src++)
 			tl_cbr(&sim, src, d, 10000000000ULL, 1000, (sb_time)k * 37 * SB_NS);
 	tl_run_and_check(&sim);
-	struct sb_mmu *m = sim.switches[0]->mmus[0];
+	struct sb_mmu *m = sim.net.switches[0]->mmus[0];
 	uint64_t q[3], lo = UINT64_MAX, hi = 0;
 	for (uint16_t d = 0; d < 3; d++) {
 		q[d] = m->q_egr[sb_mmu_qi(d, 1)];

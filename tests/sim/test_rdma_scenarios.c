@@ -35,16 +35,16 @@ static void test_workload_default_class(void **state)
 		    "    prio = 5; class = \"lossy\"; } );\n", NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 3);
-	struct sb_flow *f0 = sb_flow_get(&sim, 0), *f1 = sb_flow_get(&sim, 1), *f2 = sb_flow_get(&sim, 2);
+	assert_int_equal(sim.flows.table.next_id, 3);
+	struct sb_flow *f0 = sb_flow_get(&sim.flows, 0), *f1 = sb_flow_get(&sim.flows, 1), *f2 = sb_flow_get(&sim.flows, 2);
 	assert_int_equal(f0->prio, 3);
 	assert_true(f0->lossless);
 	assert_int_equal(f1->prio, 1);
 	assert_false(f1->lossless);
 	assert_int_equal(f2->prio, 5);
 	assert_false(f2->lossless);
-	assert_int_equal(sim.lossless_prio_mask, 1u << 3);
-	assert_int_equal(sim.stats.flows_completed, 3);
+	assert_int_equal(sim.net.lossless_prio_mask, 1u << 3);
+	assert_int_equal(sim.flows.stats.flows_completed, 3);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -76,16 +76,17 @@ static void test_mixed_deterministic(void **state)
 	run_mixed(&a, &sc1);
 	run_mixed(&b, &sc2);
 	print_message("mixed leaf-spine: %llu flows started, %llu completed, %llu events, %llu packet-hops, drops %llu "
-		      "(lossless %llu), CNPs %llu, NACKs %llu\n", (unsigned long long)a.stats.flows_started,
-		      (unsigned long long)a.stats.flows_completed, (unsigned long long)a.engine.eq.executed,
-		      (unsigned long long)a.stats.packet_hops, (unsigned long long)a.stats.pkts_dropped,
-		      (unsigned long long)a.stats.pkts_dropped_lossless, (unsigned long long)a.stats.rdma_cnps,
-		      (unsigned long long)a.stats.rdma_nacks);
-	assert_true(a.stats.flows_completed > 100);
-	assert_int_equal(a.stats.pkts_dropped_lossless, 0);
+		      "(lossless %llu), CNPs %llu, NACKs %llu\n", (unsigned long long)a.flows.stats.flows_started,
+		      (unsigned long long)a.flows.stats.flows_completed, (unsigned long long)a.net.engine.eq.executed,
+		      (unsigned long long)a.net.stats.packet_hops, (unsigned long long)a.net.stats.pkts_dropped,
+		      (unsigned long long)a.net.stats.pkts_dropped_lossless, (unsigned long long)a.flows.stats.rdma_cnps,
+		      (unsigned long long)a.flows.stats.rdma_nacks);
+	assert_true(a.flows.stats.flows_completed > 100);
+	assert_int_equal(a.net.stats.pkts_dropped_lossless, 0);
 	assert_int_equal(a.nrecords, b.nrecords);
-	assert_int_equal(a.engine.eq.executed, b.engine.eq.executed);
-	assert_memory_equal(&a.stats, &b.stats, sizeof a.stats);
+	assert_int_equal(a.net.engine.eq.executed, b.net.engine.eq.executed);
+	assert_memory_equal(&a.flows.stats, &b.flows.stats, sizeof a.flows.stats);
+	assert_memory_equal(&a.net.stats, &b.net.stats, sizeof a.net.stats);
 	for (size_t i = 0; i < a.nrecords; i++) {
 		assert_int_equal(a.records[i].id, b.records[i].id);
 		assert_int_equal(a.records[i].fct, b.records[i].fct);

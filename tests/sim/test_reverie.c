@@ -29,7 +29,7 @@
 #include "testlib.h"
 
 
-static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
+static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->net.switches[0]->mmus[0]; }
 
 #define B_STAR 2000000.0 /* shared pool of the simulated checks */
 
@@ -104,7 +104,7 @@ static void run_shares(const enum group *g, int ngroups, const char *keys, doubl
 	*ll = s.lossless / (double)e.calls;
 	*ly = s.lossy / (double)e.calls;
 	*idle = s.idle / (double)e.calls;
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -195,7 +195,7 @@ static void run_three(const char *scheme, const char *keys, double out[3], uint6
 	tl_run_and_check(&sim);
 	for (int i = 0; i < 3; i++)
 		out[i] = s.q[i] / (double)e.calls;
-	*drops = sim.stats.pkts_dropped;
+	*drops = sim.net.stats.pkts_dropped;
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -406,8 +406,8 @@ static uint64_t burst_pauses(double gamma)
 	tl_run_checked(&sim, &sc);
 	uint64_t pauses = mmu0(&sim)->pfc_pauses_sent;
 	print_message("16 × %d B lossless burst + lossy CBR, γ = %g: %llu PAUSE, lossless drops %llu\n", BURST_EACH, gamma,
-		      (unsigned long long)pauses, (unsigned long long)sim.stats.pkts_dropped_lossless);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+		      (unsigned long long)pauses, (unsigned long long)sim.net.stats.pkts_dropped_lossless);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return pauses;

@@ -78,7 +78,7 @@ struct result {
 static void sample(struct tl_every *e)
 {
 	struct meter *s = e->ctx;
-	struct sb_mmu *m = e->sim->switches[0]->mmus[0];
+	struct sb_mmu *m = e->sim->net.switches[0]->mmus[0];
 	const struct sb_pfc_ingress *pi = sb_reverie_pfc(m);
 	double ll = 0, ly = 0, hat = 0;
 	for (uint16_t port = 0; port < m->nports; port++) {
@@ -101,7 +101,7 @@ static void sample(struct tl_every *e)
 	s->ly += ly;
 	s->ll_hat += hat;
 	s->samples++;
-	size_t w = (size_t)((sb_now(&e->sim->engine) - s->from) / sb_time_from_ms(WINDOW_MS));
+	size_t w = (size_t)((sb_now(&e->sim->net.engine) - s->from) / sb_time_from_ms(WINDOW_MS));
 	if (w < MAX_WINDOWS) {
 		s->win_ll[w] += ll;
 		s->win_ly[w] += ly;
@@ -141,9 +141,9 @@ static struct result run(enum layout layout, double gamma, const char *keys, dou
 	struct tl_every e;
 	tl_every_start(&e, &sim, s->from, sb_time_from_ms(to), SB_US, sample, s);
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	struct result r = { .ll = s->ll / (double)s->samples, .ly = s->ly / (double)s->samples,
-			    .blind_max = s->blind_max, .pauses = sim.switches[0]->mmus[0]->pfc_pauses_sent };
+			    .blind_max = s->blind_max, .pauses = sim.net.switches[0]->mmus[0]->pfc_pauses_sent };
 	r.ratio = r.ll / r.ly;
 	r.hat_share = s->ll_hat / s->ll;
 	for (int w = 0; w < MAX_WINDOWS && (double)(w + 1) * WINDOW_MS <= to - from; w++, r.nwin++)

@@ -26,7 +26,7 @@
 #include "testlib.h"
 
 
-static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->switches[0]->mmus[0]; }
+static struct sb_mmu *mmu0(struct sb_sim *sim) { return sim->net.switches[0]->mmus[0]; }
 
 /* ---------------------------------------------------------------------------------------- */
 /* 1. Pool sizes from the defaults: the evaluation leaf (Reverie §4.1, the artifact's sizes).   */
@@ -106,9 +106,9 @@ static void run_fluid(const char *fmt, const char *extra, double from_ms, double
 	*pauses = (double)mmu0(&sim)->pfc_pauses_sent;
 	print_message("  average headroom %.0f B, %llu PAUSE, lossy drops %llu, lossless drops %llu\n",
 		      f.headroom / (double)e.calls, (unsigned long long)mmu0(&sim)->pfc_pauses_sent,
-		      (unsigned long long)sim.stats.pkts_dropped, (unsigned long long)sim.stats.pkts_dropped_lossless);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
-	assert_true(sim.stats.drops[SB_DROP_THRESHOLD] > 0); /* the lossy threshold binds */
+		      (unsigned long long)sim.net.stats.pkts_dropped, (unsigned long long)sim.net.stats.pkts_dropped_lossless);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
+	assert_true(sim.net.stats.drops[SB_DROP_THRESHOLD] > 0); /* the lossy threshold binds */
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }

@@ -43,7 +43,7 @@ static struct run_out run_to_dir(const char *sample_hosts)
 	struct sb_sim sim;
 	tl_scenario(&sc, scenario_text, sets, sample_hosts ? 1 : 0);
 	char *dir = tl_run_streamed(&sim, &sc);
-	struct run_out r = { dir, sb_flow_get(&sim, 0)->bytes_received, sim.stats.flows_completed };
+	struct run_out r = { dir, sb_flow_get(&sim.flows, 0)->bytes_received, sim.flows.stats.flows_completed };
 	struct sb_error err;
 	if (sb_report_write(&sim, r.dir, 0.0, &err))
 		fail_msg("write: %s", err.msg);

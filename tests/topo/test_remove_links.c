@@ -27,9 +27,9 @@
 
 static struct sb_node *node_named(struct sb_sim *sim, const char *name)
 {
-	for (uint32_t i = 0; i < sim->nnodes; i++)
-		if (!strcmp(sim->nodes[i]->name, name))
-			return sim->nodes[i];
+	for (uint32_t i = 0; i < sim->net.nnodes; i++)
+		if (!strcmp(sim->net.nodes[i]->name, name))
+			return sim->net.nodes[i];
 	fail_msg("no node %s", name);
 	return NULL;
 }
@@ -40,7 +40,7 @@ static void ecmp_peers(const struct sb_switch *sw, uint32_t h, char *buf, size_t
 	size_t used = 0;
 	buf[0] = 0;
 	uint16_t ports[16];
-	uint32_t count = sb_route_group(&sw->node.sim->routes, &sw->route, h, ports, 16);
+	uint32_t count = sb_route_group(&sw->node.net->routes, &sw->route, h, ports, 16);
 	assert_true(count <= 16);
 	for (uint32_t k = 0; k < count; k++)
 		used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? " " : "",
@@ -72,8 +72,8 @@ static void test_fig12_routes(void **state)
 	tl_scenario(&sc, FIG12, NULL, 0);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	assert_int_equal(sim.nhosts, 16);
-	assert_int_equal(sim.nswitches, 6);
+	assert_int_equal(sim.net.nhosts, 16);
+	assert_int_equal(sim.net.nswitches, 6);
 	assert_false(linked(node_named(&sim, "spine0"), "leaf3"));
 	assert_false(linked(node_named(&sim, "spine1"), "leaf0"));
 	assert_int_equal(node_named(&sim, "leaf0")->nports, 5);  /* 4 hosts + spine0 */
@@ -99,7 +99,7 @@ static void test_fig12_routes(void **state)
 	expect_group(&sim, "spine0", 4, "leaf1");
 
 	/* base RTT h0 <-> h12: 6 links of 2 us each way */
-	sb_time rtt = sb_base_rtt(&sim, 0, 12, 64);
+	sb_time rtt = sb_base_rtt(&sim.flows, 0, 12, 64);
 	assert_true(rtt > 24 * SB_US && rtt < 25 * SB_US);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
@@ -119,10 +119,10 @@ static void test_fig12_traffic(void **state)
 	for (uint32_t s = 0; s < 16; s++)
 		for (uint32_t d = 0; d < 16; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 20000, (sb_time)(n++) * 2 * SB_US, ops);
+				sb_flow_create(&sim.flows, s, d, 20000, (sb_time)(n++) * 2 * SB_US, ops);
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.flows_completed, n);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	const struct sb_node *s0 = node_named(&sim, "spine0");
 	for (uint16_t p = 0; p < s0->nports; p++)
 		assert_true(s0->ports[p].tx_bytes > 0);
@@ -149,9 +149,9 @@ static void test_fattree_without_core_links(void **state)
 	for (uint32_t s = 0; s < 16; s++)
 		for (uint32_t d = 0; d < 16; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 5000, (sb_time)(n++) * SB_US, ops);
+				sb_flow_create(&sim.flows, s, d, 5000, (sb_time)(n++) * SB_US, ops);
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.flows_completed, n);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }

@@ -25,13 +25,13 @@
 /* Hop distances from host h to every node, through switches only (hosts are never transit). */
 static void distances_from_host(const struct sb_sim *sim, uint32_t h, uint32_t *dist, uint32_t *queue)
 {
-	for (uint32_t i = 0; i < sim->nnodes; i++)
+	for (uint32_t i = 0; i < sim->net.nnodes; i++)
 		dist[i] = UINT32_MAX;
 	size_t qh = 0, qt = 0;
 	dist[h] = 0;
 	queue[qt++] = h;
 	while (qh < qt) {
-		const struct sb_node *n = sim->nodes[queue[qh++]];
+		const struct sb_node *n = sim->net.nodes[queue[qh++]];
 		if (n->kind == SB_NODE_HOST && n->id != h)
 			continue;
 		for (uint16_t p = 0; p < n->nports; p++) {
@@ -69,22 +69,22 @@ static uint16_t oracle_pick(const struct sb_switch *sw, const uint16_t *ports, u
  * spread of flow hashes. Returns the number of (switch, host) pairs with a group of 2 or more. */
 static uint32_t expect_oracle(const struct sb_sim *sim)
 {
-	uint32_t *dist = malloc(sim->nnodes * sizeof(*dist)), *queue = malloc(sim->nnodes * sizeof(*queue));
+	uint32_t *dist = malloc(sim->net.nnodes * sizeof(*dist)), *queue = malloc(sim->net.nnodes * sizeof(*queue));
 	uint16_t want[MAX_GROUP], got[MAX_GROUP];
 	uint32_t multi = 0;
-	for (uint32_t h = 0; h < sim->nhosts; h++) {
+	for (uint32_t h = 0; h < sim->net.nhosts; h++) {
 		distances_from_host(sim, h, dist, queue);
-		for (uint32_t s = 0; s < sim->nswitches; s++) {
-			const struct sb_switch *sw = sim->switches[s];
+		for (uint32_t s = 0; s < sim->net.nswitches; s++) {
+			const struct sb_switch *sw = sim->net.switches[s];
 			uint32_t n = oracle_group(sw, h, dist, want);
-			uint32_t m = sb_route_group(&sim->routes, &sw->route, h, got, MAX_GROUP);
+			uint32_t m = sb_route_group(&sim->net.routes, &sw->route, h, got, MAX_GROUP);
 			if (m != n || memcmp(want, got, n * sizeof(uint16_t)) != 0)
 				fail_msg("%s towards h%u: a group of %u ports (first %u), want %u (first %u)", sw->node.name, h,
 					 m, m ? got[0] : 0, n, n ? want[0] : 0);
 			multi += n > 1;
 			for (uint32_t k = 0; k < 64; k++) {
 				uint32_t hash = (uint32_t)sb_mix64(((uint64_t)h << 40) ^ ((uint64_t)s << 20) ^ k);
-				uint16_t pick = sb_route(&sim->routes, &sw->route, h, hash);
+				uint16_t pick = sb_route(&sim->net.routes, &sw->route, h, hash);
 				if (pick != oracle_pick(sw, want, n, hash))
 					fail_msg("%s towards h%u, hash %08x: port %u, want %u", sw->node.name, h, hash, pick,
 						 oracle_pick(sw, want, n, hash));
@@ -100,18 +100,18 @@ static uint32_t expect_oracle(const struct sb_sim *sim)
  * shortest path has. */
 static void expect_reach(const struct sb_sim *sim)
 {
-	uint32_t *dist = malloc(sim->nnodes * sizeof(*dist)), *queue = malloc(sim->nnodes * sizeof(*queue));
-	for (uint32_t dst = 0; dst < sim->nhosts; dst++) {
+	uint32_t *dist = malloc(sim->net.nnodes * sizeof(*dist)), *queue = malloc(sim->net.nnodes * sizeof(*queue));
+	for (uint32_t dst = 0; dst < sim->net.nhosts; dst++) {
 		distances_from_host(sim, dst, dist, queue);
-		for (uint32_t src = 0; src < sim->nhosts; src++) {
+		for (uint32_t src = 0; src < sim->net.nhosts; src++) {
 			if (src == dst)
 				continue;
 			for (uint32_t hash = 1; hash < 1u << 31; hash = hash * 7 + 12345) {
-				const struct sb_port *p = &sim->hosts[src]->node.ports[0];
+				const struct sb_port *p = &sim->net.hosts[src]->node.ports[0];
 				uint32_t hops = 1;
-				while (p->peer->node->kind == SB_NODE_SWITCH && hops <= sim->nnodes) {
+				while (p->peer->node->kind == SB_NODE_SWITCH && hops <= sim->net.nnodes) {
 					const struct sb_switch *sw = (const struct sb_switch *)p->peer->node;
-					p = &sw->node.ports[sb_route(&sim->routes, &sw->route, dst, hash)];
+					p = &sw->node.ports[sb_route(&sim->net.routes, &sw->route, dst, hash)];
 					hops++;
 				}
 				if (p->peer->node->id != dst || hops != dist[src])
@@ -148,13 +148,13 @@ static void test_leafspine(void **state)
 	assert_int_equal(expect_oracle(&sim), 5 * 12);
 	expect_reach(&sim);
 	/* one row for the leaves (each delivers its own rack directly), one for the spines */
-	assert_int_equal(sim.routes.nrows, 2);
-	assert_int_equal(sim.routes.nracks, 5);
+	assert_int_equal(sim.net.routes.nrows, 2);
+	assert_int_equal(sim.net.routes.nracks, 5);
 	for (uint32_t h = 0; h < 15; h++) {
-		assert_int_equal(sim.routes.dst[h].rack, h / 3);
-		assert_int_equal(sim.routes.dst[h].port, h % 3); /* host ports come first */
+		assert_int_equal(sim.net.routes.dst[h].rack, h / 3);
+		assert_int_equal(sim.net.routes.dst[h].port, h % 3); /* host ports come first */
 	}
-	assert_false(sim.routes.regular); /* 3 hosts per rack: the table, not a shift */
+	assert_false(sim.net.routes.regular); /* 3 hosts per rack: the table, not a shift */
 	done(&sim, &sc);
 }
 
@@ -166,8 +166,8 @@ static void test_leafspine_regular(void **state)
 	struct sb_scenario sc;
 	struct sb_sim sim;
 	build(&sim, &sc, "topology: { type = \"leafspine\"; leaves = 6; hosts_per_leaf = 4; spines = 3; };");
-	assert_true(sim.routes.regular);
-	assert_int_equal(sim.routes.rack_shift, 2);
+	assert_true(sim.net.routes.regular);
+	assert_int_equal(sim.net.routes.rack_shift, 2);
 	assert_int_equal(expect_oracle(&sim), 6 * 20);
 	expect_reach(&sim);
 	done(&sim, &sc);
@@ -183,8 +183,8 @@ static void test_leafspine_parallel_links(void **state)
 	expect_oracle(&sim);
 	expect_reach(&sim);
 	uint16_t ports[8];
-	const struct sb_switch *spine1 = sim.switches[5];
-	assert_int_equal(sb_route_group(&sim.routes, &spine1->route, 7, ports, 8), 3);
+	const struct sb_switch *spine1 = sim.net.switches[5];
+	assert_int_equal(sb_route_group(&sim.net.routes, &spine1->route, 7, ports, 8), 3);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(ports[i], 9 + i); /* leaf3's links are spine1's ports 9..11 */
 	done(&sim, &sc);
@@ -205,7 +205,7 @@ static void test_big_groups(void **state)
 		build(&sim, &sc, shapes[i]);
 		assert_int_equal(expect_oracle(&sim), 2 * 2 + (4 + i) * 4);
 		expect_reach(&sim);
-		assert_int_equal(sim.routes.nbig, 1); /* the leaves' uplinks: one list, shared */
+		assert_int_equal(sim.net.routes.nbig, 1); /* the leaves' uplinks: one list, shared */
 		done(&sim, &sc);
 	}
 }
@@ -218,7 +218,7 @@ static void test_single_switch(void **state)
 	build(&sim, &sc, "topology: { type = \"single\"; hosts = 6; };");
 	expect_oracle(&sim);
 	expect_reach(&sim);
-	assert_int_equal(sim.routes.nrows, 1);
+	assert_int_equal(sim.net.routes.nrows, 1);
 	done(&sim, &sc);
 }
 
@@ -242,11 +242,11 @@ static void test_fattree(void **state)
 		assert_int_equal(multi, k * half * (hosts - half) + k * half * (hosts - half * half));
 		expect_reach(&sim);
 		/* the edges share a row, the aggregation switches of a pod one, the cores one */
-		assert_int_equal(sim.routes.nrows, k + 2);
-		assert_int_equal(sim.routes.nracks, k * half);
+		assert_int_equal(sim.net.routes.nrows, k + 2);
+		assert_int_equal(sim.net.routes.nracks, k * half);
 		for (uint32_t h = 0; h < hosts; h++)
-			assert_int_equal(sim.routes.dst[h].rack, h / half);
-		assert_true(sim.routes.regular == (half == 2)); /* 2 hosts per edge: a shift; 3: the table */
+			assert_int_equal(sim.net.routes.dst[h].rack, h / half);
+		assert_true(sim.net.routes.regular == (half == 2)); /* 2 hosts per edge: a shift; 3: the table */
 		done(&sim, &sc);
 	}
 }
@@ -265,14 +265,14 @@ static void test_removed_links(void **state)
 	      "  remove_links = (\"spine0-leaf3\", \"spine1-leaf0\"); };");
 	expect_oracle(&sim);
 	expect_reach(&sim);
-	assert_true(sim.routes.nrows > 2);
+	assert_true(sim.net.routes.nrows > 2);
 	done(&sim, &sc);
 	build(&sim, &sc,
 	      "topology: { type = \"fattree\"; k = 4;\n"
 	      "  remove_links = (\"core0-spine0\", \"leaf3-spine2\", \"spine5-leaf5\"); };");
 	expect_oracle(&sim);
 	expect_reach(&sim);
-	assert_true(sim.routes.nrows > 6);
+	assert_true(sim.net.routes.nrows > 6);
 	done(&sim, &sc);
 }
 
@@ -292,7 +292,7 @@ static int build_plan(const uint32_t rack[4], uint32_t nracks, int joined, struc
 		sb_topo_plan_link(&plan, 4, 5, 25000000000ull, SB_US);
 	struct sb_sim sim;
 	memset(&sim, 0, sizeof(sim));
-	int rc = sb_topo_build(&sim, &plan, err);
+	int rc = sb_topo_build(&sim.net, &plan, err);
 	sb_topo_plan_free(&plan);
 	sb_sim_free(&sim);
 	return rc;

@@ -24,7 +24,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { "" };
 	if (sb_sim_build(sim, sc, &err))
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read sim->records after the run */
+	sim->flows.keep_finished = true; /* the tests read sim->records after the run */
 }
 
 static void run_check_free(struct sb_sim *sim, struct sb_scenario *sc)
@@ -67,10 +67,10 @@ static uint64_t uplink_bps(const struct sb_node *n)
 static void check_wiring(const struct sb_sim *sim, uint64_t *total_ports)
 {
 	uint64_t ports = 0;
-	for (uint32_t i = 0; i < sim->nnodes; i++) {
-		const struct sb_node *n = sim->nodes[i];
+	for (uint32_t i = 0; i < sim->net.nnodes; i++) {
+		const struct sb_node *n = sim->net.nodes[i];
 		assert_int_equal(n->id, i);
-		assert_int_equal(n->kind, i < sim->nhosts ? SB_NODE_HOST : SB_NODE_SWITCH);
+		assert_int_equal(n->kind, i < sim->net.nhosts ? SB_NODE_HOST : SB_NODE_SWITCH);
 		for (uint16_t p = 0; p < n->nports; p++) {
 			assert_ptr_equal(n->ports[p].peer->peer, &n->ports[p]);
 			assert_ptr_equal(n->ports[p].node, n);
@@ -78,8 +78,8 @@ static void check_wiring(const struct sb_sim *sim, uint64_t *total_ports)
 		}
 		ports += n->nports;
 	}
-	for (uint32_t h = 0; h < sim->nhosts; h++)
-		assert_int_equal(sim->hosts[h]->node.nports, 1);
+	for (uint32_t h = 0; h < sim->net.nhosts; h++)
+		assert_int_equal(sim->net.hosts[h]->node.nports, 1);
 	*total_ports = ports;
 }
 
@@ -94,19 +94,19 @@ static void test_single_switch_shape(void **state)
 	build(&sim, &sc);
 	uint64_t ports;
 	check_wiring(&sim, &ports);
-	assert_int_equal(sim.nhosts, 12);
-	assert_int_equal(sim.nswitches, 1);
-	assert_int_equal(sim.nnodes, 13);
-	assert_int_equal(sim.nracks, 1);
-	assert_int_equal(sim.switches[0]->node.nports, 12);
-	assert_int_equal(count_switch_peers(&sim.switches[0]->node, SB_NODE_HOST), 12);
+	assert_int_equal(sim.net.nhosts, 12);
+	assert_int_equal(sim.net.nswitches, 1);
+	assert_int_equal(sim.net.nnodes, 13);
+	assert_int_equal(sim.net.nracks, 1);
+	assert_int_equal(sim.net.switches[0]->node.nports, 12);
+	assert_int_equal(count_switch_peers(&sim.net.switches[0]->node, SB_NODE_HOST), 12);
 	assert_int_equal(ports, 24);
-	assert_int_equal(sim.switches[0]->node.ports[5].rate_bps, 40000000000ull);
-	assert_string_equal(sim.switches[0]->node.name, "leaf0");
+	assert_int_equal(sim.net.switches[0]->node.ports[5].rate_bps, 40000000000ull);
+	assert_string_equal(sim.net.switches[0]->node.name, "leaf0");
 	for (uint32_t h = 0; h < 12; h++)
-		assert_int_equal(sim.hosts[h]->rack, 0);
-	assert_int_equal(sim.rack_first[0], 0);
-	assert_int_equal(sim.rack_count[0], 12);
+		assert_int_equal(sim.net.hosts[h]->rack, 0);
+	assert_int_equal(sim.net.rack_first[0], 0);
+	assert_int_equal(sim.net.rack_count[0], 12);
 	run_check_free(&sim, &sc);
 }
 
@@ -122,13 +122,13 @@ static void test_leafspine_shape(void **state)
 	build(&sim, &sc);
 	uint64_t ports;
 	check_wiring(&sim, &ports);
-	assert_int_equal(sim.nhosts, 15);
-	assert_int_equal(sim.nswitches, 5);
-	assert_int_equal(sim.nracks, 3);
+	assert_int_equal(sim.net.nhosts, 15);
+	assert_int_equal(sim.net.nswitches, 5);
+	assert_int_equal(sim.net.nracks, 3);
 	/* links: 15 host links + 3 leaves × 2 spines × 2 parallel links */
 	assert_int_equal(ports, 2 * (15 + 12));
 	for (uint32_t s = 0; s < 3; s++) {
-		const struct sb_node *leaf = &sim.switches[s]->node;
+		const struct sb_node *leaf = &sim.net.switches[s]->node;
 		assert_int_equal(leaf->tier, 1);
 		assert_int_equal(leaf->nports, 5 + 4);
 		assert_int_equal(count_switch_peers(leaf, SB_NODE_HOST), 5);
@@ -136,25 +136,25 @@ static void test_leafspine_shape(void **state)
 		for (uint16_t p = 0; p < 5; p++)
 			assert_int_equal(leaf->ports[p].peer->node->kind, SB_NODE_HOST);
 		assert_int_equal(uplink_bps(leaf), 4 * 100000000000ull);
-		assert_int_equal(sim.rack_first[s], 5 * s);
-		assert_int_equal(sim.rack_count[s], 5);
+		assert_int_equal(sim.net.rack_first[s], 5 * s);
+		assert_int_equal(sim.net.rack_count[s], 5);
 	}
 	for (uint32_t s = 3; s < 5; s++) {
-		const struct sb_node *spine = &sim.switches[s]->node;
+		const struct sb_node *spine = &sim.net.switches[s]->node;
 		assert_int_equal(spine->tier, 2);
 		assert_int_equal(spine->nports, 3 * 2);
 		assert_int_equal(count_switch_peers(spine, SB_NODE_SWITCH), 6);
 	}
-	assert_string_equal(sim.switches[2]->node.name, "leaf2");
-	assert_string_equal(sim.switches[4]->node.name, "spine1");
+	assert_string_equal(sim.net.switches[2]->node.name, "leaf2");
+	assert_string_equal(sim.net.switches[4]->node.name, "spine1");
 	for (uint32_t h = 0; h < 15; h++) {
-		assert_int_equal(sim.hosts[h]->rack, h / 5);
-		assert_ptr_equal(sim.hosts[h]->node.ports[0].peer->node, &sim.switches[h / 5]->node);
+		assert_int_equal(sim.net.hosts[h]->rack, h / 5);
+		assert_ptr_equal(sim.net.hosts[h]->node.ports[0].peer->node, &sim.net.switches[h / 5]->node);
 	}
 	/* leaf0 reaches a host of leaf2 over all 4 uplinks (2 spines × 2 links) */
-	const struct sb_switch *leaf0 = sim.switches[0];
-	assert_int_equal(sb_route_group(&sim.routes, &leaf0->route, 10, NULL, 0), 4);
-	assert_int_equal(sb_route_group(&sim.routes, &leaf0->route, 1, NULL, 0), 1);
+	const struct sb_switch *leaf0 = sim.net.switches[0];
+	assert_int_equal(sb_route_group(&sim.net.routes, &leaf0->route, 10, NULL, 0), 4);
+	assert_int_equal(sb_route_group(&sim.net.routes, &leaf0->route, 1, NULL, 0), 1);
 	run_check_free(&sim, &sc);
 }
 
@@ -167,13 +167,13 @@ static void test_fattree_shape(void **state)
 	build(&sim, &sc);
 	uint64_t ports;
 	check_wiring(&sim, &ports);
-	assert_int_equal(sim.nhosts, 16);       /* k^3/4 */
-	assert_int_equal(sim.nswitches, 20);    /* 8 edge + 8 aggregation + 4 core */
-	assert_int_equal(sim.nracks, 8);
+	assert_int_equal(sim.net.nhosts, 16);       /* k^3/4 */
+	assert_int_equal(sim.net.nswitches, 20);    /* 8 edge + 8 aggregation + 4 core */
+	assert_int_equal(sim.net.nracks, 8);
 	assert_int_equal(ports, 2 * (16 + 16 + 16));
 	uint32_t tiers[4] = { 0 };
-	for (uint32_t s = 0; s < sim.nswitches; s++) {
-		const struct sb_node *n = &sim.switches[s]->node;
+	for (uint32_t s = 0; s < sim.net.nswitches; s++) {
+		const struct sb_node *n = &sim.net.switches[s]->node;
 		assert_int_equal(n->nports, 4);  /* every switch has radix k */
 		assert_true(n->tier >= 1 && n->tier <= 3);
 		tiers[n->tier]++;
@@ -183,15 +183,15 @@ static void test_fattree_shape(void **state)
 	assert_int_equal(tiers[2], 8);
 	assert_int_equal(tiers[3], 4);
 	for (uint32_t h = 0; h < 16; h++)
-		assert_int_equal(sim.hosts[h]->rack, h / 2);
+		assert_int_equal(sim.net.hosts[h]->rack, h / 2);
 	/* an edge switch has 2 uplinks towards another pod; an aggregation switch 2 core links */
-	const struct sb_switch *edge0 = sim.switches[0], *agg0 = sim.switches[8];
-	assert_int_equal(sb_route_group(&sim.routes, &edge0->route, 15, NULL, 0), 2);
-	assert_int_equal(sb_route_group(&sim.routes, &agg0->route, 15, NULL, 0), 2);
+	const struct sb_switch *edge0 = sim.net.switches[0], *agg0 = sim.net.switches[8];
+	assert_int_equal(sb_route_group(&sim.net.routes, &edge0->route, 15, NULL, 0), 2);
+	assert_int_equal(sb_route_group(&sim.net.routes, &agg0->route, 15, NULL, 0), 2);
 	/* ... and one way down to its own hosts */
-	assert_int_equal(sb_route_group(&sim.routes, &agg0->route, 0, NULL, 0), 1);
+	assert_int_equal(sb_route_group(&sim.net.routes, &agg0->route, 0, NULL, 0), 1);
 	/* inter-pod path: 6 links */
-	sb_time rtt = sb_base_rtt(&sim, 0, 15, 1048);
+	sb_time rtt = sb_base_rtt(&sim.flows, 0, 15, 1048);
 	sb_time link = 2 * SB_US, ser = sb_tx_time(1048, 25000000000ull), ack = sb_tx_time(64, 25000000000ull);
 	assert_int_equal(rtt, 2 * 6 * link + 6 * ser + 6 * ack);
 	run_check_free(&sim, &sc);
@@ -205,19 +205,19 @@ static void all_to_all(const char *topo_text, uint32_t want_hosts)
 	tl_scenario(&sc, topo_text, NULL, 0);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	assert_int_equal(sim.nhosts, want_hosts);
+	assert_int_equal(sim.net.nhosts, want_hosts);
 	const struct sb_transport_ops *ops = transport("dctcp");
-	uint32_t n = sim.nhosts;
+	uint32_t n = sim.net.nhosts;
 	for (uint32_t s = 0; s < n; s++)
 		for (uint32_t d = 0; d < n; d++)
 			if (s != d)
-				sb_flow_create(&sim, s, d, 3000, (sb_time)(s * n + d) * 50 * SB_NS, ops);
+				sb_flow_create(&sim.flows, s, d, 3000, (sb_time)(s * n + d) * 50 * SB_NS, ops);
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_started, (uint64_t)n * (n - 1));
-	assert_int_equal(sim.stats.flows_completed, (uint64_t)n * (n - 1));
+	assert_int_equal(sim.flows.stats.flows_started, (uint64_t)n * (n - 1));
+	assert_int_equal(sim.flows.stats.flows_completed, (uint64_t)n * (n - 1));
 	assert_int_equal(sim.nrecords, (size_t)n * (n - 1));
 	/* every ordered pair exactly once */
 	uint8_t *seen = calloc((size_t)n * n, 1);
@@ -230,7 +230,7 @@ static void all_to_all(const char *topo_text, uint32_t want_hosts)
 		assert_true(r->fct >= r->ideal);
 	}
 	free(seen);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -270,13 +270,13 @@ static void test_ecmp_spreads_over_spines(void **state)
 	const struct sb_transport_ops *ops = transport("dctcp");
 	const uint32_t nflows = 1200, size = 20000;
 	for (uint32_t i = 0; i < nflows; i++)
-		sb_flow_create(&sim, i % 8, 8 + (i / 8) % 8, size, (sb_time)i * 5 * SB_US, ops);
+		sb_flow_create(&sim.flows, i % 8, 8 + (i / 8) % 8, size, (sb_time)i * 5 * SB_US, ops);
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_completed, nflows);
-	const struct sb_node *leaf0 = &sim.switches[0]->node;
+	assert_int_equal(sim.flows.stats.flows_completed, nflows);
+	const struct sb_node *leaf0 = &sim.net.switches[0]->node;
 	assert_int_equal(leaf0->nports, 12);
 	double tx[4], mean = 0;
 	for (int u = 0; u < 4; u++) {
@@ -306,16 +306,16 @@ static void test_ecmp_fattree(void **state)
 	build(&sim, &sc);
 	const uint32_t nflows = 1600;
 	for (uint32_t i = 0; i < nflows; i++) /* pod 0 = hosts 0..3, pod 3 = hosts 12..15 */
-		sb_flow_create(&sim, i % 4, 12 + (i / 4) % 4, 10000, (sb_time)i * 5 * SB_US, transport("dctcp"));
+		sb_flow_create(&sim.flows, i % 4, 12 + (i / 4) % 4, 10000, (sb_time)i * 5 * SB_US, transport("dctcp"));
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
-	assert_int_equal(sim.stats.flows_completed, nflows);
+	assert_int_equal(sim.flows.stats.flows_completed, nflows);
 	/* switches 0, 1 = edges of pod 0; 8, 9 = its aggregation switches */
 	const uint32_t sws[] = { 0, 1, 8, 9 };
 	for (size_t i = 0; i < 4; i++) {
-		const struct sb_node *n = &sim.switches[sws[i]]->node;
+		const struct sb_node *n = &sim.net.switches[sws[i]]->node;
 		double tx[2];
 		int k = 0;
 		for (uint16_t p = 0; p < n->nports; p++)
@@ -346,7 +346,7 @@ static void test_ecmp_per_flow_no_reordering(void **state)
 		struct sb_sim sim;
 		build(&sim, &sc);
 		const uint64_t size = 5000000;
-		struct sb_flow *f = sb_flow_create(&sim, 1, 6, size, 0, transport(names[t]));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 1, 6, size, 0, transport(names[t]));
 		sb_sim_run(&sim);
 		struct sb_error err = { "" };
 		if (sb_sim_check(&sim, &err))
@@ -354,8 +354,8 @@ static void test_ecmp_per_flow_no_reordering(void **state)
 		assert_true(f->completed);
 		assert_int_equal(f->pkts_retx, 0);
 		assert_int_equal(f->timeouts, 0);
-		assert_int_equal(sim.stats.pkts_dropped, 0);
-		const struct sb_node *leaf0 = &sim.switches[0]->node;
+		assert_int_equal(sim.net.stats.pkts_dropped, 0);
+		const struct sb_node *leaf0 = &sim.net.switches[0]->node;
 		int used = 0;
 		for (uint16_t p = 4; p < leaf0->nports; p++) {
 			if (leaf0->ports[p].tx_bytes == 0)
@@ -379,7 +379,7 @@ static double fct_over_ideal(const char *topo_text, uint32_t src, uint32_t dst, 
 	tl_scenario(&sc, topo_text, NULL, 0);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, src, dst, size, 1 * SB_US, transport("dctcp"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, src, dst, size, 1 * SB_US, transport("dctcp"));
 	f->init_window = size;
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
@@ -387,7 +387,7 @@ static double fct_over_ideal(const char *topo_text, uint32_t src, uint32_t dst, 
 		fail_msg("sb_sim_check: %s", err.msg);
 	assert_int_equal(sim.nrecords, 1);
 	const struct sb_flow_result *r = &sim.records[0];
-	assert_int_equal(r->ideal, sb_ideal_fct(&sim, src, dst, size));
+	assert_int_equal(r->ideal, sb_ideal_fct(&sim.flows, src, dst, size));
 	double ratio = (double)r->fct / (double)r->ideal;
 	print_message("fct %llu B %u->%u: measured %.3f us, ideal %.3f us, ratio %.5f\n", (unsigned long long)size,
 		      src, dst, sb_time_to_us(r->fct), sb_time_to_us(r->ideal), ratio);
@@ -451,14 +451,14 @@ static void test_base_rtt_exact(void **state)
 	/* 2·4·2 µs + 4·(1048·8/25e9 s) + 4·(64·8/25e9 s) = 16 µs + 4·335.36 ns + 4·20.48 ns */
 	const sb_time want4 = 16000000 + 4 * 335360 + 4 * 20480;
 	assert_int_equal(want4, 17423360);
-	assert_int_equal(sb_base_rtt(&sim, 0, 4, 1048), want4);
-	assert_int_equal(sb_base_rtt(&sim, 7, 2, 1048), want4);
+	assert_int_equal(sb_base_rtt(&sim.flows, 0, 4, 1048), want4);
+	assert_int_equal(sb_base_rtt(&sim.flows, 7, 2, 1048), want4);
 	/* same leaf: 2 links */
-	assert_int_equal(sb_base_rtt(&sim, 0, 3, 1048), 8000000 + 2 * 335360 + 2 * 20480);
-	assert_int_equal(sb_bottleneck_bps(&sim, 0, 4), 25000000000ull);
+	assert_int_equal(sb_base_rtt(&sim.flows, 0, 3, 1048), 8000000 + 2 * 335360 + 2 * 20480);
+	assert_int_equal(sb_bottleneck_bps(&sim.net, 0, 4), 25000000000ull);
 	/* ideal FCT of a 1-packet flow is its base RTT; of 2 packets one more packet time */
-	assert_int_equal(sb_ideal_fct(&sim, 0, 4, 1000), want4);
-	assert_int_equal(sb_ideal_fct(&sim, 0, 4, 2000), want4 + 335360);
+	assert_int_equal(sb_ideal_fct(&sim.flows, 0, 4, 1000), want4);
+	assert_int_equal(sb_ideal_fct(&sim.flows, 0, 4, 2000), want4 + 335360);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -476,7 +476,7 @@ static void test_oversubscription(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	for (uint32_t l = 0; l < 2; l++) {
-		const struct sb_node *leaf = &sim.switches[l]->node;
+		const struct sb_node *leaf = &sim.net.switches[l]->node;
 		uint64_t down = 0;
 		for (uint16_t p = 0; p < leaf->nports; p++)
 			if (leaf->ports[p].peer->node->kind == SB_NODE_HOST)
@@ -493,7 +493,7 @@ static void test_oversubscription(void **state)
 	tl_scenario(&sc,
 		    "topology: { type = \"leafspine\"; leaves = 2; hosts_per_leaf = 16; spines = 4; };", sets, 1);
 	build(&sim, &sc);
-	assert_int_equal(uplink_bps(&sim.switches[0]->node), 8 * 25000000000ull);
+	assert_int_equal(uplink_bps(&sim.net.switches[0]->node), 8 * 25000000000ull);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -512,13 +512,13 @@ static void test_oversubscribed_throughput(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	for (uint32_t h = 0; h < 16; h++)
-		sb_flow_create(&sim, h, 16 + h, 0, 0, transport("dctcp"));
+		sb_flow_create(&sim.flows, h, 16 + h, 0, 0, transport("dctcp"));
 	sb_sim_run(&sim);
 	struct sb_error err = { "" };
 	if (sb_sim_check(&sim, &err))
 		fail_msg("sb_sim_check: %s", err.msg);
 	uint64_t up = 0;
-	const struct sb_node *leaf0 = &sim.switches[0]->node;
+	const struct sb_node *leaf0 = &sim.net.switches[0]->node;
 	for (uint16_t p = 16; p < leaf0->nports; p++)
 		up += leaf0->ports[p].tx_bytes;
 	double gbps = (double)up * 8 / 3e-3 / 1e9;

@@ -1,7 +1,7 @@
 /*
  * tcp_harness.h — a two-host path and a packet tap for the TCP tests (test_tcp_*.c).
  *
- * The tap is the simulator's fault-injection hook (sim->inject): it sees every packet a
+ * The tap is the simulator's fault-injection hook (sim->net.inject): it sees every packet a
  * host sends, records those of one flow (time, type, seq, flags), and can lose chosen ones
  * (the n-th transmission of a segment, every data packet, the first SYNs) or mark them CE.
  * Losing a packet at the sender's host is, for TCP, a loss anywhere on the path.
@@ -68,7 +68,7 @@ static inline bool th_inject(void *ctx, struct sb_packet *p)
 	if (p->type < 8)
 		t->sent_by_type[p->type]++;
 	if (t->nev < TH_MAX_EVENTS)
-		t->ev[t->nev++] = (struct th_event){ .t = sb_now(&t->sim->engine), .t_sent = p->t_sent, .seq = p->seq, .type = p->type,
+		t->ev[t->nev++] = (struct th_event){ .t = sb_now(&t->sim->net.engine), .t_sent = p->t_sent, .seq = p->seq, .type = p->type,
 						     .flags = p->flags, .sack = p->type == SB_PKT_ACK ? p->sack : 0,
 						     .dropped = drop };
 	return drop;
@@ -79,8 +79,8 @@ static inline void th_tap_attach(struct th_tap *t, struct sb_sim *sim, uint32_t 
 	memset(t, 0, sizeof *t);
 	t->sim = sim;
 	t->flow = flow;
-	sim->inject = th_inject;
-	sim->inject_ctx = t;
+	sim->net.inject = th_inject;
+	sim->net.inject_ctx = t;
 }
 
 static inline void th_lose(struct th_tap *t, uint64_t seq, uint32_t nth)
@@ -140,7 +140,7 @@ static inline void th_scenario(struct sb_scenario *sc, int hosts, double gbps, d
 /* One-way delay of a packet of `bytes` from src to dst on the idle path. */
 static inline sb_time th_one_way(const struct sb_sim *sim, uint32_t src, uint32_t dst, uint32_t bytes)
 {
-	return sb_path_rtt(sim, src, dst, bytes, 0) - sb_path_rtt(sim, src, dst, 0, 0) / 2;
+	return sb_path_rtt(&sim->net, src, dst, bytes, 0) - sb_path_rtt(&sim->net, src, dst, 0, 0) / 2;
 }
 
 /* --- A scripted peer: the test plays one end of a flow, packet by packet ---
@@ -169,10 +169,10 @@ static inline void th_script_noop(void *obj, uint64_t arg)
 /* Run the simulation to `at`, and stand there (an event at `at` sets the clock). */
 static inline void th_script_run(struct th_script *s, sb_time at)
 {
-	if (at <= sb_now(&s->sim.engine))
+	if (at <= sb_now(&s->sim.net.engine))
 		return;
-	sb_at(&s->sim.engine, at, th_script_noop, NULL, 0);
-	sb_eventq_run_until(&s->sim.engine.eq, at);
+	sb_at(&s->sim.net.engine, at, th_script_noop, NULL, 0);
+	sb_eventq_run_until(&s->sim.net.engine.eq, at);
 }
 
 /* Builds the path and creates the flow, which starts at TH_SCRIPT_START: the caller may set the
@@ -198,8 +198,8 @@ static inline const char *th_script_start(struct th_script *s, const char *trans
 		snprintf(msg, sizeof msg, "build: %s", err.msg);
 		return msg;
 	}
-	s->sim.keep_finished = true;
-	s->f = sb_flow_create(&s->sim, 0, 1, bytes, TH_SCRIPT_START, sb_transport_find(transport));
+	s->sim.flows.keep_finished = true;
+	s->f = sb_flow_create(&s->sim.flows, 0, 1, bytes, TH_SCRIPT_START, sb_transport_find(transport));
 	if (init_window)
 		s->f->init_window = init_window;
 	th_tap_attach(&s->tap, &s->sim, s->f->id);
@@ -226,7 +226,7 @@ static inline void th_script_ack_flags(struct th_script *s, sb_time at, uint64_t
 	a.dst = s->f->src;
 	a.t_sent = t_sent;
 	a.flags = flags;
-	s->f->ops->on_ack(&s->sim, s->f, &a);
+	s->f->ops->on_ack(&s->sim.flows, s->f, &a);
 }
 
 static inline void th_script_ack(struct th_script *s, sb_time at, uint64_t cum, uint32_t sack_seg, uint32_t nsack,
@@ -252,13 +252,13 @@ static inline void th_script_data(struct th_script *s, sb_time at, uint32_t seg,
 	d.t_sent = t_sent;
 	if (retx)
 		d.flags |= SB_PF_RETX;
-	s->f->ops->on_data(&s->sim, s->f, &d);
+	s->f->ops->on_data(&s->sim.flows, s->f, &d);
 }
 
 
 static inline void th_script_end(struct th_script *s)
 {
-	s->sim.inject = NULL;
+	s->sim.net.inject = NULL;
 	sb_sim_free(&s->sim);
 	sb_scenario_free(&s->sc);
 }

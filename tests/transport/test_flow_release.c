@@ -1,6 +1,6 @@
 /*
- * test_flow_release.c — finished flows are released and their slots reused (sim/flow_table.h,
- * sim/flows.c): the table holds the flows in flight, not every flow of the run; a flow is not
+ * test_flow_release.c — finished flows are released and their slots reused (transport/flow_table.h,
+ * transport/flows.c): the table holds the flows in flight, not every flow of the run; a flow is not
  * released while a packet of it exists; a stale timer of a released flow does not reach the
  * flow that took its slot; the flow table's id map in isolation.
  */
@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sim/flow_table.h"
 #include "scenario/scenario.h"
+#include "transport/flow_table.h"
 #include "sim/sim.h"
 #include "testlib.h"
 #include "transport/transport.h"
@@ -31,16 +31,16 @@ static void test_slots_follow_flows_in_flight(void **state)
 	tl_scenario(&sc, sb_default_scenario, NULL, 0);
 	tl_run_checked(&sim, &sc);
 	print_message("%llu flows completed, %u slots, at most %u live, %u live at the end\n",
-		      (unsigned long long)sim.stats.flows_completed, sim.flows.nslots, sim.flows.peak_live, sim.flows.live);
-	assert_true(sim.stats.flows_completed > 1000);
-	assert_true(sim.flows.peak_live * 4 < sim.stats.flows_completed);
-	assert_true(sim.flows.nslots <= sim.flows.peak_live); /* slots are reused, never more than needed */
-	assert_int_equal(sim.flows.live, sim.stats.flows_started - sim.stats.flows_completed +
-						 (sim.flows.next_id - sim.stats.flows_started));
+		      (unsigned long long)sim.flows.stats.flows_completed, sim.flows.table.nslots, sim.flows.table.peak_live, sim.flows.table.live);
+	assert_true(sim.flows.stats.flows_completed > 1000);
+	assert_true(sim.flows.table.peak_live * 4 < sim.flows.stats.flows_completed);
+	assert_true(sim.flows.table.nslots <= sim.flows.table.peak_live); /* slots are reused, never more than needed */
+	assert_int_equal(sim.flows.table.live, sim.flows.stats.flows_started - sim.flows.stats.flows_completed +
+						 (sim.flows.table.next_id - sim.flows.stats.flows_started));
 	uint32_t released = 0;
-	for (uint32_t id = 0; id < sim.flows.next_id; id++)
-		released += sb_flow_get(&sim, id) == NULL;
-	assert_int_equal(released, sim.stats.flows_completed);
+	for (uint32_t id = 0; id < sim.flows.table.next_id; id++)
+		released += sb_flow_get(&sim.flows, id) == NULL;
+	assert_int_equal(released, sim.flows.stats.flows_completed);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }
@@ -50,26 +50,26 @@ static void test_slots_follow_flows_in_flight(void **state)
 
 static int data_seen, timers_fired;
 
-static void probe_start(struct sb_sim *sim, struct sb_flow *f)
+static void probe_start(struct sb_flows *fl, struct sb_flow *f)
 {
 	for (int copy = 0; copy < 2; copy++) {
-		struct sb_packet *p = sb_flow_data_packet(sim, f, 0, (uint32_t)f->size, 40, 0);
-		sb_host_send(sim, p);
+		struct sb_packet *p = sb_flow_data_packet(fl, f, 0, (uint32_t)f->size, 40, 0);
+		sb_host_send(fl->net, p);
 	}
-	sb_flow_arm_timer(sim, f, sb_now(&sim->engine) + 100 * SB_US);
+	sb_flow_arm_timer(fl, f, sb_now(&fl->net->engine) + 100 * SB_US);
 }
 
-static void probe_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void probe_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	(void)pkt;
 	data_seen++;
 	f->bytes_received = f->size;
-	sb_flow_received(sim, f); /* the first copy completes the flow; the second is late */
+	sb_flow_received(fl, f); /* the first copy completes the flow; the second is late */
 }
 
-static void probe_timer(struct sb_sim *sim, struct sb_flow *f)
+static void probe_timer(struct sb_flows *fl, struct sb_flow *f)
 {
-	(void)sim;
+	(void)fl;
 	(void)f;
 	timers_fired++;
 }
@@ -97,21 +97,21 @@ static void test_late_packet_and_timer(void **state)
 	if (sb_sim_build(&sim, &sc, &err)) /* not tl_build: it keeps finished flows */
 		fail_msg("%s", err.msg);
 	data_seen = timers_fired = 0;
-	struct sb_flow *a = sb_flow_create(&sim, 0, 1, 1000, 0, &probe);
+	struct sb_flow *a = sb_flow_create(&sim.flows, 0, 1, 1000, 0, &probe);
 	uint32_t a_id = a->id;
 	bool stopped = false;
-	sb_at(&sim.engine, 20 * SB_US, stop_here, &stopped, 0);
-	sb_eventq_run_until(&sim.engine.eq, 20 * SB_US);
+	sb_at(&sim.net.engine, 20 * SB_US, stop_here, &stopped, 0);
+	sb_eventq_run_until(&sim.net.engine.eq, 20 * SB_US);
 	assert_true(stopped);
 	assert_int_equal(data_seen, 2);          /* the late copy reached the live flow */
-	assert_null(sb_flow_get(&sim, a_id));    /* and then A was released */
-	assert_int_equal(sim.flows.live, 0);
-	struct sb_flow *b = sb_flow_create(&sim, 2, 3, 1000, 30 * SB_US, &probe);
+	assert_null(sb_flow_get(&sim.flows, a_id));    /* and then A was released */
+	assert_int_equal(sim.flows.table.live, 0);
+	struct sb_flow *b = sb_flow_create(&sim.flows, 2, 3, 1000, 30 * SB_US, &probe);
 	assert_ptr_equal(b, a);                  /* B took A's slot */
-	sb_eventq_run_until(&sim.engine.eq, 120 * SB_US);
+	sb_eventq_run_until(&sim.net.engine.eq, 120 * SB_US);
 	assert_int_equal(timers_fired, 0);       /* A's stale event (100 us) did nothing */
-	assert_null(sb_flow_get(&sim, a_id));
-	assert_int_equal(sim.stats.flows_completed, 2);
+	assert_null(sb_flow_get(&sim.flows, a_id));
+	assert_int_equal(sim.flows.stats.flows_completed, 2);
 	assert_int_equal(sb_sim_check(&sim, &err), 0);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);

@@ -40,13 +40,13 @@ static sb_time short_flow_fct(const char *control_queue)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	const struct sb_transport_ops *newreno = sb_transport_find("newreno");
-	struct sb_flow *bulk = sb_flow_create(&sim, 0, 1, 4000000, 0, newreno);
-	struct sb_flow *small = sb_flow_create(&sim, 1, 0, 20000, 50 * SB_US, newreno);
+	struct sb_flow *bulk = sb_flow_create(&sim.flows, 0, 1, 4000000, 0, newreno);
+	struct sb_flow *small = sb_flow_create(&sim.flows, 1, 0, 20000, 50 * SB_US, newreno);
 	tl_run_and_check(&sim);
 	assert_true(bulk->completed && small->completed);
 	sb_time fct = small->finish - small->start;
 	print_message("control_queue = %-8s: the short flow's FCT %.2f us (ideal %.2f us)\n", control_queue,
-		      sb_time_to_us(fct), sb_time_to_us(sb_transport_ideal_fct(&sim, newreno, 1, 0, 20000)));
+		      sb_time_to_us(fct), sb_time_to_us(sb_transport_ideal_fct(&sim.flows, newreno, 1, 0, 20000)));
 	tl_check_and_free(&sim, &sc);
 	return fct;
 }
@@ -79,15 +79,15 @@ static uint64_t burst_peak(double nic_gbps, uint64_t *nic_bps, uint64_t *egress_
 		    sets, 1);
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
-	*nic_bps = sim.host_nics[0].rate_bps;
-	const struct sb_port *down = sim.host_nics[1].peer; /* the switch's port toward host 1 */
+	*nic_bps = sim.net.host_nics[0].rate_bps;
+	const struct sb_port *down = sim.net.host_nics[1].peer; /* the switch's port toward host 1 */
 	*egress_bps = down->rate_bps;
 	uint64_t payload = 1500 - (uint64_t)sc.tcp.header_bytes;
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 40 * payload, 10 * SB_US, sb_transport_find("cbr"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 40 * payload, 10 * SB_US, sb_transport_find("cbr"));
 	sb_cbr_configure(f, *nic_bps, 1500); /* back to back at the NIC's rate */
 	tl_run_and_check(&sim);
 	assert_true(f->completed);
-	uint64_t peak = sim.switches[0]->only_mmu->peak_used;
+	uint64_t peak = sim.net.switches[0]->only_mmu->peak_used;
 	print_message("NIC at %g Gb/s (0 = the link's): the switch's buffer peaks at %llu bytes\n", nic_gbps,
 		      (unsigned long long)peak);
 	tl_check_and_free(&sim, &sc);

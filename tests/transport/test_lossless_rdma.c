@@ -53,8 +53,8 @@ static void run(const char *scheme, const char *keys, const char *transport, boo
 	tl_scenario(&sc, text, NULL, 0);
 	tl_run_kept(&sim, &sc);
 	uint64_t rdma_flows = 0, rdma_done = 0;
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		if (f->lossless) {
 			rdma_flows++;
 			rdma_done += f->completed;
@@ -62,19 +62,19 @@ static void run(const char *scheme, const char *keys, const char *transport, boo
 	}
 	printf("  %-8s %-28s %-6s cc %-5s: lossless drops %llu, lossy drops %llu, PAUSE %llu / RESUME %llu, RDMA flows %llu/%llu done, "
 	       "ended %.2f ms\n",
-	       scheme, keys, transport, cc ? "on" : "off", (unsigned long long)sim.stats.pkts_dropped_lossless,
-	       (unsigned long long)(sim.stats.pkts_dropped - sim.stats.pkts_dropped_lossless),
-	       (unsigned long long)(sim.stats.pfc_pause_frames + sim.stats.pfc_port_pause_frames),
-	       (unsigned long long)(sim.stats.pfc_resume_frames + sim.stats.pfc_port_resume_frames),
-	       (unsigned long long)rdma_done, (unsigned long long)rdma_flows, sb_time_to_us(sb_now(&sim.engine)) / 1e3);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+	       scheme, keys, transport, cc ? "on" : "off", (unsigned long long)sim.net.stats.pkts_dropped_lossless,
+	       (unsigned long long)(sim.net.stats.pkts_dropped - sim.net.stats.pkts_dropped_lossless),
+	       (unsigned long long)(sim.net.stats.pfc_pause_frames + sim.net.stats.pfc_port_pause_frames),
+	       (unsigned long long)(sim.net.stats.pfc_resume_frames + sim.net.stats.pfc_port_resume_frames),
+	       (unsigned long long)rdma_done, (unsigned long long)rdma_flows, sb_time_to_us(sb_now(&sim.net.engine)) / 1e3);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	assert_int_equal(rdma_flows, 16);
 	assert_int_equal(rdma_done, rdma_flows);
-	assert_true(sim.stats.pfc_pause_frames + sim.stats.pfc_port_pause_frames > 0);
-	for (uint32_t i = 0; i < sim.nnodes; i++)
-		for (uint16_t p = 0; p < sim.nodes[i]->nports; p++)
-			if (sim.nodes[i]->ports[p].paused || sim.nodes[i]->ports[p].port_paused)
-				fail_msg("%s port %u still paused after the traffic ended", sim.nodes[i]->name, p);
+	assert_true(sim.net.stats.pfc_pause_frames + sim.net.stats.pfc_port_pause_frames > 0);
+	for (uint32_t i = 0; i < sim.net.nnodes; i++)
+		for (uint16_t p = 0; p < sim.net.nodes[i]->nports; p++)
+			if (sim.net.nodes[i]->ports[p].paused || sim.net.nodes[i]->ports[p].port_paused)
+				fail_msg("%s port %u still paused after the traffic ended", sim.net.nodes[i]->name, p);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 }

@@ -84,7 +84,7 @@ static void probe_tick(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct probe *pr = obj;
-	sb_time now = sb_now(&pr->sim->engine);
+	sb_time now = sb_now(&pr->sim->net.engine);
 	if (now == pr->from) {
 		pr->tx0 = pr->port->tx_bytes;
 		for (int i = 0; i < pr->nflows; i++)
@@ -96,7 +96,7 @@ static void probe_tick(void *obj, uint64_t arg)
 		pr->q_max = q;
 	pr->n++;
 	if (now + pr->period <= pr->to) {
-		sb_at(&pr->sim->engine, now + pr->period, probe_tick, pr, 0);
+		sb_at(&pr->sim->net.engine, now + pr->period, probe_tick, pr, 0);
 	} else {
 		pr->tx1 = pr->port->tx_bytes;
 		for (int i = 0; i < pr->nflows; i++)
@@ -104,7 +104,7 @@ static void probe_tick(void *obj, uint64_t arg)
 	}
 }
 
-static void probe_start(struct probe *pr) { sb_at(&pr->sim->engine, pr->from, probe_tick, pr, 0); }
+static void probe_start(struct probe *pr) { sb_at(&pr->sim->net.engine, pr->from, probe_tick, pr, 0); }
 
 static double probe_util(const struct probe *pr)
 {
@@ -165,17 +165,17 @@ static void test_line_rate_alone(void **state)
 		tl_run_and_check(&sim);
 		assert_true(f->completed);
 		sb_time fct = f->finish - f->start;
-		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
+		sb_time ideal = sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, size);
 		uint64_t pkts = (size + 999) / 1000;
-		double per_pkt = (double)sim.engine.eq.executed / (double)pkts;
+		double per_pkt = (double)sim.net.engine.eq.executed / (double)pkts;
 		print_message("%-13s alone, 1 MB at 25 Gb/s: FCT %.3f us, ideal %.3f us (%+lld ps); %llu events, "
 			      "%.2f per data packet; rate at the end %.2f Gb/s\n",
 			      names[i], sb_time_to_us(fct), sb_time_to_us(ideal), (long long)fct - (long long)ideal,
-			      (unsigned long long)sim.engine.eq.executed, per_pkt,
+			      (unsigned long long)sim.net.engine.eq.executed, per_pkt,
 			      (double)sb_rdma_qp_of(f)->rate_bps / 1e9);
 		assert_int_equal(f->pkts_sent, pkts);
 		assert_int_equal(f->pkts_retx, 0);
-		assert_int_equal(sim.stats.pkts_dropped, 0);
+		assert_int_equal(sim.net.stats.pkts_dropped, 0);
 		/* HPCC and PowerTCP keep ~5% below line rate when alone (target utilisation η),
 		 * the others run at line rate until told otherwise. */
 		if (!strcmp(names[i], "rdma") || !strcmp(names[i], "dcqcn") || !strcmp(names[i], "timely"))
@@ -186,7 +186,7 @@ static void test_line_rate_alone(void **state)
 		/* The receiver had every byte one ACK's way back before the FCT (flows.csv rx_fct_ns):
 		 * propagation plus the ACK's serialisation at every hop, nothing queued on an idle path. */
 		uint32_t ack = (uint32_t)sc.rdma.ack_bytes;
-		sb_time prop = sb_path_rtt(&sim, 0, 1, 0, 0) / 2, back = sb_path_rtt(&sim, 0, 1, 0, ack) - prop;
+		sb_time prop = sb_path_rtt(&sim.net, 0, 1, 0, 0) / 2, back = sb_path_rtt(&sim.net, 0, 1, 0, ack) - prop;
 		assert_int_equal(sim.nrecords, 1);
 		assert_int_equal(sim.records[0].rx_fct, f->received - f->start);
 		assert_int_equal(sim.records[0].fct - sim.records[0].rx_fct, back);
@@ -221,11 +221,11 @@ static void test_dcqcn_fairness(void **state)
 	print_message("dcqcn 2 flows, 25G, RED 100K/400K/0.2, 20-40 ms: goodput %.2f + %.2f Gb/s, Jain %.4f, "
 		      "utilisation %.4f, queue mean %.0f B max %.0f B, CNPs %llu, drops %llu\n",
 		      g[0] / 1e9, g[1] / 1e9, J, util, pr.q_sum / (double)pr.n, pr.q_max,
-		      (unsigned long long)sim.stats.rdma_cnps, (unsigned long long)sim.stats.pkts_dropped);
+		      (unsigned long long)sim.flows.stats.rdma_cnps, (unsigned long long)sim.net.stats.pkts_dropped);
 	assert_true(J > 0.95);
 	assert_true(util > 0.95);
-	assert_true(sim.stats.rdma_cnps > 0);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_true(sim.flows.stats.rdma_cnps > 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -264,11 +264,11 @@ static void test_dcqcn_recovery(void **state)
 	const uint64_t b_size = 20000000; /* ~13 ms at half of 25 Gb/s */
 	struct sb_flow *b = tl_rdma_flow(&sim, "dcqcn", 2, 0, b_size, 1 * SB_MS);
 	/* 10 ms after B's end the queue is long gone (A alone cannot exceed line rate) */
-	sb_eventq_run_until(&sim.engine.eq, 20 * SB_MS);
+	sb_eventq_run_until(&sim.net.engine.eq, 20 * SB_MS);
 	assert_true(b->completed);
 	sb_time b_end = b->finish, t0 = b_end + 10 * SB_MS;
-	sb_eventq_run_until(&sim.engine.eq, t0);
-	uint64_t r0 = sb_rdma_qp_of(a)->rate_bps, cnps = sim.stats.rdma_cnps;
+	sb_eventq_run_until(&sim.net.engine.eq, t0);
+	uint64_t r0 = sb_rdma_qp_of(a)->rate_bps, cnps = sim.flows.stats.rdma_cnps;
 	const struct sb_rdma_params *p = &sc.rdma;
 	double line = 25e9;
 	int k = dcqcn_events_to((double)r0, 0.9 * line, line, p);
@@ -284,8 +284,8 @@ static void test_dcqcn_recovery(void **state)
 	print_message("dcqcn recovery: B ended at %.3f ms; 10 ms later A at %.2f Gb/s; %d increase events to 90%% => "
 		      "bound %.3f ms; A delivers %.2f Gb/s (%.1f%% of line) in the 2 ms after the bound; CNPs after "
 		      "B: %llu\n", sb_time_to_sec(b_end) * 1e3, (double)r0 / 1e9, k, sb_time_to_sec(bound) * 1e3,
-		      g / 1e9, 100 * g * 1048 / 1000 / line, (unsigned long long)(sim.stats.rdma_cnps - cnps));
-	assert_int_equal(sim.stats.rdma_cnps, cnps);
+		      g / 1e9, 100 * g * 1048 / 1000 / line, (unsigned long long)(sim.flows.stats.rdma_cnps - cnps));
+	assert_int_equal(sim.flows.stats.rdma_cnps, cnps);
 	/* goodput counts payload: 1000 of every 1048 bytes on the wire */
 	assert_true(g * 1048.0 / 1000.0 >= 0.9 * line);
 	tl_check_and_free(&sim, &sc);
@@ -315,7 +315,7 @@ static struct incast_out long_incast(const char *transport, bool cc, double hpcc
 	probe_start(&pr);
 	tl_run_and_check(&sim);
 	struct incast_out o = { .util = probe_util(&pr), .q_mean = pr.q_sum / (double)pr.n, .q_max = pr.q_max,
-				.drops = sim.stats.pkts_dropped };
+				.drops = sim.net.stats.pkts_dropped };
 	double g[8];
 	for (int i = 0; i < 8; i++)
 		g[i] = probe_goodput(&pr, i);
@@ -395,12 +395,12 @@ static void test_cc_off_is_line_rate(void **state)
 	double q = (double)queued(tl_port_to_host(&sim, 0));
 	double want = 7 * 25e9 * 0.002 / 8;
 	print_message("cc off, 8:1 for 2 ms: queue %.0f B, (8 - 1) x C x t = %.0f B (%.4f); CNPs %llu\n", q, want,
-		      q / want, (unsigned long long)sim.stats.rdma_cnps);
+		      q / want, (unsigned long long)sim.flows.stats.rdma_cnps);
 	assert_true(fabs(q / want - 1) < 0.01);
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(sb_rdma_qp_of(f[i])->rate_bps, 25 * GBPS);
-	assert_int_equal(sim.stats.rdma_cnps, 0);
-	assert_int_equal(sim.engine.telemetry.live, 0);
+	assert_int_equal(sim.flows.stats.rdma_cnps, 0);
+	assert_int_equal(sim.net.engine.telemetry.live, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -423,7 +423,7 @@ static void lossy_incast(struct sb_scenario *sc, struct sb_sim *sim, struct sb_f
 	set_key(sb_switch_param_table, &sc->sw, "ecn_kmax_bytes", "8384");
 	tl_build(sim, sc);
 	for (int i = 0; i < n; i++) {
-		f[i] = sb_flow_create(sim, (uint32_t)(i + 1), 0, size, 0, sb_transport_find(transport));
+		f[i] = sb_flow_create(&sim->flows, (uint32_t)(i + 1), 0, size, 0, sb_transport_find(transport));
 		f[i]->prio = 3;
 	}
 }
@@ -453,11 +453,11 @@ static void test_go_back_n(void **state)
 		assert_int_equal(f[i]->timer_at, SB_TIME_NEVER);
 	}
 	print_message("go-back-N, 4 x 300 KB dcqcn into 8 packets of queue: drops %llu, NACKs %llu, "
-		      "resent %llu, timeouts %llu\n", (unsigned long long)sim.stats.pkts_dropped,
-		      (unsigned long long)sim.stats.rdma_nacks, (unsigned long long)retx, (unsigned long long)timeouts);
-	assert_true(sim.stats.pkts_dropped > 0);
-	assert_true(sim.stats.rdma_nacks > 0);
-	assert_true(retx >= sim.stats.pkts_dropped);
+		      "resent %llu, timeouts %llu\n", (unsigned long long)sim.net.stats.pkts_dropped,
+		      (unsigned long long)sim.flows.stats.rdma_nacks, (unsigned long long)retx, (unsigned long long)timeouts);
+	assert_true(sim.net.stats.pkts_dropped > 0);
+	assert_true(sim.flows.stats.rdma_nacks > 0);
+	assert_true(retx >= sim.net.stats.pkts_dropped);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -473,7 +473,7 @@ static void test_tail_loss_timeout(void **state)
 	struct sb_flow *f[3];
 	lossy_incast(&sc, &sim, f, 3, 1000, 1, "rdma");
 	tl_run_and_check(&sim);
-	assert_int_equal(sim.stats.pkts_dropped, 1);
+	assert_int_equal(sim.net.stats.pkts_dropped, 1);
 	int lost = -1;
 	for (int i = 0; i < 3; i++) {
 		assert_true(f[i]->completed);
@@ -484,7 +484,7 @@ static void test_tail_loss_timeout(void **state)
 	}
 	assert_true(lost >= 0);
 	sb_time fct = f[lost]->finish - f[lost]->start;
-	sb_time want = sb_time_from_us(sc.rdma.rto_us) + sb_transport_ideal_fct(&sim, f[lost]->ops, 1, 0, 1000);
+	sb_time want = sb_time_from_us(sc.rdma.rto_us) + sb_transport_ideal_fct(&sim.flows, f[lost]->ops, 1, 0, 1000);
 	print_message("tail loss: flow %d timed out once, FCT %.3f us = RTO + ideal %.3f us\n", lost,
 		      sb_time_to_us(fct), sb_time_to_us(want));
 	assert_int_equal(f[lost]->timeouts, 1);
@@ -518,12 +518,12 @@ static void test_lossless_incast(void **state)
 			last = f[i]->finish;
 	}
 	/* the ideal FCT of one flow carrying all 16 (base RTT + the rest of the bytes at C) */
-	double want = sb_time_to_sec(sb_transport_ideal_fct(&sim, f[0]->ops, 1, 0, 16 * size));
+	double want = sb_time_to_sec(sb_transport_ideal_fct(&sim.flows, f[0]->ops, 1, 0, 16 * size));
 	print_message("lossless 16 x 250 KB dcqcn: last FCT %.1f us, ideal of all bytes as one flow %.1f us (%.4f), "
 		      "drops %llu, CNPs %llu\n", sb_time_to_sec(last) * 1e6, want * 1e6, sb_time_to_sec(last) / want,
-		      (unsigned long long)sim.stats.pkts_dropped, (unsigned long long)sim.stats.rdma_cnps);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
-	assert_int_equal(sim.stats.pkts_dropped_lossless, 0);
+		      (unsigned long long)sim.net.stats.pkts_dropped, (unsigned long long)sim.flows.stats.rdma_cnps);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped_lossless, 0);
 	assert_true(sb_time_to_sec(last) >= want * (1 - 1e-9));
 	assert_true(sb_time_to_sec(last) <= want * 1.05);
 	tl_check_and_free(&sim, &sc);
@@ -542,7 +542,7 @@ static void pfc_step(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct pfc_step *s = obj;
-	sb_port_pfc(s->sim, s->nic, 1u << 3, s->pause, false);
+	sb_port_pfc(&s->sim->net, s->nic, 1u << 3, s->pause, false);
 	s->tx_at = s->nic->tx_bytes;
 	s->staged = s->nic->q[3].pkts;
 }
@@ -560,14 +560,14 @@ static void test_nic_obeys_pfc(void **state)
 	tl_build(&sim, &sc);
 	const uint64_t size = 1000000;
 	struct sb_flow *f = tl_rdma_flow(&sim, "rdma", 0, 1, size, 0);
-	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
+	struct sb_port *nic = &sim.net.hosts[0]->node.ports[0];
 	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
 	const sb_time t1 = 100 * SB_US, t2 = 300 * SB_US;
-	sb_at(&sim.engine, t1, pfc_step, &pause, 0);
-	sb_at(&sim.engine, t2, pfc_step, &resume, 0);
+	sb_at(&sim.net.engine, t1, pfc_step, &pause, 0);
+	sb_at(&sim.net.engine, t2, pfc_step, &resume, 0);
 	tl_run_and_check(&sim);
 	assert_true(f->completed);
-	sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, size);
+	sb_time ideal = sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, size);
 	sb_time fct = f->finish - f->start, pkt = sb_tx_time(1048, 25 * GBPS);
 	print_message("PFC at the NIC for %.0f us: sent %llu B while paused, %llu packets staged at pause and "
 		      "%llu at resume; FCT %.3f us = ideal %.3f + pause %.0f (+%.3f us)\n", sb_time_to_us(t2 - t1),
@@ -587,24 +587,24 @@ static struct { unsigned div; uint64_t win; } paced_cfg[8];
 static sb_time paced_last;
 static uint64_t paced_backwards;
 
-static void paced_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void paced_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
 	assert_true(f->id < SB_ARRAY_LEN(paced_cfg));
-	sb_rdma_set_rate(sim, f, qp, (double)qp->line_bps / paced_cfg[f->id].div);
-	sb_rdma_set_window(sim, f, qp, paced_cfg[f->id].win);
+	sb_rdma_set_rate(fl, f, qp, (double)qp->line_bps / paced_cfg[f->id].div);
+	sb_rdma_set_window(fl, f, qp, paced_cfg[f->id].win);
 }
 
-static void paced_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void paced_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			 const struct sb_rdma_feedback *fb)
 {
 	(void)f, (void)qp, (void)fb;
-	if (sb_now(&sim->engine) < paced_last)
+	if (sb_now(&fl->net->engine) < paced_last)
 		paced_backwards++;
-	paced_last = sb_now(&sim->engine);
+	paced_last = sb_now(&fl->net->engine);
 }
 
 static const struct sb_rdma_cc_ops paced_cc = { .name = "paced", .init = paced_init, .on_ack = paced_on_ack };
-static void paced_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &paced_cc); }
+static void paced_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &paced_cc); }
 static const struct sb_transport_ops paced_transport = {
 	.name = "paced", .state_size = sizeof(struct sb_rdma_qp), .start = paced_start,
 	.on_data = sb_rdma_on_data, .on_ack = sb_rdma_on_ack, .on_timer = sb_rdma_on_timer,
@@ -613,7 +613,7 @@ static const struct sb_transport_ops paced_transport = {
 
 static struct sb_flow *paced_flow(struct sb_sim *sim, unsigned div, uint64_t window, uint64_t size)
 {
-	struct sb_flow *f = sb_flow_create(sim, 0, 1, size, 0, &paced_transport);
+	struct sb_flow *f = sb_flow_create(&sim->flows, 0, 1, size, 0, &paced_transport);
 	assert_true(f->id < SB_ARRAY_LEN(paced_cfg));
 	paced_cfg[f->id].div = div;
 	paced_cfg[f->id].win = window;
@@ -643,11 +643,11 @@ static void test_paced_qp_overdue_in_pause(void **state)
 	f[3] = paced_flow(&sim, 3, 0, 300000);                /* paced at C/3 */
 	paced_last = 0;
 	paced_backwards = 0;
-	struct sb_port *nic = &sim.hosts[0]->node.ports[0];
+	struct sb_port *nic = &sim.net.hosts[0]->node.ports[0];
 	struct pfc_step pause = { &sim, nic, true, 0, 0 }, resume = { &sim, nic, false, 0, 0 };
 	const sb_time t1 = 100 * SB_US, t2 = 400 * SB_US;
-	sb_at(&sim.engine, t1, pfc_step, &pause, 0);
-	sb_at(&sim.engine, t2, pfc_step, &resume, 0);
+	sb_at(&sim.net.engine, t1, pfc_step, &pause, 0);
+	sb_at(&sim.net.engine, t2, pfc_step, &resume, 0);
 	tl_run_and_check(&sim);
 	for (int i = 0; i < 4; i++) {
 		print_message("flow %d: %s, FCT %.1f us\n", i, f[i]->completed ? "done" : "NOT done",
@@ -655,10 +655,10 @@ static void test_paced_qp_overdue_in_pause(void **state)
 		assert_true(f[i]->completed);
 	}
 	assert_int_equal(paced_backwards, 0);
-	assert_true(sb_now(&sim.engine) >= f[0]->finish);
+	assert_true(sb_now(&sim.net.engine) >= f[0]->finish);
 	/* f[2] alone is bounded by its window (one packet per RTT) and its rate: the pause can
 	 * delay it by no more than its length plus one pacing gap and one RTT */
-	sb_time gap = sb_tx_time(1048, 25 * GBPS / 40), rtt = sb_path_rtt(&sim, 0, 1, 1048, 64);
+	sb_time gap = sb_tx_time(1048, 25 * GBPS / 40), rtt = sb_path_rtt(&sim.net, 0, 1, 1048, 64);
 	sb_time per = gap > rtt ? gap : rtt;
 	assert_true(f[2]->finish - f[2]->start <= 60 * per + (t2 - t1) + per + rtt);
 	tl_check_and_free(&sim, &sc);
@@ -673,17 +673,17 @@ struct probe_counts {
 };
 static struct probe_counts counts;
 
-static void probe_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void probe_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	counts.data++;
 	if (pkt->flags & SB_PF_FIRST_RTT)
 		counts.first_rtt++;
-	sb_rdma_on_data(sim, f, pkt);
+	sb_rdma_on_data(fl, f, pkt);
 }
 
 /* A control that only checks the INT its ACKs echo: one hop per switch, in path order, each
  * with the link rate, time stamps rising hop by hop. */
-static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp,
+static void probe_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp,
 			 const struct sb_rdma_feedback *fb)
 {
 	const struct sb_int_rec *r = fb->hops;
@@ -703,7 +703,7 @@ static void probe_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_q
 
 static const struct sb_rdma_cc_ops probe_cc = { .name = "probe", .telemetry = true, .on_ack = probe_on_ack };
 
-static void probe_start_flow(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &probe_cc); }
+static void probe_start_flow(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &probe_cc); }
 
 static const struct sb_transport_ops probe_transport = {
 	.name = "probe", .state_size = sizeof(struct sb_rdma_qp), .start = probe_start_flow,
@@ -725,24 +725,24 @@ static void test_first_rtt_and_int(void **state)
 	struct sb_sim sim;
 	tl_build(&sim, &sc);
 	uint32_t dst = (uint32_t)sc.topo.hosts_per_leaf; /* first host of the second rack */
-	struct sb_flow *f = sb_flow_create(&sim, 0, dst, 300000, 0, &probe_transport);
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, dst, 300000, 0, &probe_transport);
 	memset(&counts, 0, sizeof counts);
 	tl_run_and_check(&sim);
 	assert_true(f->completed);
-	sb_time rtt = sb_path_rtt(&sim, 0, dst, 1048, 64);
-	uint64_t bdp = (uint64_t)((unsigned __int128)rtt * sb_bottleneck_bps(&sim, 0, dst) / (8u * SB_SEC));
+	sb_time rtt = sb_path_rtt(&sim.net, 0, dst, 1048, 64);
+	uint64_t bdp = (uint64_t)((unsigned __int128)rtt * sb_bottleneck_bps(&sim.net, 0, dst) / (8u * SB_SEC));
 	uint64_t want = (bdp + 999) / 1000;
 	print_message("first RTT: base RTT %.3f us, BDP %llu B -> %llu tagged packets, counted %llu of %llu; "
 		      "INT: %llu ACKs with %u hops, %llu bad hops, %llu records live\n", sb_time_to_us(rtt),
 		      (unsigned long long)bdp, (unsigned long long)want, (unsigned long long)counts.first_rtt,
 		      (unsigned long long)counts.data, (unsigned long long)counts.acks_with_int, counts.hops,
-		      (unsigned long long)counts.bad_hops, (unsigned long long)sim.engine.telemetry.live);
+		      (unsigned long long)counts.bad_hops, (unsigned long long)sim.net.engine.telemetry.live);
 	assert_int_equal(sb_rdma_qp_of(f)->first_rtt_end, bdp);
 	assert_int_equal(counts.first_rtt, want);
 	assert_int_equal(counts.acks_with_int, 300);
 	assert_int_equal(counts.hops, 3);
 	assert_int_equal(counts.bad_hops, 0);
-	assert_int_equal(sim.engine.telemetry.live, 0);
+	assert_int_equal(sim.net.engine.telemetry.live, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -762,8 +762,8 @@ static void test_rdma_framing(void **state)
 	struct sb_flow *f = tl_rdma_flow(&sim, "rdma", 0, 1, 1000000, 0);
 	tl_run_and_check(&sim);
 	assert_int_equal(f->pkts_sent, 250);
-	assert_int_equal(f->finish - f->start, sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000));
-	assert_true(sb_transport_ideal_fct(&sim, f->ops, 0, 1, 1000000) < sb_ideal_fct(&sim, 0, 1, 1000000));
+	assert_int_equal(f->finish - f->start, sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, 1000000));
+	assert_true(sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, 1000000) < sb_ideal_fct(&sim.flows, 0, 1, 1000000));
 	tl_check_and_free(&sim, &sc);
 }
 

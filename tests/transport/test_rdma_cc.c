@@ -30,7 +30,7 @@
 #define LINE 25e9 /* the NIC's rate, bits/s */
 
 /* A 2-host, 25 Gb/s network that is built but never run, and one queue pair of `transport`
- * driven by hand: the clock is sim.engine.eq.now, set by the test. `sets`: rdma.* keys and values,
+ * driven by hand: the clock is sim.net.engine.eq.now, set by the test. `sets`: rdma.* keys and values,
  * NULL-terminated. */
 struct bench {
 	struct sb_scenario sc;
@@ -51,7 +51,7 @@ static void bench_open(struct bench *b, const char *transport, const struct sb_r
 			fail_msg("rdma.%s = %s: %s", sets[0], sets[1], err.msg);
 	}
 	tl_build(&b->sim, &b->sc);
-	b->f = sb_flow_create(&b->sim, 0, 1, 0, SB_SEC, sb_transport_find(transport));
+	b->f = sb_flow_create(&b->sim.flows, 0, 1, 0, SB_SEC, sb_transport_find(transport));
 	b->qp = sb_rdma_qp_of(b->f);
 	memset(b->qp, 0, sizeof(*b->qp));
 	b->qp->cc = cc;
@@ -60,7 +60,7 @@ static void bench_open(struct bench *b, const char *transport, const struct sb_r
 	b->qp->rate_bps = (uint64_t)LINE;
 	b->qp->base_rtt = base_rtt;
 	b->qp->rto_at = SB_TIME_NEVER;
-	cc->init(&b->sim, b->f, b->qp);
+	cc->init(&b->sim.flows, b->f, b->qp);
 }
 
 static void bench_close(struct bench *b)
@@ -71,8 +71,8 @@ static void bench_close(struct bench *b)
 
 static void at(struct bench *b, sb_time t)
 {
-	assert_true(t >= b->sim.engine.eq.now);
-	b->sim.engine.eq.now = t;
+	assert_true(t >= b->sim.net.engine.eq.now);
+	b->sim.net.engine.eq.now = t;
 }
 
 /* The rate the NIC was given (whole bits per second) against the model's. */
@@ -100,7 +100,7 @@ static sb_time us(double x) { return (sb_time)((double)T0 + x * (double)SB_US); 
 static void dcqcn_cnp(struct bench *b, double at_us)
 {
 	at(b, us(at_us));
-	b->qp->cc->on_cnp(&b->sim, b->f, b->qp);
+	b->qp->cc->on_cnp(&b->sim.flows, b->f, b->qp);
 }
 
 /* What the NIC would send at: an ACK brings the control's lazy clocks up to date. */
@@ -108,7 +108,7 @@ static void dcqcn_check(struct bench *b, double at_us, double want, const char *
 {
 	at(b, us(at_us));
 	struct sb_rdma_feedback fb = { 0 };
-	b->qp->cc->on_ack(&b->sim, b->f, b->qp, &fb);
+	b->qp->cc->on_ack(&b->sim.flows, b->f, b->qp, &fb);
 	expect_rate(b, want, what);
 }
 
@@ -163,7 +163,7 @@ static void dcqcn_decrease_interval_mode(const char *first_cut)
 		dcqcn_cnp(&b, 30.5 + j);
 	at(&b, us(50));
 	struct sb_rdma_feedback fb = { 0 };
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	double got = (double)b.qp->rate_bps;
 	int cuts = (int)lround(log2(LINE / 2 / got));
 	print_message("  12 CNPs over 12 us: %d cuts, rate %.0f b/s\n", cuts, got);
@@ -255,14 +255,14 @@ static void test_dcqcn_byte_counter_stages(void **state)
 	double r = LINE, rt = LINE;
 	for (int j = 0; j < 30; j++) {
 		at(&b, us(-40 + j));
-		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
+		b.qp->cc->on_send(&b.sim.flows, b.f, b.qp, 1000);
 	}
 	dcqcn_cnp(&b, 0);
 	r /= 2;
 	dcqcn_check(&b, 0.5, r, "first cut at the CNP");
 	for (int j = 1; j <= 10; j++) {
 		at(&b, us(j));
-		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
+		b.qp->cc->on_send(&b.sim.flows, b.f, b.qp, 1000);
 	}
 	r = (rt + r) / 2;
 	expect_rate(&b, r, "one byte event: fast recovery");
@@ -285,7 +285,7 @@ static void test_dcqcn_byte_counter_stages(void **state)
 		} while (0)
 	for (int j = 1; j <= 50; j++) {
 		at(&b, us(16.5 + j));
-		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
+		b.qp->cc->on_send(&b.sim.flows, b.f, b.qp, 1000);
 		if (j % 10 == 0)
 			EVENT(false);
 		char what[64];
@@ -300,7 +300,7 @@ static void test_dcqcn_byte_counter_stages(void **state)
 	}
 	for (int j = 1; j <= 10; j++) {
 		at(&b, us(470 + j));
-		b.qp->cc->on_send(&b.sim, b.f, b.qp, 1000);
+		b.qp->cc->on_send(&b.sim.flows, b.f, b.qp, 1000);
 	}
 	EVENT(false);
 	expect_rate(&b, r, "byte event with T 4, B 5: hyper");
@@ -386,7 +386,7 @@ static void test_hpcc_window_law(void **state)
 	rec.hop[0] = (struct sb_int_hop){ .ts = 100 * SB_US, .tx_bytes = 0, .rate_bps = (uint64_t)B, .qlen = 6250 };
 	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
 	at(&b, 100 * SB_US);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb); /* the first INT is only remembered */
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb); /* the first INT is only remembered */
 	expect_rate(&b, B, "first ACK: nothing to compare with");
 	static const struct { double dt_us, tx, q; } s[] = {
 		{ 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 }, { 5, 15625, 6250 },
@@ -415,7 +415,7 @@ static void test_hpcc_window_law(void **state)
 		rec.hop[0].qlen = (uint32_t)s[k].q;
 		fb.ack++;
 		at(&b, rec.hop[0].ts + T / 2);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		char what[64];
 		snprintf(what, sizeof what, "sample %zu: u %.3f, U %.4f, W %.1f B", k + 1, u, U, w);
 		expect_rate(&b, w * 8 / Tsec, what);
@@ -447,7 +447,7 @@ static void test_powertcp_rate_law(void **state)
 	rec.hop[0] = (struct sb_int_hop){ .ts = 100 * SB_US, .tx_bytes = 0, .rate_bps = (uint64_t)B, .qlen = 0 };
 	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
 	at(&b, 100 * SB_US);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	static const struct { double dt_us, tx, q; } s[] = {
 		{ 2, 6250, 5000 }, { 2, 6250, 10000 }, { 5, 15625, 10000 }, { 5, 15625, 10000 },
 		{ 5, 15625, 4000 }, { 20, 20000, 0 }, { 5, 5000, 0 },
@@ -469,7 +469,7 @@ static void test_powertcp_rate_law(void **state)
 		rec.hop[0].qlen = (uint32_t)s[k].q;
 		fb.ack++;
 		at(&b, rec.hop[0].ts + T / 2);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		char what[64];
 		snprintf(what, sizeof what, "sample %zu: power %.4f (sample %.4f)", k + 1, power, sample);
 		expect_rate(&b, r, what);
@@ -503,7 +503,7 @@ static void test_hpcc_two_hops_per_rtt(void **state)
 	b.qp->snd_nxt = 10000;
 	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
 	at(&b, 102 * SB_US);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	static const struct { double dt[2], tx[2], q[2]; uint64_t ack, snd_nxt; } s[] = {
 		{ { 5, 4 }, { 15625, 2500 }, { 6250, 1000 }, 10001, 20000 },   /* hop 0: u = 1.2 */
 		{ { 5, 6 }, { 6250, 7500 }, { 3000, 2000 }, 15000, 25000 },    /* hop 1 the max; no update */
@@ -571,7 +571,7 @@ static void test_hpcc_two_hops_per_rtt(void **state)
 		b.qp->snd_nxt = s[k].snd_nxt;
 		fb.ack = s[k].ack;
 		at(&b, (rec.hop[0].ts > rec.hop[1].ts ? rec.hop[0].ts : rec.hop[1].ts) + T / 2);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		char what[96];
 		snprintf(what, sizeof what, "sample %zu: hop %d u %.3f, U %.4f, %s W %.1f B", k + 1, arg, u, U,
 			 update ? "update," : "held Wc,", w);
@@ -596,14 +596,14 @@ static void test_hpcc_default_ai(void **state)
 	bench_open(&b, "hpcc", &sb_rdma_cc_hpcc, sets, T);
 	const double L50 = 50e9, Tsec = 10e-6, eta = 0.95, w_ai = 20e6 * Tsec / 8, w_max = L50 * Tsec / 8;
 	b.qp->line_bps = b.qp->rate_bps = (uint64_t)L50;
-	b.qp->cc->init(&b.sim, b.f, b.qp);
+	b.qp->cc->init(&b.sim.flows, b.f, b.qp);
 	static struct sb_int_rec rec;
 	rec = (struct sb_int_rec){ .nhops = 1 };
 	rec.hop[0] = (struct sb_int_hop){ .ts = 100 * SB_US, .rate_bps = 50000000000ULL };
 	/* raising the line rate opened the window: the NIC may have pulled a packet already */
 	struct sb_rdma_feedback fb = { .ack = b.qp->snd_nxt + 1, .hops = &rec };
 	at(&b, 100 * SB_US);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	double U = 0, wc = w_max;
 	static const double util[] = { 2.0, 0.3, 0.3 };
 	for (int k = 0; k < 3; k++) {
@@ -615,7 +615,7 @@ static void test_hpcc_default_ai(void **state)
 		rec.hop[0].tx_bytes += (uint64_t)(u * L50 * Tsec / 8);
 		fb.ack++;
 		at(&b, rec.hop[0].ts + T / 2);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		expect_rate(&b, w * 8 / Tsec, k ? "additive: W + 20 Mb/s x T" : "multiplicative");
 	}
 	bench_close(&b);
@@ -642,7 +642,7 @@ static void test_powertcp_two_hops_per_rtt(void **state)
 	b.qp->snd_nxt = 10000;
 	struct sb_rdma_feedback fb = { .ack = 1, .hops = &rec };
 	at(&b, 100 * SB_US);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	static const struct { double dt[2], tx[2], q[2]; uint64_t ack, snd_nxt; } s[] = {
 		{ { 2, 3 }, { 6250, 3000 }, { 5000, 1000 }, 10001, 20000 },
 		{ { 2, 3 }, { 6250, 3750 }, { 8000, 6000 }, 20000, 20000 },  /* hop 1 the max; = snd_nxt: R_ref held */
@@ -687,7 +687,7 @@ static void test_powertcp_two_hops_per_rtt(void **state)
 		b.qp->snd_nxt = s[k].snd_nxt;
 		fb.ack = s[k].ack;
 		at(&b, (rec.hop[0].ts > rec.hop[1].ts ? rec.hop[0].ts : rec.hop[1].ts) + T / 2);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		char what[80];
 		snprintf(what, sizeof what, "sample %zu: hop %d, power %.4f, R_ref %.0f", k + 1, arg, power, ref);
 		expect_rate(&b, r, what);
@@ -714,7 +714,7 @@ static void test_thetapowertcp_rate_law(void **state)
 	struct sb_rdma_feedback fb = { .ack = 1, .rtt = 10 * SB_US };
 	sb_time now = 100 * SB_US;
 	at(&b, now);
-	b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+	b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 	expect_rate(&b, LINE, "first ACK: remembered");
 	static const struct { double dt_us, rtt_us; uint64_t ack, snd_nxt; } s[] = {
 		{ 1, 12, 10001, 20000 }, { 1, 14, 20000, 20000 }, { 2, 15, 20001, 30000 }, { 4, 15, 30001, 40000 },
@@ -739,7 +739,7 @@ static void test_thetapowertcp_rate_law(void **state)
 		fb.ack = s[k].ack;
 		fb.rtt = (sb_time)(s[k].rtt_us * SB_US);
 		at(&b, now);
-		b.qp->cc->on_ack(&b.sim, b.f, b.qp, &fb);
+		b.qp->cc->on_ack(&b.sim.flows, b.f, b.qp, &fb);
 		char what[80];
 		snprintf(what, sizeof what, "sample %zu: RTT %.1f us, power %.4f", k + 1, s[k].rtt_us, power);
 		expect_rate(&b, r, what);

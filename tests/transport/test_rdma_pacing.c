@@ -62,7 +62,7 @@ static void test_set_rate_clamps_and_retimes(void **state)
 	single_switch(&sc, 2, 25);
 	sc.rdma.min_rate_mbps = 100;
 	tl_build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 0, SB_SEC, sb_transport_find("rdma"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 0, SB_SEC, sb_transport_find("rdma"));
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
 	memset(qp, 0, sizeof(*qp));
 	qp->cc = &sb_rdma_cc_none;
@@ -71,7 +71,7 @@ static void test_set_rate_clamps_and_retimes(void **state)
 	qp->rate_bps = 25 * GBPS;
 	qp->rto_at = SB_TIME_NEVER;
 	qp->next_send = 77;
-	sb_rdma_set_rate(&sim, f, qp, 10e9);
+	sb_rdma_set_rate(&sim.flows, f, qp, 10e9);
 	assert_int_equal(qp->rate_bps, 10 * GBPS);
 	assert_int_equal(qp->next_send, 77); /* nothing sent yet: nothing to re-time */
 	const sb_time last = 5 * SB_US;
@@ -90,7 +90,7 @@ static void test_set_rate_clamps_and_retimes(void **state)
 		{ 7e9, 7000000000ULL, "back within the range" },
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		sb_rdma_set_rate(&sim, f, qp, v[i].ask);
+		sb_rdma_set_rate(&sim.flows, f, qp, v[i].ask);
 		print_message("  asked %.2f b/s (%s): rate %llu, next start +%.3f ns\n", v[i].ask, v[i].why,
 			      (unsigned long long)qp->rate_bps, sb_time_to_ns(qp->next_send - last));
 		assert_int_equal(qp->rate_bps, v[i].want);
@@ -111,23 +111,23 @@ static struct {
 	unsigned n;
 } arrivals;
 
-static void fixed_init(struct sb_sim *sim, struct sb_flow *f, struct sb_rdma_qp *qp)
+static void fixed_init(struct sb_flows *fl, struct sb_flow *f, struct sb_rdma_qp *qp)
 {
-	sb_rdma_set_rate(sim, f, qp, fixed_rate[f->id]);
+	sb_rdma_set_rate(fl, f, qp, fixed_rate[f->id]);
 }
 
 static const struct sb_rdma_cc_ops fixed_cc = { .name = "fixed", .init = fixed_init };
 
-static void fixed_start(struct sb_sim *sim, struct sb_flow *f) { sb_rdma_start(sim, f, &fixed_cc); }
+static void fixed_start(struct sb_flows *fl, struct sb_flow *f) { sb_rdma_start(fl, f, &fixed_cc); }
 
-static void recording_on_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void recording_on_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	if (arrivals.n < SB_ARRAY_LEN(arrivals.at)) {
-		arrivals.at[arrivals.n] = sb_now(&sim->engine);
+		arrivals.at[arrivals.n] = sb_now(&fl->net->engine);
 		arrivals.first_rtt[arrivals.n] = (pkt->flags & SB_PF_FIRST_RTT) != 0;
 		arrivals.n++;
 	}
-	sb_rdma_on_data(sim, f, pkt);
+	sb_rdma_on_data(fl, f, pkt);
 }
 
 static const struct sb_transport_ops fixed_transport = {
@@ -145,7 +145,7 @@ static sb_time paced_run(double rate, unsigned packets, int64_t first_rtt_bytes,
 	sc->rdma.first_rtt_bytes = first_rtt_bytes;
 	tl_build(sim, sc);
 	memset(&arrivals, 0, sizeof arrivals);
-	struct sb_flow *f = sb_flow_create(sim, 0, 1, 1000ULL * packets, 0, &fixed_transport);
+	struct sb_flow *f = sb_flow_create(&sim->flows, 0, 1, 1000ULL * packets, 0, &fixed_transport);
 	assert_true(f->id < SB_ARRAY_LEN(fixed_rate));
 	fixed_rate[f->id] = rate;
 	f->prio = SB_DEFAULT_PRIO_LOSSLESS;
@@ -174,7 +174,7 @@ static void test_gap_is_size_over_rate(void **state)
 			fail_msg("packet %u arrived %.3f ns after the one before, the gap at %llu b/s is %.3f ns", k,
 				 sb_time_to_ns(arrivals.at[k] - arrivals.at[k - 1]), (unsigned long long)r,
 				 sb_time_to_ns(gap));
-	sb_time one = sb_transport_ideal_fct(&sim, &fixed_transport, 0, 1, 1000);
+	sb_time one = sb_transport_ideal_fct(&sim.flows, &fixed_transport, 0, 1, 1000);
 	print_message("  C/3: gap %.3f ns, FCT %.3f ns, (n-1) gaps + one packet's %.3f ns\n", sb_time_to_ns(gap),
 		      sb_time_to_ns(fct), sb_time_to_ns((n - 1) * gap + one));
 	assert_int_equal(fct, (n - 1) * gap + one);
@@ -183,7 +183,7 @@ static void test_gap_is_size_over_rate(void **state)
 	fct = paced_run(100e9, n, 0, &sim, &sc);
 	for (unsigned k = 1; k < n; k++)
 		assert_int_equal(arrivals.at[k] - arrivals.at[k - 1], ser(1048, 25 * GBPS));
-	assert_int_equal(fct, sb_transport_ideal_fct(&sim, &fixed_transport, 0, 1, 1000ULL * n));
+	assert_int_equal(fct, sb_transport_ideal_fct(&sim.flows, &fixed_transport, 0, 1, 1000ULL * n));
 	tl_check_and_free(&sim, &sc);
 }
 

@@ -61,7 +61,7 @@ static void test_ack_path_charges_the_buffer(void **state)
 		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 100000, 10 * SB_US);
 		tl_run_and_check(&sim);
 		assert_true(f->completed);
-		uint64_t admitted = sim.switches[0]->mmus[0]->admitted;
+		uint64_t admitted = sim.net.switches[0]->mmus[0]->admitted;
 		print_message("ack_path = %-7s: %llu data packets, %llu admitted by the MMU\n", paths[i],
 			      (unsigned long long)f->pkts_sent, (unsigned long long)admitted);
 		assert_int_equal(f->pkts_sent, 100);
@@ -76,7 +76,7 @@ static void test_ack_path_charges_the_buffer(void **state)
 static void resume_nic(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
-	sb_port_pfc(sim, &sim->hosts[arg]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, false, false);
+	sb_port_pfc(&sim->net, &sim->net.hosts[arg]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, false, false);
 }
 
 static void test_ack_path_paused_at_the_nic(void **state)
@@ -92,11 +92,11 @@ static void test_ack_path_paused_at_the_nic(void **state)
 		struct sb_sim sim;
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
-		sb_port_pfc(&sim, &sim.hosts[1]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, true, false);
-		sb_at(&sim.engine, resume_at, resume_nic, &sim, 1);
+		sb_port_pfc(&sim.net, &sim.net.hosts[1]->node.ports[0], 1u << SB_DEFAULT_PRIO_LOSSLESS, true, false);
+		sb_at(&sim.net.engine, resume_at, resume_nic, &sim, 1);
 		struct sb_flow *f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 20000, 10 * SB_US);
 		tl_run_and_check(&sim);
-		sb_time ideal = sb_transport_ideal_fct(&sim, f->ops, 0, 1, 20000);
+		sb_time ideal = sb_transport_ideal_fct(&sim.flows, f->ops, 0, 1, 20000);
 		print_message("ack_path = %-7s: received after %.3f us, FCT %.3f us (ideal %.3f us)\n", paths[i],
 			      sb_time_to_us(f->received - f->start), sb_time_to_us(f->finish - f->start),
 			      sb_time_to_us(ideal));
@@ -128,17 +128,17 @@ static void test_cnp_in_ack_or_packet(void **state)
 		struct sb_flow *f[2] = { tl_rdma_flow(&sim, "dcqcn", 0, 2, 2000000, 10 * SB_US),
 					 tl_rdma_flow(&sim, "dcqcn", 1, 2, 2000000, 10 * SB_US) };
 		tl_run_and_check(&sim);
-		uint64_t data = f[0]->pkts_sent + f[1]->pkts_sent, cnps = sim.stats.rdma_cnps;
+		uint64_t data = f[0]->pkts_sent + f[1]->pkts_sent, cnps = sim.flows.stats.rdma_cnps;
 		print_message("cnp = %-6s: %llu data packets, %llu CNPs, %llu packets sent by hosts, rates %.2f / %.2f Gb/s\n",
 			      modes[i], (unsigned long long)data, (unsigned long long)cnps,
-			      (unsigned long long)sim.stats.pkts_sent, sb_rdma_qp_of(f[0])->rate_bps / 1e9,
+			      (unsigned long long)sim.net.stats.pkts_sent, sb_rdma_qp_of(f[0])->rate_bps / 1e9,
 			      sb_rdma_qp_of(f[1])->rate_bps / 1e9);
 		assert_true(f[0]->completed && f[1]->completed);
-		assert_int_equal(sim.stats.pkts_dropped, 0);
+		assert_int_equal(sim.net.stats.pkts_dropped, 0);
 		assert_true(cnps > 0);
 		/* the controls heard them: two flows into one port are cut below line rate */
 		assert_true(sb_rdma_qp_of(f[0])->rate_bps < LINE_BPS && sb_rdma_qp_of(f[1])->rate_bps < LINE_BPS);
-		assert_int_equal(sim.stats.pkts_sent, 2 * data + (i == 0 ? 0 : cnps));
+		assert_int_equal(sim.net.stats.pkts_sent, 2 * data + (i == 0 ? 0 : cnps));
 		tl_check_and_free(&sim, &sc);
 	}
 }
@@ -150,11 +150,11 @@ static struct sb_transport_ops counting_ops;
 static const struct sb_transport_ops *inner_ops;
 static uint64_t flagged_acks;
 
-static void counting_on_ack(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void counting_on_ack(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_ACK && (pkt->flags & SB_PF_ECE))
 		flagged_acks++;
-	inner_ops->on_ack(sim, f, pkt);
+	inner_ops->on_ack(fl, f, pkt);
 }
 
 static void test_cnp_in_ack_respects_interval(void **state)
@@ -178,10 +178,10 @@ static void test_cnp_in_ack_respects_interval(void **state)
 	sb_time span = (f[0]->finish > f[1]->finish ? f[0]->finish : f[1]->finish) - 10 * SB_US;
 	uint64_t cap = 2 * (span / (20 * SB_US) + 1);
 	print_message("interval 20 us: %llu CNPs counted, %llu flagged ACKs at the senders (at most %llu)\n",
-		      (unsigned long long)sim.stats.rdma_cnps, (unsigned long long)flagged_acks,
+		      (unsigned long long)sim.flows.stats.rdma_cnps, (unsigned long long)flagged_acks,
 		      (unsigned long long)cap);
-	assert_true(sim.stats.rdma_cnps > 0);
-	assert_int_equal(flagged_acks, sim.stats.rdma_cnps);
+	assert_true(sim.flows.stats.rdma_cnps > 0);
+	assert_int_equal(flagged_acks, sim.flows.stats.rdma_cnps);
 	assert_true(flagged_acks <= cap);
 	tl_check_and_free(&sim, &sc);
 }
@@ -198,18 +198,18 @@ struct probe_rates {
 static void inject_cnp(void *obj, uint64_t arg)
 {
 	struct sb_sim *sim = obj;
-	struct sb_flow *f = sb_flow_get(sim, (uint32_t)arg);
-	struct sb_packet *cnp = sb_packet_new(&sim->engine);
+	struct sb_flow *f = sb_flow_get(&sim->flows, (uint32_t)arg);
+	struct sb_packet *cnp = sb_packet_new(&sim->net.engine);
 	cnp->type = SB_PKT_CNP;
 	cnp->lane = SB_LANE_CONTROL;
 	cnp->flow = f->id;
 	cnp->src = f->dst;
 	cnp->dst = f->src;
 	cnp->size = 64;
-	sim->stats.pkts_sent++; /* as if a receiver had sent it: conservation */
-	sim->stats.pkts_delivered++;
-	f->ops->on_ack(sim, f, cnp);
-	sb_packet_free(&sim->engine, cnp);
+	sim->net.stats.pkts_sent++; /* as if a receiver had sent it: conservation */
+	sim->net.stats.pkts_delivered++;
+	f->ops->on_ack(&sim->flows, f, cnp);
+	sb_packet_free(&sim->net.engine, cnp);
 }
 
 static void read_rate(void *obj, uint64_t arg)
@@ -236,9 +236,9 @@ static void test_dcqcn_first_cut_timing(void **state)
 		scenario(&sc, 2, false, sets, 1);
 		tl_build(&sim, &sc);
 		struct probe_rates p = { .f = tl_rdma_flow(&sim, "dcqcn", 0, 1, 1000000, 10 * SB_US) };
-		sb_at(&sim.engine, t0, inject_cnp, &sim, p.f->id);
-		sb_at(&sim.engine, t0 + 3 * SB_US, read_rate, &p, 0);
-		sb_at(&sim.engine, t0 + 6 * SB_US, read_rate, &p, 1);
+		sb_at(&sim.net.engine, t0, inject_cnp, &sim, p.f->id);
+		sb_at(&sim.net.engine, t0 + 3 * SB_US, read_rate, &p, 0);
+		sb_at(&sim.net.engine, t0 + 6 * SB_US, read_rate, &p, 1);
 		tl_run_and_check(&sim);
 		double g = sc.rdma.dcqcn_g;
 		double want_check = (double)LINE_BPS * (1.0 - pow(1.0 - g, 4) / 2.0);

@@ -38,16 +38,16 @@ static uint32_t narrived[2];
 static bool in_order[2];
 static struct sb_transport_ops logged_cbr;
 
-static void log_data(struct sb_sim *sim, struct sb_flow *f, struct sb_packet *pkt)
+static void log_data(struct sb_flows *fl, struct sb_flow *f, struct sb_packet *pkt)
 {
 	uint32_t k = f->id < 2 ? f->id : 1;
-	uint32_t i = (uint32_t)(pkt->seq / (PKT_BYTES - (uint32_t)sim->sc->tcp.header_bytes));
+	uint32_t i = (uint32_t)(pkt->seq / (PKT_BYTES - (uint32_t)fl->tcp->header_bytes));
 	if (i != narrived[k])
 		in_order[k] = false;
 	if (i < NPKT)
-		arrived[k][i] = sb_now(&sim->engine);
+		arrived[k][i] = sb_now(&fl->net->engine);
 	narrived[k]++;
-	sb_transport_find("cbr")->on_data(sim, f, pkt);
+	sb_transport_find("cbr")->on_data(fl, f, pkt);
 }
 
 /* Flow 0: host 0 -> host 1; with `two`, flow 1: host 2 -> host 3, started at the same instant. */
@@ -73,7 +73,7 @@ static void run(double jitter_us, uint64_t seed, bool two, uint64_t rate_bps)
 	in_order[0] = in_order[1] = true;
 	uint64_t payload = PKT_BYTES - (uint64_t)sc.tcp.header_bytes;
 	for (uint32_t k = 0; k < (two ? 2u : 1u); k++) {
-		struct sb_flow *f = sb_flow_create(&sim, 2 * k, 2 * k + 1, NPKT * payload, 100 * SB_US, &logged_cbr);
+		struct sb_flow *f = sb_flow_create(&sim.flows, 2 * k, 2 * k + 1, NPKT * payload, 100 * SB_US, &logged_cbr);
 		assert_int_equal(f->id, k);
 		sb_cbr_configure(f, rate_bps, PKT_BYTES);
 	}

@@ -62,7 +62,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 
@@ -83,7 +83,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct dctcp_probe *pr = obj;
-	sb_time now = sb_now(&pr->sim->engine);
+	sb_time now = sb_now(&pr->sim->net.engine);
 	if (now == pr->warmup) {
 		pr->tx_at_warmup = pr->port->tx_bytes;
 		for (int i = 0; i < 2; i++)
@@ -97,7 +97,7 @@ static void dctcp_sample(void *obj, uint64_t arg)
 		pr->q_max = q;
 	pr->n++;
 	if (now + pr->period < pr->end)
-		sb_at(&pr->sim->engine, now + pr->period, dctcp_sample, pr, 0);
+		sb_at(&pr->sim->net.engine, now + pr->period, dctcp_sample, pr, 0);
 }
 
 static void test_dctcp_queue_and_fairness(void **state)
@@ -124,9 +124,9 @@ static void test_dctcp_queue_and_fairness(void **state)
 		.sim = &sim, .port = tl_port_to_host(&sim, 0),
 		.warmup = 40 * SB_MS, .end = 100 * SB_MS, .period = 10 * SB_US,
 	};
-	pr.flows[0] = sb_flow_create(&sim, 1, 0, 0, 0, dctcp);
-	pr.flows[1] = sb_flow_create(&sim, 2, 0, 0, 1 * SB_MS, dctcp);
-	sb_at(&sim.engine, pr.warmup, dctcp_sample, &pr, 0);
+	pr.flows[0] = sb_flow_create(&sim.flows, 1, 0, 0, 0, dctcp);
+	pr.flows[1] = sb_flow_create(&sim.flows, 2, 0, 0, 1 * SB_MS, dctcp);
+	sb_at(&sim.net.engine, pr.warmup, dctcp_sample, &pr, 0);
 	sb_sim_run(&sim);
 
 	double secs = sb_time_to_sec(pr.end - pr.warmup);
@@ -139,13 +139,13 @@ static void test_dctcp_queue_and_fairness(void **state)
 	print_message("dctcp: queue mean %.0f B = %.2f K, max %.0f B = %.2f K, %llu samples; "
 		      "utilisation %.4f; goodput %.3f + %.3f Gb/s, ratio %.3f; drops %llu\n",
 		      mean, mean / K, pr.q_max, pr.q_max / K, (unsigned long long)pr.n, util,
-		      goodput[0] / 1e9, goodput[1] / 1e9, fair, (unsigned long long)sim.stats.pkts_dropped);
+		      goodput[0] / 1e9, goodput[1] / 1e9, fair, (unsigned long long)sim.net.stats.pkts_dropped);
 	assert_true(mean >= 0.5 * K && mean <= 1.5 * K);
 	assert_true(pr.q_max <= 2.5 * K);
 	assert_true(util >= 0.95);
 	assert_true((goodput[0] + goodput[1]) * 1048.0 / 1000.0 >= 0.95 * 10.0 * GBPS);
 	assert_true(fair >= 0.9);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	tl_check_and_free(&sim, &sc);
 }
 
@@ -179,12 +179,12 @@ static struct incast_result run_incast(const char *transport, int n, uint64_t si
 	assert_non_null(ops);
 	struct sb_flow *flows[64];
 	for (int i = 0; i < n; i++) {
-		flows[i] = sb_flow_create(&sim, (uint32_t)(i + 1), 0, size, 0, ops);
+		flows[i] = sb_flow_create(&sim.flows, (uint32_t)(i + 1), 0, size, 0, ops);
 		flows[i]->init_window = init_window;
 	}
 	sb_sim_run(&sim);
 
-	struct incast_result r = { .drops = sim.stats.pkts_dropped };
+	struct incast_result r = { .drops = sim.net.stats.pkts_dropped };
 	for (int i = 0; i < n; i++) {
 		struct sb_flow *f = flows[i];
 		r.retx += f->pkts_retx;
@@ -244,11 +244,11 @@ static void test_single_flow_ideal_fct(void **state)
 			single_switch(&sc, 2, 2, 50);
 			struct sb_sim sim;
 			build(&sim, &sc);
-			struct sb_flow *f = sb_flow_create(&sim, 0, 1, sizes[s], 10 * SB_US, sb_transport_find(names[i]));
+			struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, sizes[s], 10 * SB_US, sb_transport_find(names[i]));
 			sb_sim_run(&sim);
 			assert_true(f->completed);
 			double fct = sb_time_to_sec(f->finish - f->start);
-			double ideal = sb_time_to_sec(sb_ideal_fct(&sim, 0, 1, sizes[s]));
+			double ideal = sb_time_to_sec(sb_ideal_fct(&sim.flows, 0, 1, sizes[s]));
 			print_message("%s alone, %llu B: FCT %.2f us, ideal %.2f us, slowdown %.4f, retx %llu\n",
 				      names[i], (unsigned long long)sizes[s], fct * 1e6, ideal * 1e6, fct / ideal,
 				      (unsigned long long)f->pkts_retx);
@@ -256,7 +256,7 @@ static void test_single_flow_ideal_fct(void **state)
 			/* slow start costs a few RTTs: a few % of 1 MB, well under 1% of 10 MB */
 			assert_true(fct <= ideal * (sizes[s] >= 10000000 ? 1.01 : 1.10));
 			assert_int_equal(f->pkts_retx, 0);
-			assert_int_equal(sim.stats.pkts_dropped, 0);
+			assert_int_equal(sim.net.stats.pkts_dropped, 0);
 			tl_check_and_free(&sim, &sc);
 		}
 	}
@@ -272,11 +272,11 @@ static void test_max_cwnd_cap(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	const uint64_t size = 1000000;
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, size, 0, sb_transport_find("cubic"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, size, 0, sb_transport_find("cubic"));
 	sb_sim_run(&sim);
 	assert_true(f->completed);
 	double fct = sb_time_to_sec(f->finish - f->start);
-	double rtt = sb_time_to_sec(sb_base_rtt(&sim, 0, 1, 1048));
+	double rtt = sb_time_to_sec(sb_base_rtt(&sim.flows, 0, 1, 1048));
 	double expect = (double)size / 10000.0 * rtt;
 	print_message("max_cwnd 10000 B: FCT %.1f us, size / cap x base RTT = %.1f us (%.4f)\n", fct * 1e6,
 		      expect * 1e6, fct / expect);
@@ -295,11 +295,12 @@ static void test_cubic_growth(void **state)
 	struct sb_sim sim;
 	memset(&sim, 0, sizeof sim);
 	sim.sc = &sc;
+	sim.flows = (struct sb_flows){ .net = &sim.net, .tcp = &sc.tcp, .rdma = &sc.rdma };
 	struct sb_flow f;
 	memset(&f, 0, sizeof f);
 	f.size = 0;
-	sim.engine.eq.now = 1 * SB_SEC;
-	sb_tcp_init(&sim, &f, &sb_cc_cubic);
+	sim.net.engine.eq.now = 1 * SB_SEC;
+	sb_tcp_init(&sim.flows, &f, &sb_cc_cubic);
 	struct sb_tcp *tcp = sb_tcp_of(&f);
 
 	/* A long-RTT flow at 1000 segments: the cubic curve dominates the TCP-friendly line. */
@@ -310,22 +311,22 @@ static void test_cubic_growth(void **state)
 	tcp->srtt = rtt;
 	tcp->snd_una = 0;
 	tcp->snd_nxt = tcp->snd_max = tcp->cwnd;
-	tcp->ssthresh = tcp->cc->ssthresh(&sim, &f, tcp, false);
+	tcp->ssthresh = tcp->cc->ssthresh(&sim.flows, &f, tcp, false);
 	tcp->cwnd = tcp->ssthresh;
 	assert_true(fabs((double)tcp->cwnd / mss - beta * w_max) < 1);
 
 	const double K = cbrt(w_max * (1 - beta) / C);
-	sb_time epoch = sim.engine.eq.now;
+	sb_time epoch = sim.net.engine.eq.now;
 	const double checks[] = { 1.0, 3.0, 6.0, K, 12.0 };
 	size_t next_check = 0;
 	/* ACK-clocked: one ACK per segment, a window of ACKs per RTT. */
 	while (next_check < sizeof checks / sizeof checks[0]) {
 		double cwnd_seg = (double)tcp->cwnd / mss;
-		sim.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		sim.net.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
-		tcp->cc->on_ack(&sim, &f, tcp, tcp->mss);
-		double t = sb_time_to_sec(sim.engine.eq.now - epoch);
+		tcp->cc->on_ack(&sim.flows, &f, tcp, tcp->mss);
+		double t = sb_time_to_sec(sim.net.engine.eq.now - epoch);
 		if (t >= checks[next_check]) {
 			double expect = C * pow(t - K, 3) + w_max;
 			double got = (double)tcp->cwnd / mss;
@@ -353,10 +354,10 @@ static void test_cbr_rate(void **state)
 	const struct sb_transport_ops *cbr = sb_transport_find("cbr");
 	assert_non_null(cbr);
 	/* unbounded at 3 Gb/s; finite at 2.5 Gb/s with 500-byte packets */
-	struct sb_flow *a = sb_flow_create(&sim, 1, 0, 0, 0, cbr);
+	struct sb_flow *a = sb_flow_create(&sim.flows, 1, 0, 0, 0, cbr);
 	sb_cbr_configure(a, 3 * GBPS, 1048);
 	const uint64_t bsize = 1000000;
-	struct sb_flow *b = sb_flow_create(&sim, 2, 0, bsize, 1 * SB_MS, cbr);
+	struct sb_flow *b = sb_flow_create(&sim.flows, 2, 0, bsize, 1 * SB_MS, cbr);
 	sb_cbr_configure(b, 5 * GBPS / 2, 500);
 	sb_sim_run(&sim);
 
@@ -405,7 +406,7 @@ static void test_receiver_reassembly(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	/* start after the run so the sender stays silent; we play the sender */
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100000000, 1 * SB_SEC, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100000000, 1 * SB_SEC, sb_transport_find("newreno"));
 	struct sb_packet pkt;
 	const uint64_t order[] = { 0, 2000, 4000, 3000, 1000, 6000, 5000 };
 	const uint64_t expect_ack[] = { 1000, 1000, 1000, 1000, 5000, 5000, 7000 };
@@ -415,7 +416,7 @@ static void test_receiver_reassembly(void **state)
 		pkt.seq = order[i];
 		pkt.payload = 1000;
 		pkt.flow = f->id;
-		f->ops->on_data(&sim, f, &pkt);
+		f->ops->on_data(&sim.flows, f, &pkt);
 		assert_int_equal(f->rcv_nxt, expect_ack[i]);
 	}
 	assert_int_equal(f->ooo.n, 0);
@@ -427,7 +428,7 @@ static void test_receiver_reassembly(void **state)
 			pkt.seq = 8000 + 2000 * (uint64_t)i;
 			pkt.payload = 1000;
 			pkt.flow = f->id;
-			f->ops->on_data(&sim, f, &pkt);
+			f->ops->on_data(&sim.flows, f, &pkt);
 		}
 	}
 	assert_int_equal(f->ooo.n, 40);
@@ -438,7 +439,7 @@ static void test_receiver_reassembly(void **state)
 	pkt.seq = 7000;
 	pkt.payload = 1000;
 	pkt.flow = f->id;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->rcv_nxt, 9000);
 	assert_int_equal(f->ooo.n, 39);
 	/* the receive window for out-of-order data: SB_OOO_SEGS segments above rcv_nxt */
@@ -447,10 +448,10 @@ static void test_receiver_reassembly(void **state)
 	pkt.payload = 1000;
 	pkt.flow = f->id;
 	pkt.seq = 9000 + (uint64_t)SB_OOO_SEGS * 1000;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->ooo.n, 39);
 	pkt.seq -= 1000;
-	f->ops->on_data(&sim, f, &pkt);
+	f->ops->on_data(&sim.flows, f, &pkt);
 	assert_int_equal(f->ooo.n, 40);
 	assert_false(f->done);
 	/* the ACKs sit in host 1's NIC queue; freeing the simulation reclaims them */

@@ -18,7 +18,7 @@
 #include "testlib.h"
 #include "transport/tcp.h"
 
-/* A control on a flow that is not part of any network; the clock is sim.engine.eq.now. */
+/* A control on a flow that is not part of any network; the clock is sim.net.engine.eq.now. */
 struct bench {
 	struct sb_scenario sc;
 	struct sb_sim sim;
@@ -31,9 +31,10 @@ static void bench_open(struct bench *b, const struct sb_tcp_cc_ops *cc)
 	sb_scenario_defaults(&b->sc);
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
+	b->sim.flows = (struct sb_flows){ .net = &b->sim.net, .tcp = &b->sc.tcp, .rdma = &b->sc.rdma };
 	memset(&b->f, 0, sizeof b->f);
-	b->sim.engine.eq.now = 1 * SB_SEC;
-	sb_tcp_init(&b->sim, &b->f, cc);
+	b->sim.net.engine.eq.now = 1 * SB_SEC;
+	sb_tcp_init(&b->sim.flows, &b->f, cc);
 	b->tcp = sb_tcp_of(&b->f);
 }
 
@@ -55,10 +56,10 @@ static void test_newreno_ssthresh(void **state)
 	struct sb_tcp *tcp = b.tcp;
 	tcp->cwnd = 100 * (uint64_t)tcp->mss;
 	in_flight(tcp, 7, 40);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 20 * (uint64_t)tcp->mss);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, true), 20 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, false), 20 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, true), 20 * (uint64_t)tcp->mss);
 	in_flight(tcp, 7, 3);
-	assert_int_equal(tcp->cc->ssthresh(&b.sim, &b.f, tcp, false), 2 * (uint64_t)tcp->mss);
+	assert_int_equal(tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, false), 2 * (uint64_t)tcp->mss);
 	bench_close(&b);
 }
 
@@ -67,13 +68,13 @@ static void test_newreno_ssthresh(void **state)
 static double cubic_ack_until(struct bench *b, sb_time rtt, sb_time from, double until)
 {
 	struct sb_tcp *tcp = b->tcp;
-	while (sb_time_to_sec(b->sim.engine.eq.now - from) < until) {
+	while (sb_time_to_sec(b->sim.net.engine.eq.now - from) < until) {
 		double cwnd_seg = (double)tcp->cwnd / tcp->mss;
-		b->sim.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
+		b->sim.net.engine.eq.now += (sb_time)((double)rtt / cwnd_seg);
 		tcp->snd_una += tcp->mss;
 		tcp->snd_nxt += tcp->mss;
 		tcp->snd_max = tcp->snd_nxt;
-		tcp->cc->on_ack(&b->sim, &b->f, tcp, tcp->mss);
+		tcp->cc->on_ack(&b->sim.flows, &b->f, tcp, tcp->mss);
 	}
 	return (double)tcp->cwnd / tcp->mss;
 }
@@ -84,7 +85,7 @@ static double cubic_loss(struct bench *b, double w_segs)
 	struct sb_tcp *tcp = b->tcp;
 	tcp->cwnd = (uint64_t)(w_segs * tcp->mss);
 	in_flight(tcp, tcp->snd_una / tcp->mss, (uint64_t)w_segs);
-	tcp->ssthresh = tcp->cc->ssthresh(&b->sim, &b->f, tcp, false);
+	tcp->ssthresh = tcp->cc->ssthresh(&b->sim.flows, &b->f, tcp, false);
 	tcp->cwnd = tcp->ssthresh;
 	return (double)tcp->cwnd / tcp->mss;
 }
@@ -104,17 +105,17 @@ static void test_cubic_decrease_and_fast_convergence(void **state)
 	const sb_time rtt = 100 * SB_MS;
 	tcp->srtt = rtt;
 	assert_true(fabs(cubic_loss(&b, 1000) - beta * 1000) < 1);
-	sb_time epoch = b.sim.engine.eq.now;
+	sb_time epoch = b.sim.net.engine.eq.now;
 	double w = cubic_ack_until(&b, rtt, epoch, 20.0); /* well past K: beyond the old W_max */
 	assert_true(w > 1000);
 	double cw = cubic_loss(&b, 800);
 	assert_true(fabs(cw - beta * 800) < 1);
 	const double w_max = 800 * (1 + beta) / 2, K = cbrt((w_max - cw) / C);
-	epoch = b.sim.engine.eq.now;
+	epoch = b.sim.net.engine.eq.now;
 	const double checks[] = { 1.0, 3.0, K, 9.0 };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
 		double got = cubic_ack_until(&b, rtt, epoch, checks[i]);
-		double t = sb_time_to_sec(b.sim.engine.eq.now - epoch);
+		double t = sb_time_to_sec(b.sim.net.engine.eq.now - epoch);
 		double lo = C * pow(t - K, 3) + w_max, hi = C * pow(t + sb_time_to_sec(rtt) - K, 3) + w_max;
 		print_message("cubic after fast convergence: t = %.2f s (K = %.2f s): cwnd %.1f, W(t) %.1f, W(t+RTT) %.1f\n",
 			      t, K, got, lo, hi);
@@ -145,15 +146,15 @@ static void test_cubic_target_clamp_and_equal_wmax(void **state)
 		tcp = b.tcp;
 		tcp->srtt = rtt;
 		cubic_loss(&b, 20);
-		sb_time epoch = b.sim.engine.eq.now;
+		sb_time epoch = b.sim.net.engine.eq.now;
 		cubic_ack_until(&b, rtt, epoch, 0.001); /* the epoch begins, from 14 segments */
 		double c0 = (double)tcp->cwnd / tcp->mss, K = cbrt((20 - beta * 20) / C);
 		/* W(t + RTT) = 1.75 cwnd (between the clamp and twice cwnd), or far above */
 		double t = far ? 100.0 : K + cbrt((1.75 * c0 - 20) / C) - sb_time_to_sec(rtt);
-		b.sim.engine.eq.now = epoch + (sb_time)(t * (double)SB_SEC);
+		b.sim.net.engine.eq.now = epoch + (sb_time)(t * (double)SB_SEC);
 		uint64_t before = tcp->cwnd;
 		tcp->snd_una += tcp->mss;
-		tcp->cc->on_ack(&b.sim, &b.f, tcp, tcp->mss);
+		tcp->cc->on_ack(&b.sim.flows, &b.f, tcp, tcp->mss);
 		print_message("cubic: W(t + RTT) %.2f cwnd: one ACK adds %llu bytes\n", far ? 1e4 : 1.75,
 			      (unsigned long long)(tcp->cwnd - before));
 		assert_true(tcp->cwnd - before >= tcp->mss / 2 && tcp->cwnd - before <= tcp->mss / 2 + 1);
@@ -164,10 +165,10 @@ static void test_cubic_target_clamp_and_equal_wmax(void **state)
 	tcp = b.tcp;
 	tcp->srtt = rtt;
 	cubic_loss(&b, 1000);
-	cubic_ack_until(&b, rtt, b.sim.engine.eq.now, 20.0);
+	cubic_ack_until(&b, rtt, b.sim.net.engine.eq.now, 20.0);
 	double cw = cubic_loss(&b, 1000); /* the same W_max: no fast convergence */
 	const double K = cbrt((1000 - cw) / C);
-	sb_time epoch = b.sim.engine.eq.now;
+	sb_time epoch = b.sim.net.engine.eq.now;
 	double got = cubic_ack_until(&b, rtt, epoch, K);
 	print_message("cubic, a second loss at the same W_max: cwnd %.1f at K = %.2f s\n", got, K);
 	assert_true(got >= 0.99 * 1000 && got <= 1.01 * (C * pow(sb_time_to_sec(rtt), 3) + 1000));
@@ -192,10 +193,10 @@ static void test_cubic_tcp_friendly(void **state)
 	const sb_time rtt = 100 * SB_US;
 	b.tcp->srtt = rtt;
 	double w0 = cubic_loss(&b, 20);
-	sb_time epoch = b.sim.engine.eq.now;
+	sb_time epoch = b.sim.net.engine.eq.now;
 	for (double t = 0.001; t <= 0.0101; t += 0.003) {
 		double got = cubic_ack_until(&b, rtt, epoch, t);
-		double ts = sb_time_to_sec(b.sim.engine.eq.now - epoch);
+		double ts = sb_time_to_sec(b.sim.net.engine.eq.now - epoch);
 		double want = w0 + 3 * (1 - beta) / (1 + beta) * ts / sb_time_to_sec(rtt);
 		print_message("cubic TCP-friendly: t = %.1f ms: cwnd %.2f, W_est %.2f\n", ts * 1e3, got, want);
 		assert_true(fabs(got - want) < 0.5);
@@ -232,7 +233,7 @@ static void test_dctcp_alpha_and_cut(void **state)
 		bool ece = e && k % e == 0;
 		tcp->snd_una += mss;
 		tcp->snd_nxt = tcp->snd_max = tcp->snd_una + 20 * mss;
-		tcp->cc->on_ecn(&b.sim, &b.f, tcp, mss, ece);
+		tcp->cc->on_ecn(&b.sim.flows, &b.f, tcp, mss, ece);
 		acked += (double)mss;
 		marked += ece ? (double)mss : 0;
 		if (tcp->snd_una > wend) {
@@ -273,7 +274,7 @@ static void test_dctcp_alpha_and_cut(void **state)
 static double one_rtt_growth(struct bench *b, sb_time rtt)
 {
 	double before = (double)b->tcp->cwnd / b->tcp->mss;
-	return cubic_ack_until(b, rtt, b->sim.engine.eq.now, sb_time_to_sec(rtt)) - before;
+	return cubic_ack_until(b, rtt, b->sim.net.engine.eq.now, sb_time_to_sec(rtt)) - before;
 }
 
 static void test_cubic_cnt_clamp_and_friendliness(void **state)
@@ -294,7 +295,7 @@ static void test_cubic_cnt_clamp_and_friendliness(void **state)
 		double g_loss = one_rtt_growth(&b, rtt);
 		/* a timeout: ssthresh from the control, cwnd back to the window it was */
 		uint64_t w = tcp->cwnd;
-		tcp->ssthresh = tcp->cc->ssthresh(&b.sim, &b.f, tcp, true);
+		tcp->ssthresh = tcp->cc->ssthresh(&b.sim.flows, &b.f, tcp, true);
 		tcp->cwnd = w;
 		double g_rto = one_rtt_growth(&b, rtt);
 		print_message("cubic, tcp_friendly %d: one RTT grows %.2f segments before a loss, %.3f after, %.2f after a timeout\n",

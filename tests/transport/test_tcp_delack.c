@@ -23,7 +23,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 /* A flow of `segs` segments, all in the first window, with ACKs every `count` segments;
@@ -38,7 +38,7 @@ static uint32_t acks_for_quick(uint32_t segs, int count, int lose, uint32_t *wit
 	struct sb_sim sim;
 	build(&sim, &sc);
 	struct sb_flow *f =
-		sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find("newreno"));
+		sb_flow_create(&sim.flows, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find("newreno"));
 	f->init_window = (uint64_t)segs * SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	if (lose >= 0)
@@ -55,10 +55,10 @@ static uint32_t acks_for_quick(uint32_t segs, int count, int lose, uint32_t *wit
 	/* summary.json's counters: every ACK reached the sender (Linux's TCPPureAcks +
 	 * TCPHPAcks), and each segment was delivered once, the lost one's retransmission too
 	 * (TCPDelivered) */
-	assert_int_equal(sim.stats.tcp.pure_acks, n);
-	assert_int_equal(sim.stats.tcp.delivered, segs);
+	assert_int_equal(sim.flows.stats.tcp.pure_acks, n);
+	assert_int_equal(sim.flows.stats.tcp.delivered, segs);
 	/* each segment held above the hole was acknowledged at once with its SACK (TCPOFOQueue) */
-	assert_int_equal(sim.stats.tcp.ofo_segments, *with_sack);
+	assert_int_equal(sim.flows.stats.tcp.ofo_segments, *with_sack);
 	tl_check_and_free(&sim, &sc);
 	return n;
 }
@@ -113,7 +113,7 @@ static void test_delack_timer(void **state)
 	struct sb_sim sim;
 	build(&sim, &sc);
 	/* a window of one segment: the receiver has a lone segment to acknowledge */
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 3 * SEG, 10 * SB_US, sb_transport_find("newreno"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 3 * SEG, 10 * SB_US, sb_transport_find("newreno"));
 	f->init_window = SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	sb_sim_run(&sim);
@@ -157,7 +157,7 @@ static struct comp_run compress_run(int nr, double delay_us, double slack_us, in
 	sc.tcp.rack_retx_min_rtt = true;  /* ... which counts it, as Linux */
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 21 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 21 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 	f->init_window = 21 * SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	th_lose(&tap, 5 * SEG, 1);
@@ -166,8 +166,8 @@ static struct comp_run compress_run(int nr, double delay_us, double slack_us, in
 	sb_sim_run(&sim);
 	assert_true(f->completed);
 	assert_int_equal(f->timeouts, 0);
-	struct comp_run r = { .acks = th_count(&tap, SB_PKT_ACK), .withheld = sim.stats.tcp.acks_compressed,
-			      .pure_acks = sim.stats.tcp.pure_acks, .retx = f->pkts_retx,
+	struct comp_run r = { .acks = th_count(&tap, SB_PKT_ACK), .withheld = sim.flows.stats.tcp.acks_compressed,
+			      .pure_acks = sim.flows.stats.tcp.pure_acks, .retx = f->pkts_retx,
 			      .min_rtt = sb_tcp_of(f)->min_rtt };
 	sb_time second = 0, third = 0, fourth = 0;
 	for (uint32_t i = 0; i < tap.nev; i++) {
@@ -240,7 +240,7 @@ static void test_dctcp_alpha_with_delayed_acks(void **state)
 		sc.sw.ecn_mode = SB_ECN_OFF; /* the tap marks, not the switch */
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 5000 * SEG, 10 * SB_US, sb_transport_find("dctcp"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 5000 * SEG, 10 * SB_US, sb_transport_find("dctcp"));
 		th_tap_attach(&tap, &sim, f->id);
 		tap.ce_every = 4;
 		sb_sim_run(&sim);

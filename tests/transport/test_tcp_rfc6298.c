@@ -253,7 +253,7 @@ static void test_rfc6298_karn(void **state)
 	prepare(&s, "newreno", 100, 10, syn, 2);
 	s.tap.drop_syns = 1;
 	s.tap.drop_all_data = false;
-	sb_time rtt = sb_path_rtt(&s.sim, 0, 1, (uint32_t)s.sc.tcp.ack_bytes, (uint32_t)s.sc.tcp.ack_bytes);
+	sb_time rtt = sb_path_rtt(&s.sim.net, 0, 1, (uint32_t)s.sc.tcp.ack_bytes, (uint32_t)s.sc.tcp.ack_bytes);
 	th_script_run(&s, TH_SCRIPT_START + SB_MS + rtt + SB_US / 1000);
 	assert_false(s.tcp->syn_sent);
 	assert_int_equal(s.tcp->srtt, 0);

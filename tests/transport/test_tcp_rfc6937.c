@@ -169,7 +169,7 @@ static void test_prr_ssrb(void **state)
 		prr_send(&m);
 		check(&s, &m, "SACK of retransmitted segment", k);
 		/* RFC 6298 (5.3) in recovery too: the cumulative ACK restarted the timer */
-		assert_int_equal(s.tcp->rto_at, sb_now(&s.sim.engine) + s.tcp->rto);
+		assert_int_equal(s.tcp->rto_at, sb_now(&s.sim.net.engine) + s.tcp->rto);
 	}
 	/* everything below RecoveryPoint (22 MSS) acknowledged: recovery ends, cwnd = ssthresh
 	 * (PRR's cwnd is far below it), then congestion avoidance counts the 19 MSS acknowledged

@@ -26,7 +26,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 struct run {
@@ -56,7 +56,7 @@ static struct run one_flow(const char *transport, const char *const *sets, size_
 	struct sb_sim sim;
 	build(&sim, &sc);
 	struct sb_flow *f =
-		sb_flow_create(&sim, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find(transport));
+		sb_flow_create(&sim.flows, 0, 1, (uint64_t)segs * SEG, 10 * SB_US, sb_transport_find(transport));
 	f->init_window = (uint64_t)win * SEG;
 	th_tap_attach(tap, &sim, f->id);
 	for (size_t i = 0; i < nlose; i++)
@@ -65,7 +65,7 @@ static struct run one_flow(const char *transport, const char *const *sets, size_
 		th_lose(tap, (uint64_t)lose_retx[i] * SEG, 2);
 	sb_sim_run(&sim);
 	struct run r = { .completed = f->completed, .retx = f->pkts_retx, .timeouts = f->timeouts,
-			 .sent = f->pkts_sent, .stats = sb_tcp_of(f)->stats, .counters = sim.stats.tcp };
+			 .sent = f->pkts_sent, .stats = sb_tcp_of(f)->stats, .counters = sim.flows.stats.tcp };
 	r.fct = f->completed ? f->finish - f->start : 0;
 	tl_check_and_free(&sim, &sc);
 	return r;
@@ -77,7 +77,7 @@ static sb_time base_rtt_10g_10us(void)
 	th_scenario(&sc, 2, 10, 10);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	sb_time rtt = sb_base_rtt(&sim, 0, 1, SEG + 48);
+	sb_time rtt = sb_base_rtt(&sim.flows, 0, 1, SEG + 48);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	return rtt;
@@ -152,11 +152,11 @@ static void scripted_start(struct scripted *s, const char *recovery, const char 
 	assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "rack"), &s->sc.tcp, rack, &err), 0);
 	s->sc.tcp.tlp = false;
 	build(&s->sim, &s->sc);
-	s->f = sb_flow_create(&s->sim, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("newreno"));
+	s->f = sb_flow_create(&s->sim.flows, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("newreno"));
 	s->f->init_window = 20 * SEG;
 	th_tap_attach(&s->tap, &s->sim, s->f->id);
 	s->tap.drop_all_data = true;
-	sb_eventq_run_until(&s->sim.engine.eq, 10 * SB_US);
+	sb_eventq_run_until(&s->sim.net.engine.eq, 10 * SB_US);
 	s->tcp = sb_tcp_of(s->f);
 	assert_int_equal(s->f->pkts_sent, 20);
 }
@@ -173,12 +173,12 @@ static void ack(struct scripted *s, uint64_t cum, uint32_t sacked)
 	a.src = 1;
 	a.dst = 0;
 	a.t_sent = 10 * SB_US;
-	s->f->ops->on_ack(&s->sim, s->f, &a);
+	s->f->ops->on_ack(&s->sim.flows, s->f, &a);
 }
 
 static void scripted_end(struct scripted *s)
 {
-	s->sim.inject = NULL;
+	s->sim.net.inject = NULL;
 	sb_sim_free(&s->sim);
 	sb_scenario_free(&s->sc);
 }
@@ -350,7 +350,7 @@ static void test_rack_reo_wnd_timer(void **state)
 	th_scenario(&sc, 2, 10, 10);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 	f->init_window = 20 * SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	th_lose(&tap, 18 * SEG, 1);
@@ -425,7 +425,7 @@ static void test_tlp_tail_loss(void **state)
 	th_scenario(&sc, 2, 10, 10);
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 	f->init_window = 20 * SEG;
 	th_tap_attach(&tap, &sim, f->id);
 	th_lose(&tap, 19 * SEG, 1);
@@ -490,27 +490,27 @@ static void test_tlp_pto_rules(void **state)
 		sc.tcp.tlp_extra_us = sb_time_to_us(extra);
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
-		sb_tcp_init(&sim, f, &sb_cc_cubic);
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
+		sb_tcp_init(&sim.flows, f, &sb_cc_cubic);
 		struct sb_tcp *tcp = sb_tcp_of(f);
 		tcp->srtt = 20 * SB_US;
-		tcp->rto_at = sb_now(&sim.engine) + SB_MS;
+		tcp->rto_at = sb_now(&sim.net.engine) + SB_MS;
 		tcp->snd_max = tcp->snd_nxt = 1 * SEG; /* one segment in flight */
-		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
+		tcp_tlp_arm(&sim.flows, f, tcp);
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.net.engine) + 40 * SB_US + (delack ? 500 * SB_US : 0));
 		tcp->snd_max = tcp->snd_nxt = 2 * SEG;
-		tcp_tlp_arm(&sim, f, tcp);
-		assert_int_equal(tcp->tlp_at, sb_now(&sim.engine) + 40 * SB_US + extra);
-		tcp->rto_at = sb_now(&sim.engine) + 30 * SB_US;
-		tcp_tlp_arm(&sim, f, tcp);
+		tcp_tlp_arm(&sim.flows, f, tcp);
+		assert_int_equal(tcp->tlp_at, sb_now(&sim.net.engine) + 40 * SB_US + extra);
+		tcp->rto_at = sb_now(&sim.net.engine) + 30 * SB_US;
+		tcp_tlp_arm(&sim.flows, f, tcp);
 		assert_int_equal(tcp->tlp_at, tcp->rto_at);
 		/* not with SACKed data, nor in recovery, nor with a probe outstanding */
 		tcp->board.sacked = SEG;
-		tcp_tlp_arm(&sim, f, tcp);
+		tcp_tlp_arm(&sim.flows, f, tcp);
 		assert_int_equal(tcp->tlp_at, SB_TIME_NEVER);
 		tcp->board.sacked = 0;
 		tcp->tlp_end = 2 * SEG;
-		tcp_tlp_arm(&sim, f, tcp);
+		tcp_tlp_arm(&sim.flows, f, tcp);
 		assert_int_equal(tcp->tlp_at, SB_TIME_NEVER);
 		sb_sim_free(&sim);
 		sb_scenario_free(&sc);
@@ -531,8 +531,8 @@ static void test_rack_retx_min_rtt(void **state)
 		sc.tcp.rack_retx_min_rtt = on;
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
-		sb_tcp_init(&sim, f, &sb_cc_cubic);
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100 * SEG, SB_SEC, sb_transport_find("cubic"));
+		sb_tcp_init(&sim.flows, f, &sb_cc_cubic);
 		struct sb_tcp *tcp = sb_tcp_of(f);
 		sb_time now = 10 * SB_MS, min_rtt = 100 * SB_US;
 		tcp->min_rtt = min_rtt;
@@ -568,10 +568,10 @@ static void test_rack_retx_min_rtt(void **state)
 		sc.tcp.handshake = true;
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 20 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		sb_sim_run(&sim);
 		assert_true(f->completed);
-		sb_time syn_rtt = sb_path_rtt(&sim, 0, 1, (uint32_t)sc.tcp.ack_bytes, (uint32_t)sc.tcp.ack_bytes);
+		sb_time syn_rtt = sb_path_rtt(&sim.net, 0, 1, (uint32_t)sc.tcp.ack_bytes, (uint32_t)sc.tcp.ack_bytes);
 		print_message("handshake RTT %.3f us, min RTT %.3f us (rack_retx_min_rtt %d)\n", sb_time_to_us(syn_rtt),
 			      sb_time_to_us(sb_tcp_of(f)->min_rtt), on);
 		if (on)

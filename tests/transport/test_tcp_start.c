@@ -22,7 +22,7 @@ static void build(struct sb_sim *sim, const struct sb_scenario *sc)
 	struct sb_error err = { { 0 } };
 	if (sb_sim_build(sim, sc, &err) != 0)
 		fail_msg("build: %s", err.msg);
-	sim->keep_finished = true; /* the tests read their flows after the run */
+	sim->flows.keep_finished = true; /* the tests read their flows after the run */
 }
 
 /* --- HyStart++, ACK by ACK --- */
@@ -53,9 +53,10 @@ static void bare_init(struct bare *b, const char *mode)
 	assert_int_equal(sb_param_set_text(sb_param_find(sb_tcp_param_table, "hystart"), &b->sc.tcp, mode, &err), 0);
 	memset(&b->sim, 0, sizeof b->sim);
 	b->sim.sc = &b->sc;
+	b->sim.flows = (struct sb_flows){ .net = &b->sim.net, .tcp = &b->sc.tcp, .rdma = &b->sc.rdma };
 	memset(&b->f, 0, sizeof b->f);
-	b->sim.engine.eq.now = SB_SEC;
-	sb_tcp_init(&b->sim, &b->f, &sb_cc_cubic);
+	b->sim.net.engine.eq.now = SB_SEC;
+	sb_tcp_init(&b->sim.flows, &b->f, &sb_cc_cubic);
 	b->tcp = sb_tcp_of(&b->f);
 	b->tcp->cwnd = 10 * SEG;
 	b->tcp->snd_nxt = b->tcp->snd_max = 10 * SEG;
@@ -66,7 +67,7 @@ static void bare_init(struct bare *b, const char *mode)
 static void bare_ack(struct bare *b, sb_time rtt)
 {
 	b->ack += SEG;
-	tcp_hystart_on_ack(b->tcp, b->ack, rtt, b->sim.engine.eq.now);
+	tcp_hystart_on_ack(b->tcp, b->ack, rtt, b->sim.net.engine.eq.now);
 }
 
 /* Start the next round: snd_nxt moves on, the next ACK passes the round's end. */
@@ -144,7 +145,7 @@ static void test_hystart_pp_rules(void **state)
 	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
 	bare_init(&b, "auto");
 	assert_int_equal(b.tcp->hystart_mode, SB_HYSTART_PP);
-	sb_tcp_init(&b.sim, &b.f, &sb_cc_dctcp);
+	sb_tcp_init(&b.sim.flows, &b.f, &sb_cc_dctcp);
 	assert_int_equal(sb_tcp_of(&b.f)->hystart_mode, SB_HYSTART_OFF);
 	bare_free(&b);
 }
@@ -159,13 +160,13 @@ static void test_hystart_classic_rules(void **state)
 	b.tcp->cwnd = 20 * SEG; /* at least HyStartLowWindow = 16 */
 	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
 	bare_ack(&b, 40 * SB_US); /* the first ACK opens a round */
-	sb_time start = b.sim.engine.eq.now;
+	sb_time start = b.sim.net.engine.eq.now;
 	for (int k = 1; k <= 40; k++) {
-		b.sim.engine.eq.now = start + (sb_time)k * SB_US;
+		b.sim.net.engine.eq.now = start + (sb_time)k * SB_US;
 		bare_ack(&b, 40 * SB_US);
 		assert_int_equal(b.tcp->ssthresh, UINT64_MAX);
 	}
-	b.sim.engine.eq.now = start + 41 * SB_US; /* the train now spans 41 us > 40 us */
+	b.sim.net.engine.eq.now = start + 41 * SB_US; /* the train now spans 41 us > 40 us */
 	bare_ack(&b, 40 * SB_US);
 	assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
 	assert_int_equal(b.tcp->stats.hystart_exits, 1);
@@ -178,7 +179,7 @@ static void test_hystart_classic_rules(void **state)
 		bare_ack(&b, 40 * SB_US);
 		sb_time rtt = 40 * SB_US + 4 * SB_MS + (over ? 1 : 0);
 		for (int k = 1; k <= 9; k++) {
-			b.sim.engine.eq.now += 3 * SB_MS;
+			b.sim.net.engine.eq.now += 3 * SB_MS;
 			bare_ack(&b, rtt);
 		}
 		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, !over);
@@ -190,7 +191,7 @@ static void test_hystart_classic_rules(void **state)
 	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
 	bare_ack(&b, 40 * SB_US);
 	for (int k = 1; k <= 9; k++) {
-		b.sim.engine.eq.now += 3 * SB_MS;
+		b.sim.net.engine.eq.now += 3 * SB_MS;
 		bare_ack(&b, 40 * SB_US + 5 * SB_MS);
 		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, k < 9);
 	}
@@ -200,7 +201,7 @@ static void test_hystart_classic_rules(void **state)
 	b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
 	bare_ack(&b, 40 * SB_US);
 	for (int k = 1; k <= 100; k++) {
-		b.sim.engine.eq.now += SB_US;
+		b.sim.net.engine.eq.now += SB_US;
 		bare_ack(&b, k < 50 ? 40 * SB_US : 40 * SB_US + 5 * SB_MS);
 	}
 	assert_int_equal(b.tcp->ssthresh, UINT64_MAX);
@@ -212,7 +213,7 @@ static void test_hystart_classic_rules(void **state)
 		b.tcp->snd_nxt = b.tcp->snd_max = 200 * SEG;
 		bare_ack(&b, 40 * SB_US);
 		for (int k = 1; k <= 3; k++) {
-			b.sim.engine.eq.now += wide ? 2500 * SB_US : 1500 * SB_US;
+			b.sim.net.engine.eq.now += wide ? 2500 * SB_US : 1500 * SB_US;
 			bare_ack(&b, 40 * SB_US);
 		}
 		assert_int_equal(b.tcp->ssthresh == UINT64_MAX, wide);
@@ -252,10 +253,10 @@ static sb_time linux_train_exit(uint64_t cwnd_segs, sb_time srtt)
 	b.tcp->srtt = srtt;
 	b.tcp->snd_nxt = b.tcp->snd_max = 100000 * SEG; /* a round longer than the test */
 	bare_ack(&b, 40 * SB_US); /* the first ACK opens a round */
-	sb_time start = b.sim.engine.eq.now;
+	sb_time start = b.sim.net.engine.eq.now;
 	sb_time step = 100 * SB_NS;
 	for (sb_time t = step; t < 2 * SB_MS; t += step) {
-		b.sim.engine.eq.now = start + t;
+		b.sim.net.engine.eq.now = start + t;
 		bare_ack(&b, 40 * SB_US);
 		if (b.tcp->ssthresh != UINT64_MAX) {
 			assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
@@ -287,7 +288,7 @@ static void test_hystart_linux_rules(void **state)
 	b.tcp->srtt = 100 * SB_US;
 	b.tcp->snd_nxt = b.tcp->snd_max = 100000 * SEG;
 	bare_ack(&b, 40 * SB_US);
-	b.sim.engine.eq.now += 41 * SB_US;
+	b.sim.net.engine.eq.now += 41 * SB_US;
 	bare_ack(&b, 40 * SB_US);
 	assert_int_equal(b.tcp->ssthresh, b.tcp->cwnd);
 	bare_free(&b);
@@ -340,17 +341,17 @@ static void test_hystart_pp_exits_on_rtt_rise(void **state)
 		assert_int_equal(sb_param_set_text(key, &sc.tcp, modes[m], &err), 0);
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 2000 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 2000 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		static struct ss_probe p;
 		memset(&p, 0, sizeof p);
 		p.f = f;
-		p.nic = &sim.hosts[0]->node.ports[0];
+		p.nic = &sim.net.hosts[0]->node.ports[0];
 		static struct tl_every every;
 		tl_every_start(&every, &sim, 10 * SB_US, 3 * SB_MS, 100 * SB_NS, ss_poll, &p);
 		sb_sim_run(&sim);
 		struct sb_tcp *tcp = sb_tcp_of(f);
 		assert_true(f->completed);
-		assert_int_equal(sim.stats.pkts_dropped, 0);
+		assert_int_equal(sim.net.stats.pkts_dropped, 0);
 		peak[m] = p.peak_queue;
 		print_message("hystart %s: peak NIC queue %u packets; slow start ended at cwnd %.1f segments with "
 			      "%u queued; cwnd per CSS round:", modes[m], p.peak_queue, (double)p.cwnd_at_exit / SEG,
@@ -396,7 +397,7 @@ static void test_slow_start_abc_limit(void **state)
 	for (int i = 0; i < 3; i++) {
 		bare_init(&b, "off");
 		b.sc.tcp.abc_limit_segs = limits[i];
-		sb_tcp_init(&b.sim, &b.f, &sb_cc_cubic);
+		sb_tcp_init(&b.sim.flows, &b.f, &sb_cc_cubic);
 		struct sb_tcp *tcp = b.tcp;
 		assert_int_equal(tcp->ss_limit, (uint64_t)limits[i] * tcp->mss);
 		tcp->cwnd = 10u * tcp->mss;
@@ -433,15 +434,15 @@ static struct hs_run handshake_run(const char *transport, bool handshake, uint32
 	sc.tcp.syn_timeout_us = 10000; /* the Reverie artifact's ns-3 ConnTimeout */
 	struct sb_sim sim;
 	build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 0, 1, 1000000, 10 * SB_US, sb_transport_find(transport));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 1000000, 10 * SB_US, sb_transport_find(transport));
 	th_tap_attach(&tap, &sim, f->id);
 	tap.drop_syns = lost_syns;
 	sb_sim_run(&sim);
 	assert_true(f->completed);
 	assert_int_equal(sim.nrecords, 1);
 	struct hs_run r = {
-		.fct = sim.records[0].fct, .ideal = sim.records[0].ideal, .setup = sb_tcp_setup_time(&sim, 0, 1),
-		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries, .counters = sim.stats.tcp,
+		.fct = sim.records[0].fct, .ideal = sim.records[0].ideal, .setup = sb_tcp_setup_time(&sim.flows, 0, 1),
+		.timeouts = f->timeouts, .syn_retries = sb_tcp_of(f)->stats.syn_retries, .counters = sim.flows.stats.tcp,
 	};
 	r.slowdown = (double)r.fct / (double)r.ideal;
 	assert_int_equal(f->pkts_retx, 0);
@@ -500,12 +501,12 @@ static void test_ack_path(void **state)
 		sc.tcp.ack_path = data ? SB_ACK_PATH_DATA : SB_ACK_PATH_CONTROL;
 		struct sb_sim sim;
 		build(&sim, &sc);
-		struct sb_flow *f = sb_flow_create(&sim, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));
+		struct sb_flow *f = sb_flow_create(&sim.flows, 0, 1, 100 * SEG, 10 * SB_US, sb_transport_find("cubic"));
 		sb_sim_run(&sim);
 		assert_true(f->completed);
 		fct[data] = sim.records[0].fct;
-		const struct sb_mmu *m = sim.switches[0]->only_mmu;
-		uint64_t sent = sim.stats.pkts_sent;
+		const struct sb_mmu *m = sim.net.switches[0]->only_mmu;
+		uint64_t sent = sim.net.stats.pkts_sent;
 		print_message("ack_path = %s: %llu packets sent, %llu charged to the switch's buffer, FCT %.3f us\n",
 			      data ? "data" : "control", (unsigned long long)sent, (unsigned long long)m->admitted,
 			      sb_time_to_us(fct[data]));
@@ -550,8 +551,8 @@ static void test_ns3_profile(void **state)
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
 	print_message("ns-3 profile, 16 x 200 KB into one port: %llu of 16 completed, drops %llu\n",
-		      (unsigned long long)sim.stats.flows_completed, (unsigned long long)sim.stats.pkts_dropped);
-	assert_int_equal(sim.stats.flows_completed, 16);
+		      (unsigned long long)sim.flows.stats.flows_completed, (unsigned long long)sim.net.stats.pkts_dropped);
+	assert_int_equal(sim.flows.stats.flows_completed, 16);
 	tl_check_and_free(&sim, &sc);
 }
 

@@ -65,13 +65,13 @@ static void test_rate_rule(void **state)
 	single_switch_25g(&sc, 2, 1);
 	tl_build(&sim, &sc);
 	/* never started (the run never runs): the test drives the control by hand */
-	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 0, SB_MS, sb_transport_find("timely"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 1, 0, 0, SB_MS, sb_transport_find("timely"));
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
 	memset(qp, 0, sizeof(*qp));
 	qp->cc = &sb_rdma_cc_timely;
 	qp->line_bps = 25000000000ULL;
 	qp->rate_bps = 10000000000ULL;
-	sb_rdma_cc_timely.init(&sim, f, qp);
+	sb_rdma_cc_timely.init(&sim.flows, f, qp);
 	static const struct {
 		double rtt_us, rate;
 		const char *why;
@@ -95,7 +95,7 @@ static void test_rate_rule(void **state)
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		qp->snd_nxt += 1000;
 		struct sb_rdma_feedback fb = { .ack = qp->snd_nxt, .rtt = sb_time_from_us(steps[i].rtt_us) };
-		sb_rdma_cc_timely.on_ack(&sim, f, qp, &fb);
+		sb_rdma_cc_timely.on_ack(&sim.flows, f, qp, &fb);
 		double got = (double)qp->rate_bps;
 		print_message("  #%-2zu RTT %6.0f us, %s: rate measured %.1f, theory %.1f b/s\n", i, steps[i].rtt_us,
 			      steps[i].why, got, steps[i].rate);
@@ -103,7 +103,7 @@ static void test_rate_rule(void **state)
 			fail_msg("step %zu: rate %.1f, expected %.1f", i, got, steps[i].rate);
 		/* a second ACK within the same RTT is not a new completion event */
 		struct sb_rdma_feedback same = { .ack = qp->snd_nxt, .rtt = sb_time_from_us(3000) };
-		sb_rdma_cc_timely.on_ack(&sim, f, qp, &same);
+		sb_rdma_cc_timely.on_ack(&sim.flows, f, qp, &same);
 		assert_true((double)qp->rate_bps == got);
 	}
 	sb_sim_free(&sim);
@@ -136,13 +136,13 @@ static void test_rate_rule_parameters(void **state)
 		assert_int_equal(sb_param_set_text(par, &sc.rdma, p[1], &err), 0);
 	}
 	tl_build(&sim, &sc);
-	struct sb_flow *f = sb_flow_create(&sim, 1, 0, 0, SB_MS, sb_transport_find("timely"));
+	struct sb_flow *f = sb_flow_create(&sim.flows, 1, 0, 0, SB_MS, sb_transport_find("timely"));
 	struct sb_rdma_qp *qp = sb_rdma_qp_of(f);
 	memset(qp, 0, sizeof(*qp));
 	qp->cc = &sb_rdma_cc_timely;
 	qp->line_bps = 25000000000ULL;
 	qp->rate_bps = 10000000000ULL;
-	sb_rdma_cc_timely.init(&sim, f, qp);
+	sb_rdma_cc_timely.init(&sim.flows, f, qp);
 	/* thresholds and RTTs in seconds as the control converts them (µs × 10⁻⁶, ps × 10⁻¹²): equal
 	 * doubles at the boundaries, so "exactly at T_low" is exact */
 	const double a = 0.5, beta = 0.5, tlow = sc.rdma.timely_tlow_us * 1e-6, thigh = sc.rdma.timely_thigh_us * 1e-6;
@@ -178,7 +178,7 @@ static void test_rate_rule_parameters(void **state)
 		prev = rtt;
 		qp->snd_nxt += 1000;
 		struct sb_rdma_feedback fb = { .ack = qp->snd_nxt, .rtt = sb_time_from_us(rtts[i]) };
-		sb_rdma_cc_timely.on_ack(&sim, f, qp, &fb);
+		sb_rdma_cc_timely.on_ack(&sim.flows, f, qp, &fb);
 		double got = (double)qp->rate_bps;
 		print_message("  #%-2zu RTT %4.0f us, %-18s rate %.0f, rule %.0f b/s\n", i, rtts[i], why, got, rate);
 		if (fabs(got - rate) > 1)
@@ -211,7 +211,7 @@ static void probe_tick(void *obj, uint64_t arg)
 {
 	(void)arg;
 	struct queue_probe *pr = obj;
-	sb_time now = sb_now(&pr->sim->engine);
+	sb_time now = sb_now(&pr->sim->net.engine);
 	if (now == pr->from)
 		pr->tx0 = pr->port->tx_bytes;
 	double q = (double)queued(pr->port);
@@ -219,7 +219,7 @@ static void probe_tick(void *obj, uint64_t arg)
 	pr->max = fmax(pr->max, q);
 	pr->n++;
 	if (now + SB_US <= pr->to)
-		sb_at(&pr->sim->engine, now + SB_US, probe_tick, pr, 0);
+		sb_at(&pr->sim->net.engine, now + SB_US, probe_tick, pr, 0);
 	else
 		pr->tx1 = pr->port->tx_bytes;
 }
@@ -256,12 +256,12 @@ static void incast_queue(const char *tlow_us, double *mean, double *peak, double
 	tl_build(&sim, &sc);
 	struct sb_flow *f[8];
 	for (int i = 0; i < 8; i++) {
-		f[i] = sb_flow_create(&sim, (uint32_t)(i + 1), 0, 0, 0, sb_transport_find("timely"));
+		f[i] = sb_flow_create(&sim.flows, (uint32_t)(i + 1), 0, 0, 0, sb_transport_find("timely"));
 		f[i]->prio = SB_DEFAULT_PRIO_LOSSLESS;
 		f[i]->lossless = 1;
 	}
 	struct queue_probe pr = { .sim = &sim, .port = tl_port_to_host(&sim, 0), .from = 5 * SB_MS, .to = 10 * SB_MS };
-	sb_at(&sim.engine, pr.from, probe_tick, &pr, 0);
+	sb_at(&sim.net.engine, pr.from, probe_tick, &pr, 0);
 	tl_run_and_check(&sim);
 	const double c_bytes_per_us = 25e9 / 8 / 1e6;
 	double base_us = sb_time_to_us(sb_rdma_qp_of(f[0])->base_rtt);
@@ -275,7 +275,7 @@ static void incast_queue(const char *tlow_us, double *mean, double *peak, double
 		      "q(T_low) %.0f B (%.2f BDP); peak %.0f B in [q(T_low), q(T_high) = %.0f B]; utilisation %.4f\n",
 		      sc.rdma.timely_tlow_us, sc.rdma.timely_thigh_us, base_us, bdp, *mean, *mean / bdp, *q_low,
 		      *q_low / bdp, *peak, *q_high, *util);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	tl_check_and_free(&sim, &sc);
 }
 

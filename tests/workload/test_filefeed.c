@@ -102,7 +102,7 @@ static void test_streamed_equals_sorted(void **state)
 	scenario_for(&b, shuffled, "");
 	tl_run_kept(&sa, &a);
 	tl_run_kept(&sb, &b);
-	print_message("%zu flows finished, %llu events\n", sa.nrecords, (unsigned long long)sa.engine.eq.executed);
+	print_message("%zu flows finished, %llu events\n", sa.nrecords, (unsigned long long)sa.net.engine.eq.executed);
 	assert_true(sa.nrecords > (size_t)n * 9 / 10);
 	assert_int_equal(sa.nrecords, sb.nrecords);
 	for (size_t i = 0; i < sa.nrecords; i++) { /* field by field: the struct has padding */
@@ -118,7 +118,7 @@ static void test_streamed_equals_sorted(void **state)
 		assert_int_equal(x->rx_fct, y->rx_fct);
 		assert_int_equal(x->ideal, y->ideal);
 	}
-	assert_int_equal(sa.engine.eq.executed, sb.engine.eq.executed);
+	assert_int_equal(sa.net.engine.eq.executed, sb.net.engine.eq.executed);
 	/* the summary's FCT groups, from the compact log, against the records */
 	struct sb_summary sum;
 	sb_report_summarize(&sa, &sum);
@@ -163,10 +163,10 @@ static void test_long_list_runs_flat(void **state)
 	struct sb_sim sim;
 	scenario_for(&sc, path, "max_memory_mb = 16;");
 	tl_run_checked(&sim, &sc);
-	print_message("%llu flows completed, at most %u at once\n", (unsigned long long)sim.stats.flows_completed,
-		      sim.flows.peak_live);
-	assert_int_equal(sim.stats.flows_completed, n);
-	assert_true(sim.flows.peak_live < n / 100);
+	print_message("%llu flows completed, at most %u at once\n", (unsigned long long)sim.flows.stats.flows_completed,
+		      sim.flows.table.peak_live);
+	assert_int_equal(sim.flows.stats.flows_completed, n);
+	assert_true(sim.flows.table.peak_live < n / 100);
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
 	free(path);

@@ -42,13 +42,13 @@ static void check_groups(struct sb_sim *sim, struct tally *t)
 	size_t nq = sim->nqueries;
 	uint64_t *bytes = calloc(nq, sizeof(*bytes)), *first = calloc(nq, sizeof(*first));
 	uint32_t *count = calloc(nq, sizeof(*count));
-	for (uint32_t i = 0; i < sim->flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(sim, i);
+	for (uint32_t i = 0; i < sim->flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim->flows, i);
 		assert_true(f->query_id >= 0 && (size_t)f->query_id < nq);
 		const struct sb_query *q = &sim->queries[f->query_id];
 		assert_int_equal(f->dst, q->host);
 		assert_int_equal(q->host % 8, 0);                                   /* a receiver */
-		assert_int_equal(sim->hosts[f->src]->rack, 3 - sim->hosts[q->host]->rack); /* mirrored */
+		assert_int_equal(sim->net.hosts[f->src]->rack, 3 - sim->net.hosts[q->host]->rack); /* mirrored */
 		assert_int_not_equal(f->src % 8, 0);                                /* never a receiver */
 		if (count[f->query_id] == 0)
 			first[f->query_id] = f->size;
@@ -146,8 +146,8 @@ static void test_sync_streams_are_per_receiver(void **state)
 		struct sb_sim sim;
 		tl_build(&sim, &sc);
 		sb_sim_run(&sim);
-		for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-			const struct sb_flow *f = sb_flow_get(&sim, i);
+		for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+			const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 			if (f->dst == 0)
 				sig[v] = sig[v] * 1000003 + f->size * 31 + f->src + (uint64_t)f->start;
 		}

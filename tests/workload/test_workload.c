@@ -33,15 +33,15 @@ static double offered_load(struct sb_sim *sim, sb_time t0, sb_time t1, double ho
 {
 	double bytes = 0;
 	uint64_t n = 0;
-	for (uint32_t i = 0; i < sim->flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(sim, i);
+	for (uint32_t i = 0; i < sim->flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim->flows, i);
 		if (f->start >= t0 && f->start < t1) {
 			bytes += (double)f->size;
 			n++;
 		}
 	}
 	*nflows = n;
-	return bytes * 8 / sb_time_to_sec(t1 - t0) / host_bps / sim->nhosts;
+	return bytes * 8 / sb_time_to_sec(t1 - t0) / host_bps / sim->net.nhosts;
 }
 
 /* --- poisson: offered load --- */
@@ -70,8 +70,8 @@ static void test_poisson_offered_load_websearch(void **state)
 	assert_true(n > 8000);
 	assert_true(fabs(load - 0.5) <= 0.05);
 	/* every flow has a size from websearch's support and a destination other than its source */
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_true(f->size >= 2000 && f->size <= 30000000);
 		assert_int_not_equal(f->src, f->dst);
 		assert_int_equal(f->kind, SB_KIND_BACKGROUND);
@@ -108,12 +108,12 @@ static void test_poisson_offered_load_window(void **state)
 		print_message("poisson %s: %llu flows in [2, 8) ms, offered load %.4f (target 0.3)\n",
 			      k ? "90 % at 0 B" : "uniform", (unsigned long long)n, load);
 		assert_int_equal(n, n_all);        /* nothing outside [2, 8) ms */
-		assert_int_equal(n, sim.flows.next_id);
+		assert_int_equal(n, sim.flows.table.next_id);
 		assert_true(fabs(load - 0.3) <= 0.3 * 0.05);
 		/* light load: everything finishes */
-		assert_int_equal(sim.stats.flows_completed, n);
-		for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-			const struct sb_flow *fl = sb_flow_get(&sim, i);
+		assert_int_equal(sim.flows.stats.flows_completed, n);
+		for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+			const struct sb_flow *fl = sb_flow_get(&sim.flows, i);
 			assert_true(fl->size >= 1000 && fl->size <= 9000);
 			assert_string_equal(fl->ops->name, "cubic");
 		}
@@ -150,7 +150,7 @@ static void test_offered_bps_uplink(void **state)
 		tl_scenario(&sc, text, NULL, 0);
 		struct sb_sim sim;
 		tl_run_kept(&sim, &sc);
-		for (uint32_t h = 0; h < sim.nhosts; h++) {
+		for (uint32_t h = 0; h < sim.net.nhosts; h++) {
 			double up = sb_workload_offered_bps(&sim, &sc.workloads[0], h);
 			double host = sb_workload_offered_bps(&sim, &sc.workloads[1], h);
 			assert_true(fabs(up - cases[i].want_bps) <= 1e-9 * cases[i].want_bps);
@@ -175,10 +175,10 @@ static void dest_policy(const char *dest, int policy)
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
 	uint32_t pairs[4][4] = { { 0 } }, per_dst[16] = { 0 };
-	assert_true(sim.flows.next_id > 500);
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
-		uint32_t rs = sim.hosts[f->src]->rack, rd = sim.hosts[f->dst]->rack;
+	assert_true(sim.flows.table.next_id > 500);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
+		uint32_t rs = sim.net.hosts[f->src]->rack, rd = sim.net.hosts[f->dst]->rack;
 		assert_int_not_equal(f->src, f->dst);
 		if (policy == SB_DEST_NEXT_RACK)
 			assert_int_equal(rd, (rs + 1) % 4);
@@ -232,8 +232,8 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 	assert_true(nq >= 40); /* 32 hosts × 300/s × 10 ms ≈ 96 */
 	uint32_t *count = calloc(nq, sizeof(uint32_t));
 	uint32_t (*srcs)[64] = calloc(nq, sizeof(*srcs));
-	for (uint32_t i = 0; i < sim.flows.next_id; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+	for (uint32_t i = 0; i < sim.flows.table.next_id; i++) {
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->kind, SB_KIND_INCAST);
 		assert_true(f->query_id >= 0 && (size_t)f->query_id < nq);
 		const struct sb_query *q = &sim.queries[f->query_id];
@@ -242,9 +242,9 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 		assert_int_equal(f->size, each);
 		assert_int_equal(f->prio, 3);
 		assert_int_equal(f->init_window, each); /* full_window defaults to true */
-		uint32_t qr = sim.hosts[q->host]->rack, fr = sim.hosts[f->src]->rack;
+		uint32_t qr = sim.net.hosts[q->host]->rack, fr = sim.net.hosts[f->src]->rack;
 		if (policy == SB_RESP_NEXT_RACK)
-			assert_int_equal(fr, (qr + 1) % sim.nracks);
+			assert_int_equal(fr, (qr + 1) % sim.net.nracks);
 		else if (policy == SB_RESP_RANDOM_RACK)
 			assert_int_not_equal(fr, qr);
 		else
@@ -261,7 +261,7 @@ static void incast_case(const char *responders, int policy, int64_t size, int64_
 		for (uint32_t k = 1; k < count[q]; k++)
 			assert_int_not_equal(srcs[q][k - 1], srcs[q][k]); /* distinct responders */
 		if (policy != SB_RESP_ANY) /* all from one rack */
-			assert_int_equal(sim.hosts[srcs[q][0]]->rack, sim.hosts[srcs[q][count[q] - 1]]->rack);
+			assert_int_equal(sim.net.hosts[srcs[q][0]]->rack, sim.net.hosts[srcs[q][count[q] - 1]]->rack);
 		completed += sim.queries[q].done == sim.queries[q].responses;
 	}
 	struct sb_summary s;
@@ -300,7 +300,7 @@ static void test_incast_zero_rate(void **state)
 	/* 32 hosts × 1000/s × 1 ms ≈ 32 queries, all from the second workload */
 	print_message("incast at 0 + 1000 queries/s: %zu queries\n", sim.nqueries);
 	assert_true(sim.nqueries >= 10 && sim.nqueries < 80);
-	assert_int_equal(sim.flows.next_id, 4 * sim.nqueries);
+	assert_int_equal(sim.flows.table.next_id, 4 * sim.nqueries);
 	finish(&sim, &sc);
 }
 
@@ -319,10 +319,10 @@ static void test_longlived(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 4);
+	assert_int_equal(sim.flows.table.next_id, 4);
 	uint64_t recv = 0;
 	for (uint32_t i = 0; i < 3; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, i + 1);
 		assert_int_equal(f->dst, 0);
 		assert_int_equal(f->size, 0);
@@ -332,11 +332,11 @@ static void test_longlived(void **state)
 		assert_false(f->completed);
 		recv += f->rcv_nxt;
 	}
-	print_message("longlived: %llu bytes received, drops %llu\n", (unsigned long long)recv, (unsigned long long)sim.stats.pkts_dropped);
+	print_message("longlived: %llu bytes received, drops %llu\n", (unsigned long long)recv, (unsigned long long)sim.net.stats.pkts_dropped);
 	/* the three share host 0's 10 Gb/s link for 2.5 ms: at least 90 % of its payload capacity
 	 * (3.125 MB on the wire × 1000/1048) arrived */
 	assert_true(recv >= (uint64_t)(0.9 * 10e9 / 8 * 2.5e-3 * 1000 / 1048));
-	const struct sb_flow *g = sb_flow_get(&sim, 3);
+	const struct sb_flow *g = sb_flow_get(&sim.flows, 3);
 	assert_int_equal(g->size, 200000);
 	assert_int_equal(g->prio, 6);
 	assert_string_equal(g->ops->name, "newreno");
@@ -358,10 +358,10 @@ static void test_burst(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 5);
+	assert_int_equal(sim.flows.table.next_id, 5);
 	const uint32_t want_src[] = { 4, 5, 6, 1, 2 };
 	for (uint32_t i = 0; i < 5; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, want_src[i]);
 		assert_int_equal(f->dst, i < 4 ? 0 : 7);
 		assert_int_equal(f->size, i < 4 ? 30000 : 5000);
@@ -371,7 +371,7 @@ static void test_burst(void **state)
 		assert_true(f->completed);
 	}
 	assert_int_equal(sim.nrecords, 5);
-	assert_int_equal(sim.stats.flows_completed, 5);
+	assert_int_equal(sim.flows.stats.flows_completed, 5);
 	finish(&sim, &sc);
 }
 
@@ -386,9 +386,9 @@ static void test_cbr(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_int_equal(sim.flows.next_id, 2);
+	assert_int_equal(sim.flows.table.next_id, 2);
 	for (uint32_t i = 0; i < 2; i++) {
-		const struct sb_flow *f = sb_flow_get(&sim, i);
+		const struct sb_flow *f = sb_flow_get(&sim.flows, i);
 		assert_int_equal(f->src, i + 1);
 		assert_int_equal(f->dst, 3);
 		assert_int_equal(f->kind, SB_KIND_CBR);
@@ -396,10 +396,10 @@ static void test_cbr(void **state)
 		assert_int_equal(f->start, 1 * SB_MS);
 	}
 	/* 2 × 5 Gb/s for 1 ms = 1.25 MB towards host 3, and nothing comes back (no ACKs) */
-	const struct sb_node *sw = &sim.switches[0]->node;
+	const struct sb_node *sw = &sim.net.switches[0]->node;
 	uint64_t to3 = 0, back = 0;
 	for (uint16_t p = 0; p < sw->nports; p++) {
-		if (sw->ports[p].peer->node == &sim.hosts[3]->node)
+		if (sw->ports[p].peer->node == &sim.net.hosts[3]->node)
 			to3 = sw->ports[p].tx_bytes;
 		else
 			back += sw->ports[p].tx_bytes;
@@ -407,7 +407,7 @@ static void test_cbr(void **state)
 	print_message("cbr: %llu bytes to host 3 (expected ~1250000)\n", (unsigned long long)to3);
 	assert_true(to3 >= 1250000 * 0.99 && to3 <= 1250000 * 1.01);
 	assert_int_equal(back, 0);
-	assert_int_equal(sim.stats.pkts_dropped, 0);
+	assert_int_equal(sim.net.stats.pkts_dropped, 0);
 	finish(&sim, &sc);
 }
 
@@ -458,9 +458,9 @@ static void test_file_workload(void **state)
 		{ 0, 5, 80000, 3, 1, 50 * SB_US, "dctcp" },
 		{ 3, 0, 40000, 2, 0, 100 * SB_US, "dctcp" },
 	};
-	assert_int_equal(sim.flows.next_id, 5);
+	assert_int_equal(sim.flows.table.next_id, 5);
 	for (uint32_t i = 0; i < 5; i++) {
-		const struct sb_flow *fl = sb_flow_get(&sim, i);
+		const struct sb_flow *fl = sb_flow_get(&sim.flows, i);
 		assert_int_equal(fl->src, want[i].src);
 		assert_int_equal(fl->dst, want[i].dst);
 		assert_int_equal(fl->size, want[i].size);
@@ -486,7 +486,7 @@ static void test_file_workload(void **state)
 }
 
 /*
- * The priorities of lossless flows from a flow-list file reach sim->lossless_prio_mask (each
+ * The priorities of lossless flows from a flow-list file reach sim->net.lossless_prio_mask (each
  * line has its own class, so the workload's keys cannot tell): the MMUs receive the mask and
  * occupancy.csv splits lossy and lossless bytes with it.
  */
@@ -502,7 +502,7 @@ static void test_file_lossless_priorities(void **state)
 		      "0,1,5,80000,2,dctcp,lossy\n",
 		      2.0);
 	size_t records = sim.nrecords;
-	unsigned mask = sim.lossless_prio_mask;
+	unsigned mask = sim.net.lossless_prio_mask;
 	finish(&sim, &sc); /* before the asserts, so the failing one leaks nothing */
 	tl_rmtree(dir);
 	free(dir);
@@ -526,7 +526,7 @@ static void test_workload_lossless_class(void **state)
 	tl_scenario(&sc, text, NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	unsigned mask = sim.lossless_prio_mask, mmu_mask = sim.switches[0]->mmus[0]->lossless_prio_mask;
+	unsigned mask = sim.net.lossless_prio_mask, mmu_mask = sim.net.switches[0]->mmus[0]->lossless_prio_mask;
 	finish(&sim, &sc);
 	assert_int_equal(mask, 1u << 3);
 	assert_int_equal(mmu_mask, 1u << 3);
@@ -548,11 +548,11 @@ static void test_seeded_generators(void **state)
 	tl_run_kept(&sa, &a);
 	tl_run_kept(&sb, &b);
 	tl_run_kept(&scc, &c);
-	assert_true(sa.flows.next_id > 100);
-	assert_int_equal(sa.flows.next_id, sb.flows.next_id);
+	assert_true(sa.flows.table.next_id > 100);
+	assert_int_equal(sa.flows.table.next_id, sb.flows.table.next_id);
 	assert_int_equal(sa.nrecords, sb.nrecords);
-	for (uint32_t i = 0; i < sa.flows.next_id; i++) {
-		const struct sb_flow *x = sb_flow_get(&sa, i), *y = sb_flow_get(&sb, i);
+	for (uint32_t i = 0; i < sa.flows.table.next_id; i++) {
+		const struct sb_flow *x = sb_flow_get(&sa.flows, i), *y = sb_flow_get(&sb.flows, i);
 		assert_int_equal(x->src, y->src);
 		assert_int_equal(x->dst, y->dst);
 		assert_int_equal(x->size, y->size);
@@ -560,10 +560,10 @@ static void test_seeded_generators(void **state)
 	}
 	for (size_t i = 0; i < sa.nrecords; i++)
 		assert_int_equal(sa.records[i].fct, sb.records[i].fct);
-	uint32_t same = 0, n = sa.flows.next_id < scc.flows.next_id ? sa.flows.next_id : scc.flows.next_id;
+	uint32_t same = 0, n = sa.flows.table.next_id < scc.flows.table.next_id ? sa.flows.table.next_id : scc.flows.table.next_id;
 	for (uint32_t i = 0; i < n; i++)
-		same += sb_flow_get(&sa, i)->size == sb_flow_get(&scc, i)->size &&
-			sb_flow_get(&sa, i)->start == sb_flow_get(&scc, i)->start;
+		same += sb_flow_get(&sa.flows, i)->size == sb_flow_get(&scc.flows, i)->size &&
+			sb_flow_get(&sa.flows, i)->start == sb_flow_get(&scc.flows, i)->start;
 	assert_true(same < n / 10);
 	finish(&sa, &a);
 	finish(&sb, &b);

@@ -3,7 +3,7 @@
  *
  * A flow's state (struct sb_flow, about 3.2 KB with TCP's scoreboard) lives in a slot from its
  * creation until it is released: it has completed and nothing can reach it any more (no packet
- * of it in the network, no timer it wants, no scheduler holding it; sim/flows.c decides). Its
+ * of it in the network, no timer it wants, no scheduler holding it; transport/flows.c decides). Its
  * slot then goes back on a free list and the next flow created takes it (LIFO: the slot is
  * still warm in cache), so the memory of the table follows the flows *in flight*, not the
  * flows started: a run of any simulated length holds at most `peak_live` slots.

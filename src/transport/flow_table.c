@@ -1,7 +1,7 @@
 /*
  * flow_table.c — recycled flow slots and the id -> slot map (see flow_table.h).
  */
-#include "sim/flow_table.h"
+#include "transport/flow_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

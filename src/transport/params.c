@@ -1,0 +1,172 @@
+/*
+ * params.c — the parameter tables of TCP and of the RDMA transports (transport/params.h).
+ *
+ * Their docs are written for users of the tool (docs/scenario-keys.md is generated from them):
+ * what the key is, its unit, and what 0 means when 0 is special.
+ */
+#include "transport/params.h"
+
+#include <stddef.h>
+
+#define TCP(f) SB_FIELD(struct sb_tcp_params, f)
+/* where ACKs travel (tcp.ack_path, rdma.ack_path) */
+static const char *const ack_path_choices[] = { "data", "control", NULL };         /* SB_ACK_PATH_* */
+static const char *const hystart_choices[] = { "auto", "off", "hystartpp", "classic", "linux", NULL };
+static const char *const recovery_choices[] = { "prr", "rfc6675", NULL };
+
+/* TCP defaults are a modern Linux-like stack (SACK, RACK-TLP, PRR, HyStart++ for CUBIC) with
+ * an ACK per segment and no handshake, as the datacenter papers' stacks run;
+ * docs/transports.md gives each default's reason and the ns-3 profile. */
+const struct sb_param sb_tcp_param_table[] = {
+	{ "mss", SB_P_INT, TCP(mss), "1000", 1, 65535, "bytes", NULL, "payload bytes of a full-sized data segment" },
+	{ "header_bytes", SB_P_INT, TCP(header_bytes), "48", 0, 1024, "bytes", NULL,
+	  "header overhead added to every data packet's payload on the wire" },
+	{ "ack_bytes", SB_P_INT, TCP(ack_bytes), "64", 1, 65535, "bytes", NULL, "size of a pure ACK on the wire" },
+	{ "init_cwnd_pkts", SB_P_INT, TCP(init_cwnd_pkts), "10", 1, 1e6, "segments", NULL,
+	  "initial congestion window" },
+	{ "min_rto_us", SB_P_DOUBLE, TCP(min_rto_us), "1000", 1, 1e9, "us", NULL,
+	  "lower bound of the retransmission timeout" },
+	{ "init_rto_us", SB_P_DOUBLE, TCP(init_rto_us), "1000", 1, 1e9, "us", NULL,
+	  "retransmission timeout before a flow's first RTT sample" },
+	{ "dctcp_g", SB_P_DOUBLE, TCP(dctcp_g), "0.0625", 0, 1, "", NULL,
+	  "DCTCP gain g: each window, alpha = (1 - g) · alpha + g · (fraction of ACKs with ECN echo)" },
+	{ "cubic_beta", SB_P_DOUBLE, TCP(cubic_beta), "0.7", 0.01, 1, "", NULL,
+	  "CUBIC multiplicative decrease: on loss the window becomes cubic_beta × window" },
+	{ "cubic_c", SB_P_DOUBLE, TCP(cubic_c), "0.4", 0.001, 1000, "", NULL,
+	  "CUBIC scaling constant C of W(t) = C (t - K)^3 + W_max (W in segments, t in seconds)" },
+	{ "cubic_cnt_clamp", SB_P_INT, TCP(cubic_cnt_clamp), "20", 0, 1e6, "segments", NULL,
+	  "CUBIC until its first loss (and after a timeout): cwnd grows by at least one segment per this many acknowledged, 5 % per RTT at 20, as Linux and ns-3 do (their cnt clamp) because the cubic curve alone barely grows before a W_max is known; 0 = the cubic curve alone (RFC 8312)" },
+	{ "cubic_tcp_friendly", SB_P_BOOL, TCP(cubic_tcp_friendly), "true", 0, 0, "", NULL,
+	  "CUBIC's TCP-friendly region (RFC 8312 4.2): grow at least as fast as standard TCP would; Linux has it, ns-3's TcpCubic does not (false: after a loss a datacenter flow's window barely moves for seconds, as in ns-3)" },
+	{ "first_rtt_bytes", SB_P_INT, TCP(first_rtt_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "bytes at the start of every flow tagged first-RTT, for schemes that favour new flows; 0 = one bandwidth-delay product of the flow's path" },
+	{ "max_cwnd_bytes", SB_P_INT, TCP(max_cwnd_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "upper bound of the congestion window; 0 = unbounded" },
+	{ "clock_granularity_ns", SB_P_DOUBLE, TCP(clock_granularity_ns), "0", 0, 1e9, "ns", NULL,
+	  "RFC 6298 clock granularity G: RTO = SRTT + max(G, 4 RTTVAR); 0 = an exact clock (ns-3's TcpSocketBase default is 1 ms, the Reverie artifact sets 10 ns)" },
+	{ "sack", SB_P_BOOL, TCP(sack), "true", 0, 0, "", NULL,
+	  "selective acknowledgments (RFC 2018) with RFC 6675 loss recovery: only the holes are retransmitted, also after a timeout; false = NewReno (RFC 6582): one hole per RTT in fast recovery, go-back-N after a timeout" },
+	{ "rack", SB_P_BOOL, TCP(rack), "true", 0, 0, "", NULL,
+	  "RACK time-based loss detection (RFC 8985) instead of RFC 6675's DupThresh rule: a segment is lost once one sent after it was delivered and min RTT / 4 has passed; finds lost retransmissions. Needs sack" },
+	{ "tlp", SB_P_BOOL, TCP(tlp), "true", 0, 0, "", NULL,
+	  "Tail Loss Probe (RFC 8985): after 2 SRTT without ACKs, send one new or the last segment to turn a tail loss into a fast recovery instead of a timeout. Needs sack" },
+	{ "rack_retx_min_rtt", SB_P_BOOL, TCP(rack_retx_min_rtt), "false", 0, 0, "", NULL,
+	  "RFC 8985 6.2 step 2's second test, as Linux applies it (tcp_rack_advance): the delivery of a retransmitted segment sent less than min RTT ago may be its original's, so RACK does not use it; min RTT then takes the handshake's sample and none from retransmissions. Its effect: a tail-loss probe that returns faster than the flow's smallest RTT (its queue has drained) finds nothing lost, and the flow waits for its RTO. false = every delivery counts (the receiver echoes the very transmission's timestamp)" },
+	{ "recovery", SB_P_ENUM, TCP(recovery), "prr", 0, 0, "", recovery_choices,
+	  "sending rate in SACK fast recovery: prr = Proportional Rate Reduction (RFC 6937, slow-start reduction bound; Linux's and ns-3's default); rfc6675 = cwnd = ssthresh, send while pipe < cwnd" },
+	{ "hystart", SB_P_ENUM, TCP(hystart), "auto", 0, 0, "", hystart_choices,
+	  "slow-start exit before loss: hystartpp = HyStart++ (RFC 9406, with the thresholds below); classic = ns-3.39 TcpCubic's HyStart (ACK train and delay, its default attributes); linux = Linux's tcp_cubic HyStart, whose ACK train must outlast (min RTT + an allowance for GSO bursts at the pacing rate, up to 1 ms) / 2, so at datacenter RTTs it leaves slow start several times later than ns-3's; off; auto = hystartpp for cubic, off for newreno and dctcp" },
+	{ "hystart_min_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_min_rtt_thresh_us), "4", 0, 1e9, "us", NULL,
+	  "HyStart++ MIN_RTT_THRESH: smallest RTT increase that ends slow start (the RFC's 4 ms scaled to datacenter RTTs by 1/1000)" },
+	{ "hystart_max_rtt_thresh_us", SB_P_DOUBLE, TCP(hystart_max_rtt_thresh_us), "16", 0, 1e9, "us", NULL,
+	  "HyStart++ MAX_RTT_THRESH: largest RTT increase needed to end slow start (the RFC's 16 ms scaled by 1/1000)" },
+	{ "delack_count", SB_P_INT, TCP(delack_count), "1", 1, 64, "segments", NULL,
+	  "delayed ACKs: acknowledge every delack_count segments or after delack_timeout_us, at once on out-of-order data, a filled hole, a change of CE (RFC 8257 3.2) or the flow's last byte; 1 = an ACK per segment (ns-3 DelAckCount 0 or 1; its default 2)" },
+	{ "delack_timeout_us", SB_P_DOUBLE, TCP(delack_timeout_us), "40000", 1, 5e5, "us", NULL,
+	  "delayed-ACK timer (Linux's minimum 40 ms; ns-3's DelAckTimeout 200 ms; RFC 5681: under 500 ms); used when delack_count > 1" },
+	{ "abc_limit_segs", SB_P_INT, TCP(abc_limit_segs), "2", 0, 1000, "segments", NULL,
+	  "RFC 3465's L: an ACK grows the window in slow start by the bytes it acknowledges, at most this many segments (ns-3's TcpSocketBase); 0 = no limit, as Linux (tcp_slow_start: cwnd += acked), where an ACK that covers many segments after lost ACKs grows the window by all of them and releases a burst twice that size" },
+	{ "quickack_segs", SB_P_INT, TCP(quickack_segs), "0", 0, 65535, "segments", NULL,
+	  "with delayed ACKs, the receiver acknowledges each of a connection's first this many data segments at once: Linux's quick-ACK mode at the first data (tcp_incr_quickack: 16, TCP_MAX_QUICKACKS, with a receive window of 32 segments or more), which lets slow start grow by a segment per segment; 0 = delay from the first segment (ns-3)" },
+	{ "sack_compress_nr", SB_P_INT, TCP(sack_compress_nr), "0", 0, 255, "ACKs", NULL,
+	  "with delayed ACKs and SACK, Linux's SACK compression (tcp_comp_sack_nr, Linux's default 44, since 4.19): of the ACKs for out-of-order segments above one hole, the first 3 go at once and the next ones are withheld, up to this many, and replaced by one ACK when the compression timer (sack_compress_delay_us, sack_compress_slack_us) fires or the next one is due; 0 = every out-of-order segment is acknowledged at once (RFC 5681 4.2, ns-3)" },
+	{ "sack_compress_delay_us", SB_P_DOUBLE, TCP(sack_compress_delay_us), "1000", 0, 1e6, "us", NULL,
+	  "SACK compression timer: min(this, the connection's RTT / 20) after the first withheld ACK (Linux's tcp_comp_sack_delay_ns, 1 ms, and 5 % of the RTT); the RTT is the flow's minimum RTT, standing for a Linux receiver's own, which it measures on its idle request path" },
+	{ "sack_compress_slack_us", SB_P_DOUBLE, TCP(sack_compress_slack_us), "100", 0, 1e6, "us", NULL,
+	  "added to the SACK compression timer: Linux arms it as a high-resolution timer with this much slack (tcp_comp_sack_slack_ns, 100 us), which fires at its latest on a CPU with no earlier timer due, as the model assumes" },
+	{ "handshake", SB_P_BOOL, TCP(handshake), "false", 0, 0, "", NULL,
+	  "open each connection with SYN / SYN-ACK (tcp.ack_bytes each) and the handshake's ACK before data; FCT still starts at the SYN and the ideal FCT includes the handshake" },
+	{ "syn_timeout_us", SB_P_DOUBLE, TCP(syn_timeout_us), "0", 0, 1e9, "us", NULL,
+	  "first SYN retransmission timeout, doubling per retry (ns-3 ConnTimeout; the Reverie artifact 10 ms); 0 = init_rto_us" },
+	{ "ack_path", SB_P_ENUM, TCP(ack_path), "control", 0, 0, "", ack_path_choices,
+	  "lane of pure ACKs and of the handshake's SYN, SYN-ACK and ACK: control = the control queue, never charged to a buffer and never dropped (the ns-3 artifacts' queue 0); data = the data queue of the flow's priority, charged to the switch's buffer and dropped like data, as on a switch that classifies by DSCP alone (the testbed: a lost SYN then waits for Linux's 1 s SYN timeout)" },
+	{ "tlp_extra_us", SB_P_DOUBLE, TCP(tlp_extra_us), "0", 0, 1e9, "us", NULL,
+	  "added to 2 SRTT in the tail-loss probe's timeout when more than one segment is in flight: Linux adds TCP_TIMEOUT_MIN, two jiffies (8000 at CONFIG_HZ = 250, 2000 at 1000), so that its probe rarely fires before a datacenter flow's ACKs; 0 = RFC 8985's 2 SRTT" },
+	SB_PARAM_END
+};
+
+static const char *const rdma_cnp_choices[] = { "packet", "ack", NULL };           /* SB_RDMA_CNP_* */
+static const char *const dcqcn_first_cut_choices[] = { "check", "cnp", NULL };     /* SB_DCQCN_FIRST_CUT_* */
+
+/* RDMA defaults reproduce the artifacts the papers were evaluated with: the Reverie/ns3-datacenter
+ * config (inet-tub/ns3-datacenter, examples/Reverie/config-workload.txt; rdma-hw.cc for PowerTCP)
+ * for framing, DCQCN and PowerTCP, and HPCC's run.py (alibaba-edu/High-Precision-Congestion-Control,
+ * simulation/run.py) for HPCC and TIMELY; each doc names its source. */
+#define RDMA(f) SB_FIELD(struct sb_rdma_params, f)
+const struct sb_param sb_rdma_param_table[] = {
+	{ "cc", SB_P_BOOL, RDMA(cc), "true", 0, 0, "", NULL,
+	  "false = congestion control off for the whole run: every RDMA transport (dcqcn, hpcc, ...) sends at line rate like `rdma`, and only PFC slows it down" },
+	{ "mtu", SB_P_INT, RDMA(mtu), "1000", 1, 65535, "bytes", NULL,
+	  "payload bytes of a full RDMA data packet (Reverie and HPCC artifacts: 1000)" },
+	{ "header_bytes", SB_P_INT, RDMA(header_bytes), "48", 0, 1024, "bytes", NULL,
+	  "header bytes added to every RDMA data packet on the wire (Reverie artifact: 48)" },
+	{ "ack_bytes", SB_P_INT, RDMA(ack_bytes), "64", 1, 65535, "bytes", NULL,
+	  "wire size of an RDMA ACK or NACK (64 = a minimum Ethernet frame)" },
+	{ "cnp_bytes", SB_P_INT, RDMA(cnp_bytes), "64", 1, 65535, "bytes", NULL,
+	  "wire size of a DCQCN congestion notification packet (64 = a minimum Ethernet frame)" },
+	{ "ack_path", SB_P_ENUM, RDMA(ack_path), "data", 0, 0, "", ack_path_choices,
+	  "lane of the receivers' ACKs and NACKs: data = the data queue of the flow's priority, as RoCE NICs and the Reverie artifact send them (ACK_HIGH_PRIO 0): switches charge them to the buffer and PFC stops them, at the NIC too (they go ahead of the queue pairs' data but pause with their priority); control = the control queue, never paused, never charged (HPCC's ACK_HIGH_PRIO 1)" },
+	{ "cnp", SB_P_ENUM, RDMA(cnp), "packet", 0, 0, "", rdma_cnp_choices,
+	  "DCQCN notification: packet = a separate CNP of cnp_bytes in the control queue, as RoCE NICs send them (on a high, strict priority); ack = a CNP flag in the ACK of the marked packet, no extra packet (the Reverie and HPCC artifacts)" },
+	{ "rto_us", SB_P_DOUBLE, RDMA(rto_us), "10000", 1, 1e9, "us", NULL,
+	  "retransmission timeout: with no ACK progress for this long the sender goes back to its first unacknowledged byte. A safety net for a lost tail (NACKs repair holes that later packets reveal), so it must exceed any queueing or PFC delay of a lossless network: 10 ms is 31 MB at 25 Gb/s; RoCE NICs default to tens of ms" },
+	{ "nack_interval_us", SB_P_DOUBLE, RDMA(nack_interval_us), "500", 0, 1e9, "us", NULL,
+	  "a receiver sends one NACK per missing byte position, and repeats it only after this interval (500 as the HPCC ns-3 model)" },
+	{ "first_rtt_bytes", SB_P_INT, RDMA(first_rtt_bytes), "0", 0, 1e12, "bytes", NULL,
+	  "bytes at the start of every RDMA flow tagged first-RTT (unscheduled); 0 = one bandwidth-delay product of the flow's path (NIC rate × base RTT)" },
+	{ "min_rate_mbps", SB_P_DOUBLE, RDMA(min_rate_mbps), "100", 0.001, 1e7, "Mb/s", NULL,
+	  "lowest rate any RDMA congestion control may set (Reverie artifact MIN_RATE; PowerTCP's clamp)" },
+	{ "dcqcn_g", SB_P_DOUBLE, RDMA(dcqcn_g), "0.00390625", 0, 1, "", NULL,
+	  "DCQCN EWMA gain g of alpha (1/256, DCQCN paper and artifacts)" },
+	{ "dcqcn_ai_mbps", SB_P_DOUBLE, RDMA(dcqcn_ai_mbps), "50", 0, 1e7, "Mb/s", NULL,
+	  "DCQCN additive increase R_AI of the target rate (Reverie artifact; HPCC's run.py uses 5 per 25 Gb/s)" },
+	{ "dcqcn_hai_mbps", SB_P_DOUBLE, RDMA(dcqcn_hai_mbps), "100", 0, 1e7, "Mb/s", NULL,
+	  "DCQCN hyper increase R_HAI of the target rate (Reverie artifact; HPCC's run.py uses 50 per 25 Gb/s)" },
+	{ "dcqcn_rate_decrease_interval_us", SB_P_DOUBLE, RDMA(dcqcn_rate_decrease_interval_us), "4", 0, 1e9, "us", NULL,
+	  "DCQCN: the rate is cut at most once per interval; a CNP inside it is applied when it ends (Reverie and HPCC artifacts)" },
+	{ "dcqcn_alpha_interval_us", SB_P_DOUBLE, RDMA(dcqcn_alpha_interval_us), "1", 0.001, 1e9, "us", NULL,
+	  "DCQCN: alpha decays by (1 - g) per interval without a CNP (artifacts: 1; the paper's K = 55)" },
+	{ "dcqcn_rp_timer_us", SB_P_DOUBLE, RDMA(dcqcn_rp_timer_us), "900", 0.001, 1e9, "us", NULL,
+	  "DCQCN rate-increase timer: one increase event per period after a cut (Reverie artifact; the paper's 55, HPCC's run.py 300)" },
+	{ "dcqcn_fast_recovery", SB_P_INT, RDMA(dcqcn_fast_recovery), "1", 0, 1000, "stages", NULL,
+	  "DCQCN F: increase events of fast recovery after a cut before additive increase (Reverie artifact; the paper's F = 5)" },
+	{ "dcqcn_byte_counter_bytes", SB_P_INT, RDMA(dcqcn_byte_counter_bytes), "0", 0, 1e15, "bytes", NULL,
+	  "DCQCN byte counter B: one increase event per B bytes sent; 0 = off (the artifacts have only the timer; the paper's B = 10 MB)" },
+	{ "dcqcn_clamp_target", SB_P_BOOL, RDMA(dcqcn_clamp_target), "false", 0, 0, "", NULL,
+	  "DCQCN: true = every cut sets the target rate to the current rate; false = only the first cut after a timer increase does (artifact CLAMP_TARGET_RATE 0)" },
+	{ "dcqcn_first_cut", SB_P_ENUM, RDMA(dcqcn_first_cut), "check", 0, 0, "", dcqcn_first_cut_choices,
+	  "DCQCN: when the first CNP of a flow cuts its rate: check = at the first rate-decrease check after it (rate_decrease_interval_us later), with α as its clock left it, as Mellanox NICs and the artifacts do (the first CNP only starts the clocks: RateOnFirstCnp 1); cnp = at once, with α = 1 (a halving)" },
+	{ "dcqcn_cnp_interval_us", SB_P_DOUBLE, RDMA(dcqcn_cnp_interval_us), "0", 0, 1e9, "us", NULL,
+	  "DCQCN notification point: at most one CNP per flow per interval, sent on a CE-marked packet; 0 = one per marked packet, as the artifacts (their receivers echo ECN in every ACK, which their 1 us alpha clock assumes). The paper's N = 50 goes with its 55 us alpha timer: with a 1 us clock it leaves alpha near 0.02 under persistent marking" },
+	{ "hpcc_eta", SB_P_DOUBLE, RDMA(hpcc_eta), "0.95", 0.01, 1, "", NULL,
+	  "HPCC target utilisation eta (HPCC paper and run.py)" },
+	{ "hpcc_mi_thresh", SB_P_INT, RDMA(hpcc_mi_thresh), "5", 0, 1000, "stages", NULL,
+	  "HPCC maxStage: additive-increase steps before a multiplicative one while below eta (ns3-datacenter, the artifact of Reverie and DSH: 5; HPCC's run.py: 0)" },
+	{ "hpcc_ai_mbps", SB_P_DOUBLE, RDMA(hpcc_ai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "HPCC additive increase W_AI as a rate; 0 = 10 Mb/s per 25 Gb/s of the NIC rate (HPCC's run.py)" },
+	{ "powertcp_gamma", SB_P_DOUBLE, RDMA(powertcp_gamma), "0.9", 0.01, 1, "", NULL,
+	  "PowerTCP EWMA weight gamma of the new rate against the current one (paper and ns3-datacenter)" },
+	{ "powertcp_beta_mbps", SB_P_DOUBLE, RDMA(powertcp_beta_mbps), "150", 0, 1e7, "Mb/s", NULL,
+	  "PowerTCP and theta-PowerTCP additive increase beta (ns3-datacenter)" },
+	{ "powertcp_eta", SB_P_DOUBLE, RDMA(powertcp_eta), "0.95", 0.01, 1, "", NULL,
+	  "PowerTCP and theta-PowerTCP target utilisation (ns3-datacenter U_TARGET)" },
+	{ "thetapowertcp_gamma", SB_P_DOUBLE, RDMA(thetapowertcp_gamma), "0.7", 0.01, 1, "", NULL,
+	  "theta-PowerTCP EWMA weight gamma (ns3-datacenter's delay variant: 0.7 new, 0.3 old)" },
+	{ "timely_alpha", SB_P_DOUBLE, RDMA(timely_alpha), "0.875", 0, 1, "", NULL,
+	  "TIMELY EWMA weight of the newest RTT difference (ns3-datacenter)" },
+	{ "timely_beta", SB_P_DOUBLE, RDMA(timely_beta), "0.8", 0, 1, "", NULL,
+	  "TIMELY multiplicative decrease factor beta (TIMELY paper, ns3-datacenter)" },
+	{ "timely_tlow_us", SB_P_DOUBLE, RDMA(timely_tlow_us), "50", 0, 1e9, "us", NULL,
+	  "TIMELY T_low: below this RTT the rate always grows additively (paper, ns3-datacenter)" },
+	{ "timely_thigh_us", SB_P_DOUBLE, RDMA(timely_thigh_us), "500", 0, 1e9, "us", NULL,
+	  "TIMELY T_high: above this RTT the rate is cut by beta (1 - T_high / RTT) (paper, ns3-datacenter)" },
+	{ "timely_min_rtt_us", SB_P_DOUBLE, RDMA(timely_min_rtt_us), "20", 0.001, 1e9, "us", NULL,
+	  "TIMELY minRTT normalising the RTT gradient (ns3-datacenter)" },
+	{ "timely_ai_mbps", SB_P_DOUBLE, RDMA(timely_ai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "TIMELY additive increase delta; 0 = 10 Mb/s per 10 Gb/s of the NIC rate (HPCC's run.py)" },
+	{ "timely_hai_mbps", SB_P_DOUBLE, RDMA(timely_hai_mbps), "0", 0, 1e7, "Mb/s", NULL,
+	  "TIMELY hyper-active increase N delta; 0 = 50 Mb/s per 10 Gb/s of the NIC rate (HPCC's run.py; the paper's N = 5)" },
+	{ "timely_hai_after", SB_P_INT, RDMA(timely_hai_after), "5", 1, 1000000, "updates", NULL,
+	  "TIMELY enters hyper-active increase after this many consecutive updates with a negative gradient (paper: 5)" },
+	SB_PARAM_END
+};
