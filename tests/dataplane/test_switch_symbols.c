@@ -12,6 +12,9 @@
  * compiler's link-time optimisation adds (foo.lto_priv.0, foo.constprop.0) removed, so that an
  * inlined and privatised copy of a forbidden function is still found.
  *
+ * A layer's parameter table (its params.o: TCP's and RDMA's keys, which size the headroom)
+ * is data the switch reads, not code, and is not counted.
+ *
  * Bugs caught: the switch validating the workloads (sb_scenario_validate instead of
  * sb_scenario_validate_net links the transports' registry, tools/mutations.txt); a switch
  * set-up function moved back beside the simulator's forwarding (net/switch.c, which needs
@@ -91,8 +94,19 @@ static void nm_defined(const char *path, bool globals_only, struct names *out)
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	char line[4096];
+	bool in_params = false;
 	while (fgets(line, sizeof(line), p)) {
 		char addr[64], type[8], name[2048];
+		/* an archive member's header, "params.o:": a layer's parameter table (each layer
+		 * owns its keys, net/params.h, transport/params.h) describes keys the switch reads
+		 * (tcp.mss and rdma.mtu set its headroom); it is data, not the layer's code */
+		size_t len = strlen(line);
+		if (len > 3 && line[len - 2] == ':' && line[len - 1] == '\n') {
+			in_params = !strcmp(line, "params.o:\n");
+			continue;
+		}
+		if (in_params)
+			continue;
 		if (sscanf(line, "%63s %7s %2047s", addr, type, name) != 3 || strlen(type) != 1)
 			continue; /* an archive member's header, a blank line */
 		if (globals_only && !(type[0] >= 'A' && type[0] <= 'Z'))
