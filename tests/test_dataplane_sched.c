@@ -48,10 +48,10 @@ static void compare_new(void)
 	}
 	if (port.sched == SB_SCHED_DRR) {
 		assert_memory_equal(sw.deficit, port.deficit, sizeof(sw.deficit));
-		assert_int_equal(sw.drr_turn, port.drr_turn);
+		assert_int_equal(sw.turn.granted, port.turn.granted);
 	}
 	if (port.sched != SB_SCHED_SP)
-		assert_int_equal(sw.drr_next, port.drr_next);
+		assert_int_equal(sw.turn.next, port.turn.next);
 }
 
 static void arrive(uint8_t prio, uint32_t size)

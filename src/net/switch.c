@@ -24,29 +24,11 @@ static inline struct sb_mmu_pkt mmu_view(const struct sb_packet *p, uint16_t out
 	return m;
 }
 
-bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng)
-{
-	if (e->mode == SB_ECN_OFF || qbytes <= e->kmin)
-		return false;
-	if (e->mode == SB_ECN_STEP || qbytes > e->kmax)
-		return true;
-	/* RED: probability rises linearly from 0 at kmin to pmax at kmax */
-	uint64_t span = e->kmax - e->kmin;
-	uint64_t threshold = (uint64_t)(((unsigned __int128)e->pmax_q32 * (qbytes - e->kmin)) / span);
-	return (sb_rng_u64(rng) >> 32) < threshold;
-}
-
 /* Bytes in a data queue, without reading its line when the port's backlog says it is empty
  * (most packets of a lightly loaded fabric find their queue empty). */
 static inline uint64_t queued_bytes(const struct sb_port *port, uint8_t prio)
 {
 	return (port->backlog & (1u << prio)) ? port->q[prio].bytes : 0;
-}
-
-static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
-{
-	if ((p->flags & SB_PF_ECT) && sb_ecn_decide(e, qbytes, &sw->rng))
-		p->flags |= SB_PF_CE;
 }
 
 void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt)
@@ -70,7 +52,9 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_ind
 	}
 	struct sb_mmu_pkt m = mmu_view(pkt, out);
 	enum sb_drop_cause why = sb_mmu_admit(sb_switch_mmu(sw, out), &m);
-	if (why != SB_ADMIT) {
+	enum sb_sched_arrival to = sb_sched_on_admit(why, port->profile, pkt->prio, pkt->flags & SB_PF_ECT,
+						     queued_bytes(port, pkt->prio), pkt->size, &sw->rng);
+	if (to == SB_ARRIVAL_DROP) {
 		sw->drops[why]++;
 		sim->stats.drops[why]++;
 		sim->stats.pkts_dropped++;
@@ -79,8 +63,8 @@ void sb_switch_receive(struct sb_sim *sim, struct sb_switch *sw, uint16_t in_ind
 		sb_packet_free(&sim->engine, pkt);
 		return;
 	}
-	if (!port->profile->ecn_at_dequeue)
-		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio) + pkt->size, pkt);
+	if (to == SB_ARRIVAL_MARK)
+		pkt->flags |= SB_PF_CE;
 	sb_port_enqueue(sim, port, pkt);
 }
 
@@ -88,8 +72,9 @@ void sb_switch_on_dequeue(struct sb_sim *sim, struct sb_switch *sw, struct sb_po
 {
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
 	sb_mmu_release(sb_switch_mmu(sw, port->index), &m, SB_RELEASE_TX);
-	if (port->profile->ecn_at_dequeue)
-		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio), pkt);
+	if (sb_sched_on_dequeue(port->profile, pkt->prio, pkt->flags & SB_PF_ECT, queued_bytes(port, pkt->prio),
+				&sw->rng))
+		pkt->flags |= SB_PF_CE;
 	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
 		/* INT (telemetry.h), on data only (an ACK in a data queue carries its record back):
 		 * the port's cumulative bytes including this packet (the port counts it after this
