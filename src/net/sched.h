@@ -186,7 +186,7 @@ static inline void sb_sched_emptied(uint8_t kind, struct sb_sched_turn *t, int32
 {
 	if (kind != SB_SCHED_DRR)
 		return;
-	deficit[q] = 0;
+	deficit[q] = 0; /* an empty queue has no deficit */
 	t->credited &= (uint8_t)~(1u << q);
 	t->next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
 	t->granted = 0;
