@@ -20,6 +20,10 @@
  *   test_ecn_points         step marks strictly above k; RED never at or below kmin, with
  *                           probability pmax (not 1) at kmax, always above it, one draw per
  *                           decision in the band and none outside
+ *   test_tables             a queue's quantum is weight × bytes, never 0; thresholds written for
+ *                           ecn_ref_gbps scale with the port's rate (400 KB at 100G is 1600 KB at
+ *                           400G, the HPCC-lineage KMIN_MAP), saturate, keep kmax ≥ kmin; RED
+ *                           with kmax = kmin is a step; pmax is clamped to [0, 1]
  *   test_admit_and_dequeue  the switch's decision on the MMU's verdict: a refusal drops with no
  *                           draw; marking at enqueue counts the arriving packet, at dequeue only
  *                           the bytes behind; not-ECT packets draw nothing
@@ -311,6 +315,30 @@ static void test_ecn_points(void **state)
 	assert_in_range(marks, n / 8 - 300, n / 8 + 300);
 }
 
+static void test_tables(void **state)
+{
+	(void)state;
+	assert_int_equal(sb_sched_quantum(2.5, 1000), 2500);
+	assert_int_equal(sb_sched_quantum(1e-6, 1500), 1); /* a turn always makes progress */
+	assert_true(sb_sched_ecn_scale(400000000000, 100) == 4.0);
+	assert_true(sb_sched_ecn_scale(25000000000, 0) == 1.0);
+	struct sb_ecn_cfg e;
+	memset(&e, 0, sizeof(e));
+	sb_sched_ecn_set(&e, SB_ECN_RED, 400000, 1600000, 0.2, sb_sched_ecn_scale(400000000000, 100));
+	assert_int_equal(e.mode, SB_ECN_RED);
+	assert_int_equal(e.kmin, 1600000);
+	assert_int_equal(e.kmax, 6400000);
+	assert_int_equal(e.pmax_q32, (uint32_t)(0.2 * 4294967295.0));
+	sb_sched_ecn_set(&e, SB_ECN_RED, 5000, 3000, 7, 1); /* kmax below kmin: a step at kmin */
+	assert_int_equal(e.kmin, 5000);
+	assert_int_equal(e.kmax, 5000);
+	assert_int_equal(e.mode, SB_ECN_STEP);
+	assert_int_equal(e.pmax_q32, UINT32_MAX);
+	sb_sched_ecn_set(&e, SB_ECN_STEP, 1e12, 1e12, -1, 1e8); /* beyond 2^64: never reached */
+	assert_true(e.kmin == UINT64_MAX && e.kmax == UINT64_MAX);
+	assert_int_equal(e.pmax_q32, 0);
+}
+
 static void test_admit_and_dequeue(void **state)
 {
 	(void)state;
@@ -354,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_drr_reset_on_empty),
 		cmocka_unit_test(test_alone_is_next),
 		cmocka_unit_test(test_ecn_points),
+		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_admit_and_dequeue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

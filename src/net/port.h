@@ -3,8 +3,9 @@
  *
  * A port owns 8 data queues (one per priority) plus a control queue that is always served
  * first and is never charged to a shared buffer (pure ACKs and PFC frames). Data queues are
- * served by strict priority (higher index first) or DRR with per-priority quanta, skipping
- * priorities paused by PFC. The link is full duplex: each direction is one port, and `peer`
+ * served by strict priority (higher index first), round robin or DRR with per-priority quanta,
+ * skipping priorities paused by PFC: the decisions of net/sched.h, which the software switch's
+ * ports take too; this file keeps the queues, the link and the events. The link is full duplex: each direction is one port, and `peer`
  * is the port at the other end.
  *
  * Event economy: a port has at most two pending events — "transmission done" (start the next

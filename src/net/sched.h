@@ -47,6 +47,17 @@ struct sb_port_profile {
 	bool ecn_at_dequeue;             /* mark when a packet leaves, not when it is queued */
 };
 
+/* DRR's quantum of a queue: weight × quantum bytes (drr_weight, drr_quantum_bytes), at least
+ * one byte so that a turn always makes progress. */
+uint32_t sb_sched_quantum(double weight, double quantum_bytes);
+/* What marking thresholds written for a port of ref_gbps (switch.ecn_ref_gbps; 0: every port
+ * alike) are multiplied by on a port of rate_bps. */
+double sb_sched_ecn_scale(uint64_t rate_bps, double ref_gbps);
+/* Set the marking of one queue (the caller zeroes the table first: profiles are compared with
+ * memcmp, padding included) from mode SB_ECN_*, thresholds in bytes scaled by `scale`
+ * (saturated, kmax at least kmin: RED with kmax = kmin is a step) and pmax clamped to [0, 1]. */
+void sb_sched_ecn_set(struct sb_ecn_cfg *e, int mode, double kmin_bytes, double kmax_bytes, double pmax, double scale);
+
 /* The round robins' position among the queues of a port (3 bytes, so that it sits in the
  * port's first line beside the masks the scheduler reads with it). */
 struct sb_sched_turn {
