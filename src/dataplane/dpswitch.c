@@ -253,7 +253,9 @@ void sb_dp_switch_receive(struct sb_dp_switch *sw, uint16_t in, const uint8_t *f
 	struct sb_dp_qstats *qs = &port->qs[p->prio];
 	struct sb_mmu_pkt m = mmu_view(p, (uint16_t)out);
 	enum sb_drop_cause why = sb_mmu_admit(sw->mmu, &m);
-	if (why != SB_ADMIT) {
+	enum sb_sched_arrival to = sb_sched_on_admit(why, &port->profile, p->prio, p->ect, port->q[p->prio].bytes,
+						     p->len, &sw->rng);
+	if (to == SB_ARRIVAL_DROP) {
 		qs->drops[why]++;
 		sb_dp_pool_put(&sw->pool, p);
 		if (sw->check)
@@ -261,8 +263,7 @@ void sb_dp_switch_receive(struct sb_dp_switch *sw, uint16_t in, const uint8_t *f
 		return;
 	}
 	memcpy(p->data, frame, len);
-	if (!port->ecn_at_dequeue && p->ect &&
-	    sb_ecn_decide(&port->ecn[p->prio], port->q[p->prio].bytes + p->len, &sw->rng)) {
+	if (to == SB_ARRIVAL_MARK) {
 		struct sb_frame_info mark = { .ip = true, .ip_version = p->ip_version, .ecn = SB_ECN_ECT0 };
 		sb_frame_mark_ce(p->data, &mark);
 		p->ect = false; /* CE now: never counted twice */
@@ -294,8 +295,7 @@ unsigned sb_dp_switch_transmit(struct sb_dp_switch *sw, uint16_t pi, sb_time now
 			struct sb_mmu_pkt m = mmu_view(p, pi);
 			sb_mmu_release(sw->mmu, &m, SB_RELEASE_TX);
 			struct sb_dp_qstats *qs = &port->qs[p->prio];
-			if (port->ecn_at_dequeue && p->ect &&
-			    sb_ecn_decide(&port->ecn[p->prio], port->q[p->prio].bytes, &sw->rng)) {
+			if (sb_sched_on_dequeue(&port->profile, p->prio, p->ect, port->q[p->prio].bytes, &sw->rng)) {
 				struct sb_frame_info mark = { .ip = true, .ip_version = p->ip_version, .ecn = SB_ECN_ECT0 };
 				sb_frame_mark_ce(p->data, &mark);
 				qs->ecn_marked++;

@@ -15,7 +15,7 @@
  *   - IP to the MAC of port `out`: priority DSCP >> 3, first-window tag (flowtag.h), then
  *     sb_mmu_admit with in_port, out_port, prio, tags, bytes = frame length, flow_hash. Refused:
  *     dropped and counted per cause. Admitted: ECN marking at enqueue if so configured
- *     (sb_ecn_decide on the queue's bytes including the packet, as src/net/switch.c), queued.
+ *     (sb_sched_on_admit, net/sched.h: the simulator's own decision), queued.
  * Transmission (sb_dp_switch_transmit), while the port's shaper allows and the sink takes
  * frames: the scheduler picks a packet, sb_mmu_release(SB_RELEASE_TX) at the start of its
  * transmission (as the simulator does), ECN marking at dequeue if so configured, out.

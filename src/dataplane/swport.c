@@ -4,7 +4,6 @@
 #include "dataplane/swport.h"
 
 #include <string.h>
-#include "scenario/scenario.h"
 
 static inline void fifo_push(struct sb_dp_fifo *f, struct sb_dp_pkt *p)
 {
@@ -38,9 +37,9 @@ void sb_swport_init(struct sb_swport *p, uint8_t sched, const uint32_t quantum[S
 {
 	memset(p, 0, sizeof(*p));
 	p->sched = sched;
-	memcpy(p->quantum, quantum, sizeof(p->quantum));
-	memcpy(p->ecn, ecn, sizeof(p->ecn));
-	p->ecn_at_dequeue = ecn_at_dequeue;
+	memcpy(p->profile.quantum, quantum, sizeof(p->profile.quantum));
+	memcpy(p->profile.ecn, ecn, sizeof(p->profile.ecn));
+	p->profile.ecn_at_dequeue = ecn_at_dequeue;
 	p->ctrl_limit = ctrl_limit;
 	sb_dp_shaper_init(&p->shaper, rate_bps, slack);
 }
@@ -62,54 +61,30 @@ bool sb_swport_push_ctrl(struct sb_swport *p, struct sb_dp_pkt *pkt)
 	return true;
 }
 
-/* The next queue by strict priority (highest index first), round robin or DRR; the port has a
- * backlog. Mirrors select_packet() of src/net/port.c with nothing paused and no pull source. */
-static unsigned pick_queue(struct sb_swport *p)
+/* The scheduler's view of data queue q's head (sb_sched_head_fn): a FIFO's, nothing pulled. */
+static inline bool head_size(void *ctx, unsigned q, uint32_t *size)
 {
-	uint8_t backlog = p->backlog;
-	if (p->sched == SB_SCHED_SP)
-		return 31u - (unsigned)__builtin_clz(backlog);
-	if (p->sched == SB_SCHED_RR) {
-		unsigned from = p->drr_next;
-		unsigned rot = ((unsigned)backlog >> from | (unsigned)backlog << (SB_MMU_NPRIO - from)) & 0xffu;
-		unsigned q = (from + (unsigned)__builtin_ctz(rot)) & (SB_MMU_NPRIO - 1);
-		p->drr_next = (uint8_t)((q + 1) & (SB_MMU_NPRIO - 1));
-		return q;
-	}
-	for (;;) {
-		unsigned q = p->drr_next;
-		if (backlog & (1u << q)) {
-			if (!p->drr_turn) {
-				p->deficit[q] += (int32_t)p->quantum[q];
-				p->drr_turn = 1;
-			}
-			if ((int32_t)p->q[q].head->len <= p->deficit[q]) {
-				p->deficit[q] -= (int32_t)p->q[q].head->len;
-				return q;
-			}
-		} else {
-			p->deficit[q] = 0; /* an empty queue the turn passes loses its credit */
-		}
-		p->drr_next = (uint8_t)((q + 1) & (SB_MMU_NPRIO - 1));
-		p->drr_turn = 0;
-	}
+	const struct sb_dp_pkt *h = ((const struct sb_swport *)ctx)->q[q].head;
+	if (!h)
+		return false;
+	*size = h->len;
+	return true;
 }
 
 struct sb_dp_pkt *sb_swport_select(struct sb_swport *p)
 {
 	if (p->ctrl.head)
 		return fifo_pop(&p->ctrl);
-	if (!p->backlog)
+	/* nothing is paused (the software switch honours no PFC) and every queue is a FIFO */
+	int sel = sb_sched_next(p->sched, &p->turn, p->deficit, p->profile.quantum, sb_sched_eligible(p->backlog, 0, false),
+				p->backlog, head_size, p);
+	if (sel < 0)
 		return NULL;
-	unsigned q = pick_queue(p);
+	unsigned q = (unsigned)sel;
 	struct sb_dp_pkt *pkt = fifo_pop(&p->q[q]);
 	if (!p->q[q].head) {
 		p->backlog &= (uint8_t)~(1u << q);
-		if (p->sched == SB_SCHED_DRR) {
-			p->deficit[q] = 0;
-			p->drr_next = (uint8_t)((q + 1) & (SB_MMU_NPRIO - 1));
-			p->drr_turn = 0;
-		}
+		sb_sched_emptied(p->sched, &p->turn, p->deficit, q);
 	}
 	return pkt;
 }

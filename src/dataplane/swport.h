@@ -2,13 +2,12 @@
  * swport.h — an egress port of the software switch: 8 priority FIFOs, a control FIFO, the
  * scheduler, ECN marking tables and the shaper.
  *
- * The scheduler is the simulator's (src/net/port.c) for a switch port, which never pauses
- * (no PFC here) and has no pull sources: the control FIFO is served first; then, by
- * switch.sched, strict priority (the highest backlogged index), packet-by-packet round robin,
- * or deficit round robin with per-priority quanta (a queue's turn adds its quantum; it keeps
- * the turn while its deficit covers its head packet; a queue found empty, or emptied, loses
- * its deficit). For the same queue contents both pick the same packets in the same order and
- * keep the same deficits (tests/cli/test_dataplane_sched.c runs both).
+ * The scheduler and the marking are the simulator's own (net/sched.h), called with what a
+ * switch port of the software switch has: no PFC pause (it sends none) and no pull source. The
+ * control FIFO is served first; then, by switch.sched, strict priority, packet-by-packet round
+ * robin or deficit round robin with the port profile's quanta. For the same queue contents the
+ * simulator's port and this one pick the same packets in the same order and keep the same
+ * deficits (tests/test_dataplane_sched.c runs both, and both against the definitions).
  *
  * The data FIFOs hold only packets the MMU admitted; the control FIFO holds frames that are
  * not charged to the shared buffer (not IP, or flooded), bounded by a count.
@@ -22,7 +21,7 @@
 #include "dataplane/pktbuf.h"
 #include "dataplane/shaper.h"
 #include "mmu/mmu.h"
-#include "net/port.h"
+#include "net/sched.h"
 
 struct sb_dp_fifo {
 	struct sb_dp_pkt *head, *tail;
@@ -43,12 +42,10 @@ struct sb_swport {
 	struct sb_dp_fifo ctrl;
 	uint32_t ctrl_limit;       /* frames the control FIFO may hold */
 	uint8_t backlog;           /* bit p set = q[p] non-empty */
-	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (scenario/scenario.h) */
-	uint8_t drr_next, drr_turn;
-	bool ecn_at_dequeue;
+	uint8_t sched;             /* SB_SCHED_SP / DRR / RR (sim/scenario.h) */
+	struct sb_sched_turn turn; /* DRR, RR: whose turn it is */
 	int32_t deficit[SB_MMU_NPRIO];
-	uint32_t quantum[SB_MMU_NPRIO];
-	struct sb_ecn_cfg ecn[SB_MMU_NPRIO];
+	struct sb_port_profile profile; /* quanta, marking tables, where marking happens */
 	struct sb_dp_shaper shaper;
 	struct sb_dp_qstats qs[SB_MMU_NPRIO];
 	uint64_t ctrl_enq, ctrl_tx, ctrl_drops;

@@ -32,109 +32,43 @@ static inline struct sb_packet *queue_head(struct sb_net *net, struct sb_port *p
 	return pull_one(net, port, q);
 }
 
-/* DRR passes over queues that are not eligible: each one the turn leaves loses its credit if
- * it is empty (a paused queue keeps it), exactly as a visit per queue would do, but one scan
- * instead of a lap of eight visits (most ports carry one or two priorities). */
-static void skip_to_eligible(struct sb_port *port, uint8_t eligible)
+/* The scheduler's view of data queue q's head (sb_sched_head_fn), pulling from the priority's
+ * source when the FIFO is empty and the source is ready. */
+struct head_ctx {
+	struct sb_net *net;
+	struct sb_port *port;
+};
+
+static inline bool head_size(void *ctx, unsigned q, uint32_t *size)
 {
-	unsigned from = port->drr_next;
-	/* rotate so that bit 0 is drr_next, then the first eligible queue is the lowest bit */
-	unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
-	unsigned dist = (unsigned)__builtin_ctz(rot);
-	unsigned passed = ((1u << dist) - 1) << from;   /* the queues the turn leaves */
-	passed = (passed | passed >> SB_NPRIO) & 0xffu;
-	unsigned empty = passed & ~(unsigned)(port->backlog | port->pull_ready) & port->credited;
-	port->credited &= (uint8_t)~empty;
-	while (empty) {
-		port->deficit[__builtin_ctz(empty)] = 0;
-		empty &= empty - 1;
-	}
-	port->drr_next = (uint8_t)((from + dist) & (SB_NPRIO - 1));
-	port->drr_turn = 0;
+	struct head_ctx *c = ctx;
+	struct sb_packet *h = queue_head(c->net, c->port, q);
+	if (!h)
+		return false;
+	*size = h->size;
+	return true;
 }
 
-/* Pick the next packet: control queue first, then strict priority or DRR over the data
+/* Pick the next packet: control queue first, then the scheduler (net/sched.h) over the data
  * queues that are backlogged (or have a ready pull source) and not paused. */
 static struct sb_packet *select_packet(struct sb_net *net, struct sb_port *port)
 {
 	if (port->ctrl.head)
 		return sb_fifo_pop(&port->ctrl);
-	uint8_t eligible = sb_port_eligible(port);
-	if (!eligible)
+	struct head_ctx ctx = { net, port };
+	int sel = sb_sched_next(port->sched, &port->turn, port->deficit, port->profile->quantum, sb_port_eligible(port),
+				(uint8_t)(port->backlog | port->pull_ready), head_size, &ctx);
+	if (sel < 0)
 		return NULL;
-	unsigned q;
-	if (port->sched == SB_SCHED_SP) {
-		for (;;) {
-			q = 31u - (unsigned)__builtin_clz(eligible); /* highest priority index first */
-			if (queue_head(net, port, q))
-				break;
-			eligible &= (uint8_t)~(1u << q);
-			if (!eligible)
-				return NULL;
-		}
-	} else if (port->sched == SB_SCHED_RR) {
-		/* Packet-by-packet round robin: the first eligible queue from the turn sends one
-		 * packet, whatever its size, and passes the turn on. */
-		for (;;) {
-			unsigned from = port->drr_next;
-			unsigned rot = ((unsigned)eligible >> from | (unsigned)eligible << (SB_NPRIO - from)) & 0xffu;
-			q = (from + (unsigned)__builtin_ctz(rot)) & (SB_NPRIO - 1);
-			if (queue_head(net, port, q))
-				break;
-			eligible &= (uint8_t)~(1u << q);
-			if (!eligible)
-				return NULL;
-		}
-		port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1)); /* RR: the turn passes on */
-	} else {
-		/* Deficit round robin, one packet per call. A queue's turn adds one quantum; it keeps
-		 * the turn while its deficit covers the head packet. Empty queues lose their credit,
-		 * paused ones keep it. Terminates because some eligible queue gains a quantum per lap
-		 * (a pull source with nothing to give is dropped from `eligible`). */
-		for (;;) {
-			q = port->drr_next;
-			uint8_t bit = (uint8_t)(1u << q);
-			if (!(eligible & bit)) {
-				skip_to_eligible(port, eligible);
-				continue;
-			}
-			if ((eligible & bit) && !queue_head(net, port, q)) {
-				eligible &= (uint8_t)~bit;
-				if (!eligible)
-					return NULL;
-			}
-			if (eligible & bit) {
-				if (!port->drr_turn) {
-					port->deficit[q] += (int32_t)port->profile->quantum[q];
-					port->credited |= bit;
-					port->drr_turn = 1;
-				}
-				if ((int32_t)port->q[q].head->size <= port->deficit[q]) {
-					port->deficit[q] -= (int32_t)port->q[q].head->size;
-					break;
-				}
-			} else if (!((port->backlog | port->pull_ready) & bit)) {
-				port->deficit[q] = 0;
-				port->credited &= (uint8_t)~bit;
-			}
-			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
-			port->drr_turn = 0;
-		}
-	}
+	unsigned q = (unsigned)sel;
 	struct sb_packet *p = sb_fifo_pop(&port->q[q]);
 	/* The new head is read at the next transmission, one serialisation from now: start
 	 * fetching it (a queued packet has usually left the cache). */
 	__builtin_prefetch(port->q[q].head);
 	if (!port->q[q].head) {
 		port->backlog &= (uint8_t)~(1u << q);
-		/* A queue fed by a ready source is not empty in DRR's sense: it keeps its turn and
-		 * its credit, as a FIFO holding the same packets would. */
-		if (port->sched == SB_SCHED_DRR && !(port->pull_ready & (1u << q))) {
-			port->deficit[q] = 0;
-			port->credited &= (uint8_t)~(1u << q);
-			port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
-			port->drr_turn = 0;
-		}
+		if (!(port->pull_ready & (1u << q)))
+			sb_sched_emptied(port->sched, &port->turn, port->deficit, q);
 	}
 	return p;
 }
@@ -254,43 +188,6 @@ static void ctrl_push_pfc(struct sb_fifo *ctrl, struct sb_packet *pkt)
 	ctrl->pkts++;
 }
 
-/* DRR's bookkeeping for serving data queue q while it is the only backlogged queue of the port
- * and holds one packet of `size` bytes (the idle-port path of sb_port_enqueue): exactly what
- * select_packet would leave. The turn moves to q, skipping queues whose credit an empty queue
- * loses; q gains quanta until they cover the packet, each lap past the others (all empty)
- * dropping their credit too; then q is empty, loses its own credit and passes the turn on. */
-static void drr_serve_alone(struct sb_port *port, unsigned q, uint32_t size)
-{
-	uint8_t bit = (uint8_t)(1u << q), others = (uint8_t)(port->credited & ~bit);
-	/* a queue without credit has a deficit of 0: DRR's line is not read (nor written) then */
-	bool had_credit = port->credited & bit;
-	int32_t deficit = had_credit ? port->deficit[q] : 0;
-	bool turn = port->drr_turn;
-	if (port->drr_next != q) {
-		unsigned from = port->drr_next, dist = (q - from) & (SB_NPRIO - 1);
-		unsigned passed = ((1u << dist) - 1) << from;
-		passed = (passed | passed >> SB_NPRIO) & 0xffu;
-		uint8_t lose = (uint8_t)(passed & others);
-		for (uint8_t m = lose; m; m &= (uint8_t)(m - 1))
-			port->deficit[__builtin_ctz(m)] = 0;
-		others &= (uint8_t)~lose;
-		turn = false;
-	}
-	if (!turn)
-		deficit += (int32_t)port->profile->quantum[q];
-	if ((int32_t)size > deficit) {
-		/* laps around the other queues until the quanta cover the packet */
-		for (uint8_t m = others; m; m &= (uint8_t)(m - 1))
-			port->deficit[__builtin_ctz(m)] = 0;
-		others = 0;
-	}
-	if (had_credit)
-		port->deficit[q] = 0;
-	port->credited = others;
-	port->drr_next = (uint8_t)((q + 1) & (SB_NPRIO - 1));
-	port->drr_turn = 0;
-}
-
 /* Queue pkt in a data FIFO (`data`) or the control queue. */
 static inline void enqueue(struct sb_net *net, struct sb_port *port, struct sb_packet *pkt, bool data)
 {
@@ -304,12 +201,10 @@ static inline void enqueue(struct sb_net *net, struct sb_port *port, struct sb_p
 			transmit(net, port, pkt, now);
 			return;
 		}
-		uint8_t bit = (uint8_t)(1u << pkt->prio);
-		if (!(port->backlog | port->pull_ready) && !(port->paused & bit) && !port->port_paused) {
-			if (port->sched == SB_SCHED_DRR)
-				drr_serve_alone(port, pkt->prio, pkt->size);
-			else if (port->sched == SB_SCHED_RR)
-				port->drr_next = (uint8_t)((pkt->prio + 1) & (SB_NPRIO - 1));
+		if (!(port->backlog | port->pull_ready) &&
+		    sb_sched_eligible((uint8_t)(1u << pkt->prio), port->paused, port->port_paused)) {
+			sb_sched_alone(port->sched, &port->turn, port->deficit, port->profile->quantum, pkt->prio,
+				       pkt->size);
 			transmit(net, port, pkt, now);
 			return;
 		}

@@ -3,8 +3,9 @@
  *
  * A port owns 8 data queues (one per priority) plus a control queue that is always served
  * first and is never charged to a shared buffer (pure ACKs and PFC frames). Data queues are
- * served by strict priority (higher index first) or DRR with per-priority quanta, skipping
- * priorities paused by PFC. The link is full duplex: each direction is one port, and `peer`
+ * served by strict priority (higher index first), round robin or DRR with per-priority quanta,
+ * skipping priorities paused by PFC: the decisions of net/sched.h, which the software switch's
+ * ports take too; this file keeps the queues, the link and the events. The link is full duplex: each direction is one port, and `peer`
  * is the port at the other end.
  *
  * Event economy: a port has at most two pending events — "transmission done" (start the next
@@ -31,6 +32,7 @@
 #include <stdint.h>
 #include "core/time.h"
 #include "engine/packet.h"
+#include "net/sched.h"
 
 struct sb_node;
 struct sb_net;
@@ -77,20 +79,6 @@ struct sb_wire {
 	struct sb_packet *head, *tail; /* NULL, NULL when the link is empty */
 };
 
-struct sb_ecn_cfg {
-	uint64_t kmin, kmax; /* bytes of the egress queue */
-	uint32_t pmax_q32;   /* marking probability at kmax, as a 32-bit fraction */
-	uint8_t mode;        /* SB_ECN_OFF / RED / STEP (scenario.h) */
-};
-
-/* What a port's scheduler and marking read per packet and that is configuration, not state:
- * one copy shared by every port of equal configuration (net->port_profiles), so that the lines
- * it takes stay in cache instead of a few lines per port spread over a large network. */
-struct sb_port_profile {
-	struct sb_ecn_cfg ecn[SB_NPRIO]; /* marking per priority (mode SB_ECN_OFF: never) */
-	uint32_t quantum[SB_NPRIO];      /* DRR: bytes a queue may send per turn */
-	bool ecn_at_dequeue;             /* mark when a packet leaves, not when it is queued */
-};
 /* Quanta of 1500 bytes, no marking: a port's profile until its node configures it. */
 extern const struct sb_port_profile sb_port_profile_default;
 
@@ -114,9 +102,7 @@ struct sb_port {
 	uint8_t paused;           /* PFC: bit p set = priority p may not be served */
 	bool port_paused;         /* port-level PFC (DSH): no data queue may be served */
 	uint8_t sched;            /* SB_SCHED_SP / SB_SCHED_DRR / SB_SCHED_RR */
-	uint8_t drr_next;         /* DRR, RR: priority whose turn it is */
-	uint8_t drr_turn;         /* DRR: the current queue already got its quantum this turn */
-	uint8_t credited;         /* DRR: bit p clear = deficit[p] is 0 (a skip zeroes only the others) */
+	struct sb_sched_turn turn;/* DRR, RR: whose turn it is (net/sched.h) */
 	uint16_t index;           /* port index within its node */
 	uint16_t peer_index;      /* peer->index */
 	uint8_t peer_kind;        /* peer->node_kind */
@@ -128,7 +114,7 @@ struct sb_port {
 	const struct sb_port_profile *profile; /* quanta and marking, shared (never NULL) */
 	uint64_t tx_bytes;
 
-	/* line 2: DRR's counters (read only while a queue holds credit: `credited`), then what
+	/* line 2: DRR's counters (read only while a queue holds credit: turn.credited), then what
 	 * is read rarely */
 	int32_t deficit[SB_NPRIO];
 	sb_time busy_time;        /* serialisation time so far, only when ps_per_byte is 0: see
@@ -165,7 +151,7 @@ _Static_assert(offsetof(struct sb_port, q) == 192, "port: queues start on a line
  * neither per priority nor port-wide. */
 static inline uint8_t sb_port_eligible(const struct sb_port *port)
 {
-	return port->port_paused ? 0 : (uint8_t)((port->backlog | port->pull_ready) & (uint8_t)~port->paused);
+	return sb_sched_eligible((uint8_t)(port->backlog | port->pull_ready), port->paused, port->port_paused);
 }
 
 /* Time the link has spent serialising so far. With a whole number of picoseconds per byte

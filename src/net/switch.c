@@ -31,12 +31,6 @@ static inline uint64_t queued_bytes(const struct sb_port *port, uint8_t prio)
 	return (port->backlog & (1u << prio)) ? port->q[prio].bytes : 0;
 }
 
-static inline void ecn_mark(struct sb_switch *sw, const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_packet *p)
-{
-	if ((p->flags & SB_PF_ECT) && sb_ecn_decide(e, qbytes, &sw->rng))
-		p->flags |= SB_PF_CE;
-}
-
 void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_index, struct sb_packet *pkt)
 {
 	if (pkt->type == SB_PKT_PFC) {
@@ -58,7 +52,9 @@ void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_ind
 	}
 	struct sb_mmu_pkt m = mmu_view(pkt, out);
 	enum sb_drop_cause why = sb_mmu_admit(sb_switch_mmu(sw, out), &m);
-	if (why != SB_ADMIT) {
+	enum sb_sched_arrival to = sb_sched_on_admit(why, port->profile, pkt->prio, pkt->flags & SB_PF_ECT,
+						     queued_bytes(port, pkt->prio), pkt->size, &sw->rng);
+	if (to == SB_ARRIVAL_DROP) {
 		sw->drops[why]++;
 		net->stats.drops[why]++;
 		net->stats.pkts_dropped++;
@@ -67,8 +63,8 @@ void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_ind
 		sb_packet_free(&net->engine, pkt);
 		return;
 	}
-	if (!port->profile->ecn_at_dequeue)
-		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio) + pkt->size, pkt);
+	if (to == SB_ARRIVAL_MARK)
+		pkt->flags |= SB_PF_CE;
 	sb_port_enqueue(net, port, pkt);
 }
 
@@ -76,8 +72,9 @@ void sb_switch_on_dequeue(struct sb_net *net, struct sb_switch *sw, struct sb_po
 {
 	struct sb_mmu_pkt m = mmu_view(pkt, port->index);
 	sb_mmu_release(sb_switch_mmu(sw, port->index), &m, SB_RELEASE_TX);
-	if (port->profile->ecn_at_dequeue)
-		ecn_mark(sw, &port->profile->ecn[pkt->prio], queued_bytes(port, pkt->prio), pkt);
+	if (sb_sched_on_dequeue(port->profile, pkt->prio, pkt->flags & SB_PF_ECT, queued_bytes(port, pkt->prio),
+				&sw->rng))
+		pkt->flags |= SB_PF_CE;
 	if (pkt->int_id && pkt->type == SB_PKT_DATA) {
 		/* INT (telemetry.h), on data only (an ACK in a data queue carries its record back):
 		 * the port's cumulative bytes including this packet (the port counts it after this

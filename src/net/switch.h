@@ -61,11 +61,6 @@ void sb_switch_receive(struct sb_net *net, struct sb_switch *sw, uint16_t in_ind
  * an INT hop if it carries a record (engine/telemetry.h). */
 void sb_switch_on_dequeue(struct sb_net *net, struct sb_switch *sw, struct sb_port *port, struct sb_packet *pkt);
 
-/* ECN decision for an ECN-capable packet meeting `qbytes` in its egress queue: step marks
- * above kmin; RED marks with probability pmax·(q − kmin)/(kmax − kmin) between kmin and kmax
- * and always above kmax. */
-bool sb_ecn_decide(const struct sb_ecn_cfg *e, uint64_t qbytes, struct sb_rng *rng);
-
 /* Buffer of a whole switch in bytes whose ports run at rate_bps[0..nports-1]: as configured
  * (switch.buffer_bytes) or derived from its ports (switch.buffer_per_port_per_gbps). */
 uint64_t sb_switch_buffer_for_rates(const struct sb_switch_params *p, const uint64_t *rate_bps, uint16_t nports);

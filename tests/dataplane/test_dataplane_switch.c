@@ -16,6 +16,11 @@
  *                          with floods, refusals, expulsions and transmissions mixed
  *   test_ecn_enqueue       step marking at enqueue marks ECT packets above K with a valid
  *                          checksum, never Not-ECT ones
+ *   test_ecn_red           RED at enqueue and at dequeue, frame by frame against the rule
+ *                          written out (no mark at or below kmin, probability pmax·(q − kmin)/
+ *                          (kmax − kmin) from the switch's stream, a mark above kmax; the queue
+ *                          with the packet at enqueue, behind it at dequeue; Not-ECT frames
+ *                          draw nothing): the simulator's decision (net/sched.h) on real frames
  *   test_first_window      the first tcp.first_rtt_bytes of a TCP flow are tagged, from its SYN
  *   test_setup_errors      scenarios the switch cannot run are refused at the right key
  */
@@ -302,6 +307,87 @@ static void test_ecn_enqueue(void **state)
 	sb_scenario_free(&sc);
 }
 
+/* A sink that keeps the ECN field of every IPv4 frame it is given, in order. */
+struct ecn_log {
+	uint8_t ecn[256];
+	unsigned n;
+};
+static bool log_room(void *ctx, uint16_t port)
+{
+	(void)ctx;
+	(void)port;
+	return true;
+}
+static void log_send(void *ctx, uint16_t port, const uint8_t *f, uint32_t len)
+{
+	struct ecn_log *l = ctx;
+	(void)port;
+	(void)len;
+	assert_true(l->n < 256);
+	l->ecn[l->n++] = f[15] & 3;
+}
+
+/* RED between 20 and 80 KB with pmax 0.8, drawing from r: the definition. */
+static bool red_marks(uint64_t q, struct sb_rng *r)
+{
+	const uint64_t kmin = 20000, kmax = 80000, pmax = (uint64_t)(0.8 * 4294967295.0);
+	if (q <= kmin)
+		return false;
+	if (q > kmax)
+		return true;
+	return (sb_rng_u64(r) >> 32) < (uint64_t)(((unsigned __int128)pmax * (q - kmin)) / (kmax - kmin));
+}
+
+static void test_ecn_red(void **state)
+{
+	(void)state;
+	for (int dequeue = 0; dequeue < 2; dequeue++) {
+		struct sb_dp_switch sw;
+		struct sb_scenario sc;
+		char text[512];
+		snprintf(text, sizeof(text),
+			 "topology: { type = \"single\"; hosts = 4; host_rate_gbps = 1.0; };\n"
+			 "switch: { scheme = \"dt\"; buffer_bytes = 1000000; ecn_mode = \"red\"; ecn_kmin_bytes = 20000.0;\n"
+			 "  ecn_kmax_bytes = 80000.0; ecn_pmax = 0.8; ecn_at = \"%s\"; dt: { alpha = 8.0; }; };\n",
+			 dequeue ? "dequeue" : "enqueue");
+		make_switch(&sw, &sc, text, 4);
+		struct sb_rng r = sw.rng;
+		const unsigned n = 100;
+		/* every fifth frame Not-ECT, but not those that meet the queue at exactly kmin (frame 19
+		 * at enqueue, 79 at dequeue): a draw taken there would shift every later decision */
+		bool want[100];
+		unsigned marks = 0;
+		uint8_t f[1514];
+		for (unsigned i = 0; i < n; i++) {
+			bool ect = i % 5 != 3;
+			sb_dp_switch_receive(&sw, 0, f, frame(f, 0, 1, 0, ect ? SB_ECN_ECT0 : SB_ECN_NOT_ECT, 1000));
+			want[i] = !dequeue && ect && red_marks((i + 1) * 1000ull, &r);
+		}
+		if (dequeue)
+			for (unsigned i = 0; i < n; i++)
+				want[i] = i % 5 != 3 && red_marks((n - 1 - i) * 1000ull, &r);
+		struct ecn_log log = { .n = 0 };
+		struct sb_dp_sink sink = { &log, log_room, log_send };
+		for (int step = 0; step < 10000 && log.n < n; step++) {
+			vclock += 10 * SB_US;
+			sb_dp_switch_transmit(&sw, 1, vclock, &sink);
+		}
+		assert_int_equal(log.n, n);
+		for (unsigned i = 0; i < n; i++) {
+			uint8_t ecn = want[i] ? SB_ECN_CE : i % 5 != 3 ? SB_ECN_ECT0 : SB_ECN_NOT_ECT;
+			if (log.ecn[i] != ecn)
+				fail_msg("ecn_at = %s, frame %u: ECN %u, expected %u", dequeue ? "dequeue" : "enqueue", i,
+					 log.ecn[i], ecn);
+			marks += want[i];
+		}
+		assert_int_equal(sw.port[1].qs[0].ecn_marked, marks);
+		print_message("ecn_at = %s: %u of %u frames marked\n", dequeue ? "dequeue" : "enqueue", marks, n);
+		assert_true(marks > 20 && marks < 75); /* some in the band, all above kmax, none below */
+		sb_dp_switch_fini(&sw);
+		sb_scenario_free(&sc);
+	}
+}
+
 static void test_first_window(void **state)
 {
 	(void)state;
@@ -370,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_occamy_expels),
 		cmocka_unit_test(test_conservation),
 		cmocka_unit_test(test_ecn_enqueue),
+		cmocka_unit_test(test_ecn_red),
 		cmocka_unit_test(test_first_window),
 		cmocka_unit_test(test_setup_errors),
 	};

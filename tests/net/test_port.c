@@ -96,8 +96,8 @@ static void compare_new(void)
 		compared++;
 	}
 	assert_memory_equal(port.deficit, model.deficit, sizeof(model.deficit));
-	assert_int_equal(port.drr_turn, model.turn);
-	assert_int_equal(port.drr_next, model.next);
+	assert_int_equal(port.turn.granted, model.turn);
+	assert_int_equal(port.turn.next, model.next);
 }
 
 static void enqueue(uint8_t prio, uint32_t size)

@@ -23,22 +23,22 @@ static void test_ecn_step_and_red(void **state)
 	struct sb_rng rng;
 	sb_rng_init(&rng, 1, SB_STREAM_TEST);
 	struct sb_ecn_cfg step = { .kmin = 65000, .kmax = 65000, .pmax_q32 = UINT32_MAX, .mode = SB_ECN_STEP };
-	assert_false(sb_ecn_decide(&step, 65000, &rng));
-	assert_true(sb_ecn_decide(&step, 65001, &rng));
+	assert_false(sb_sched_ecn_decide(&step, 65000, &rng));
+	assert_true(sb_sched_ecn_decide(&step, 65001, &rng));
 	struct sb_ecn_cfg off = step;
 	off.mode = SB_ECN_OFF;
-	assert_false(sb_ecn_decide(&off, 10000000, &rng));
+	assert_false(sb_sched_ecn_decide(&off, 10000000, &rng));
 	/* RED between 100 KB and 400 KB with pmax 0.2: at 250 KB the probability is 0.1 */
 	struct sb_ecn_cfg red = { .kmin = 100000, .kmax = 400000, .pmax_q32 = (uint32_t)(0.2 * 4294967295.0),
 				  .mode = SB_ECN_RED };
-	assert_false(sb_ecn_decide(&red, 100000, &rng));
+	assert_false(sb_sched_ecn_decide(&red, 100000, &rng));
 	for (int i = 0; i < 100; i++) /* above kmax every packet is marked, not 20 % of them */
-		assert_true(sb_ecn_decide(&red, 400001 + 1000 * (uint64_t)i, &rng));
+		assert_true(sb_sched_ecn_decide(&red, 400001 + 1000 * (uint64_t)i, &rng));
 	const double at[] = { 130000, 250000, 370000 };
 	for (int k = 0; k < 3; k++) {
 		int marks = 0, n = 400000;
 		for (int i = 0; i < n; i++)
-			marks += sb_ecn_decide(&red, (uint64_t)at[k], &rng);
+			marks += sb_sched_ecn_decide(&red, (uint64_t)at[k], &rng);
 		double expect = 0.2 * (at[k] - 100000) / 300000;
 		assert_true(fabs((double)marks / n - expect) < 0.003);
 	}
@@ -109,7 +109,7 @@ static void test_ecn_thresholds_saturate(void **state)
 	for (uint16_t p = 0; p < leaf->nports; p++) {
 		assert_true(leaf->ports[p].profile->ecn[1].kmin == UINT64_MAX);
 		assert_true(leaf->ports[p].profile->ecn[1].kmax == UINT64_MAX);
-		assert_false(sb_ecn_decide(&leaf->ports[p].profile->ecn[1], UINT64_MAX - 1, &sim.net.switches[0]->rng));
+		assert_false(sb_sched_ecn_decide(&leaf->ports[p].profile->ecn[1], UINT64_MAX - 1, &sim.net.switches[0]->rng));
 	}
 	sb_sim_free(&sim);
 	sb_scenario_free(&sc);
