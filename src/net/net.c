@@ -7,6 +7,7 @@
 #include <string.h>
 #include "core/util.h"
 #include "net/deadlock.h"
+#include "net/sched.h"
 
 /* The shared copy of a port profile: ports of equal configuration get the same one. */
 static const struct sb_port_profile *intern_profile(struct sb_net *net, const struct sb_port_profile *profile)
@@ -22,10 +23,8 @@ static const struct sb_port_profile *intern_profile(struct sb_net *net, const st
 
 static void set_quanta(struct sb_port_profile *profile, const double weight[SB_NPRIO], double quantum_bytes)
 {
-	for (int q = 0; q < SB_NPRIO; q++) {
-		double quantum = weight[q] * quantum_bytes;
-		profile->quantum[q] = quantum < 1 ? 1 : (uint32_t)quantum;
-	}
+	for (int q = 0; q < SB_NPRIO; q++)
+		profile->quantum[q] = sb_sched_quantum(weight[q], quantum_bytes);
 }
 
 static void configure_nic(struct sb_net *net, struct sb_host *h, const struct sb_host_params *p)
