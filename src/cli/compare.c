@@ -249,7 +249,8 @@ static long parse_schemes(const char *arg, char ***out)
 static int check_scenario(const struct options *o, const char *scheme_set, bool *lossy_only, struct sb_error *err)
 {
 	const char **sets = sb_xcalloc(o->nsets + 1, sizeof(*sets));
-	memcpy(sets, o->sets, o->nsets * sizeof(*sets));
+	if (o->nsets) /* no --set: o->sets is NULL, which memcpy may not be given even for 0 bytes */
+		memcpy(sets, o->sets, o->nsets * sizeof(*sets));
 	sets[o->nsets] = scheme_set;
 	struct sb_scenario sc;
 	sb_scenario_defaults(&sc);
