@@ -1,5 +1,5 @@
 /*
- * world.h — what a running workload may do in the simulation, and nothing else.
+ * world.h — what a running workload may do in the run, and nothing else.
  *
  * A generator asks how many hosts and racks there are and where a host sits, reads the clock,
  * schedules its next arrival, creates flows and incast queries, and reports a failure at one of
@@ -7,7 +7,8 @@
  * (and through them the network) of the layers below, and what only the layers above know
  * (the scenario's messages and files, the queries the report keeps) as hooks their owner
  * fills. So nothing of the workload layer names the scenario or the simulation, and world.c is
- * the only file of the types that looks inside the network and the flows.
+ * the only file of the types that looks inside the network and the flows (filefeed.c, the file
+ * type's feed, also reserves flow ids and event sequence numbers there: filefeed.h says why).
  */
 #ifndef SB_WORKLOAD_WORLD_H
 #define SB_WORKLOAD_WORLD_H
@@ -55,7 +56,6 @@ struct sb_wl_run {
 	struct sb_wl_env env;                 /* places messages at the run's scenario */
 	void *state;                          /* the type's (ops->start allocates, ops->free frees) */
 };
-
 
 uint32_t sb_world_hosts(const struct sb_wl_world *w);
 uint32_t sb_world_racks(const struct sb_wl_world *w);
