@@ -109,9 +109,6 @@ layers_below = $(shell awk -v l=$(1) '$$1 == "layer" { r[$$2] = $$3; n[++k] = $$
 	END { for (i = 1; i <= k; i++) if (n[i] == l || r[n[i]] < r[l]) print r[n[i]], i, n[i] }' tools/layers.txt | \
 	sort -k1,1nr -k2,2n | awk '{ print $$3 }')
 layer_libs  = $(foreach l,$(call layers_below,$(1)),$(BUILD)/lib/libsb_$(l).a)
-# the archives as a group: the layers of the network still call up into sim/ (the climbs of
-# tools/layers.txt), which a single left-to-right pass would leave unresolved
-link_group  = -Wl,--start-group $(1) -Wl,--end-group
 LAYER_OBJ_scenario := $(BUILD)/gen/default_scenario.o
 LAYER_OBJ_core     := $(BUILD)/gen/commit.o
 define LAYER_ARCHIVE
@@ -140,13 +137,13 @@ $(BUILD)/src/cli/mpi/%.o: src/cli/mpi/%.c
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/sharebuf: $(BUILD)/src/cli/main.o $(MPI_OBJ) $(CLI_LIBS)
-	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(CLI_LIBS)) -o $@ $(LDLIBS) $(MPI_LDLIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(CLI_LIBS) -o $@ $(LDLIBS) $(MPI_LDLIBS)
 
 # the software switch of the testbed (docs/testbed.md): the data plane's layer and those below
 # it, so no object of the simulator (src/sim/, same rank) can be linked in
 # (tests/dataplane/test_switch_symbols.c checks the program's symbols)
 $(BUILD)/sharebuf-switch: $(BUILD)/src/dataplane/main.o $(SWITCH_LIBS)
-	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(SWITCH_LIBS)) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(SWITCH_LIBS) -o $@ $(LDLIBS)
 # its test and benchmark traffic, run in the hosts' namespaces
 $(BUILD)/dp-udp: bench/dp_udp.c
 	@mkdir -p $(dir $@)
@@ -159,7 +156,7 @@ $(BUILD)/mem-latency: bench/mem_latency.c
 
 # The testbed's load generator (docs/testbed.md): the simulator's workloads on real sockets.
 $(BUILD)/sharebuf-load: $(BUILD)/src/load/main.o $(LOAD_LIBS)
-	$(CC) $(CFLAGS) $(filter %.o,$^) $(call link_group,$(LOAD_LIBS)) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(filter %.o,$^) $(LOAD_LIBS) -o $@ $(LDLIBS)
 
 # The tests' helpers (tests/testlib.h), one archive: testlib.o needs only core, the others
 # (tests/LAYER/*lib.c) their layer, so a test links the part it calls and no more.
@@ -170,25 +167,20 @@ $(BUILD)/tests/libtl.a: $(TL_OBJ)
 # tests include "testlib.h" and their directory's harnesses from any directory of tests/
 $(BUILD)/tests/%.o: CFLAGS += -Itests
 
-# A test of tests/LAYER/ links the archives of LAYER and of the lower ranks only: a test (or a
-# layer's code it calls) that needs a higher layer fails to link. The layers of the network
-# still call up into the simulated world (the `climbs` of tools/layers.txt: struct sb_sim,
-# sb_node_receive), so for now their tests link every archive; a layer leaves this list when
-# its climbs are gone, and then its tests link like the others'. The scenario's tests are in
-# the same case while the transports climb: the whole validation looks transports up by name
-# (src/scenario/validate_workloads.c), and the transports' objects call into sim/.
-CLIMBING_LAYERS := net topo transport workload
-CLIMBING_USERS  := scenario dataplane
-test_libs = $(if $(filter $(1),$(CLIMBING_LAYERS) $(CLIMBING_USERS)),$(LAYER_LIBS),$(call layer_libs,$(1)))
+# A test of tests/LAYER/ links the archives of LAYER and of the lower ranks only, once each
+# and highest first, with no link group: a test (or a layer's code it calls) that needs a
+# higher layer is an undefined symbol, so a test lives in the lowest layer whose archives it
+# links with (docs/testing.md).
 define TEST_LAYER
-$(BUILD)/tests/$(1)/%: $(BUILD)/tests/$(1)/%.o $(BUILD)/tests/libtl.a $(call test_libs,$(1))
-	$$(CC) $$(CFLAGS) -fno-lto $$(filter %.o,$$^) $$(call link_group,$(BUILD)/tests/libtl.a $(call test_libs,$(1))) \
+$(BUILD)/tests/$(1)/%: $(BUILD)/tests/$(1)/%.o $(BUILD)/tests/libtl.a $(call layer_libs,$(1))
+	$$(CC) $$(CFLAGS) -fno-lto $$(filter %.o,$$^) $(BUILD)/tests/libtl.a $(call layer_libs,$(1)) \
 		-o $$@ $$(LDLIBS) $$(TEST_LDLIBS)
 endef
 $(foreach l,$(LAYERS),$(eval $(call TEST_LAYER,$(l))))
-# the real-time tests drive the programs and the load generator's code: every archive
-$(BUILD)/tests/realtime/%: $(BUILD)/tests/realtime/%.o $(BUILD)/tests/libtl.a $(LAYER_LIBS)
-	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(call link_group,$(BUILD)/tests/libtl.a $(LAYER_LIBS)) \
+# the real-time tests drive the programs and the load generator's code: every archive, in the
+# load generator's order (it is the top layer, so its list holds every layer)
+$(BUILD)/tests/realtime/%: $(BUILD)/tests/realtime/%.o $(BUILD)/tests/libtl.a $(LOAD_LIBS)
+	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(BUILD)/tests/libtl.a $(LOAD_LIBS) \
 		-o $@ $(LDLIBS) $(TEST_LDLIBS)
 # the switch's program tests run the switch and its traffic tool
 $(BUILD)/tests/dataplane/test_dataplane_veth: | $(BUILD)/sharebuf-switch $(BUILD)/dp-udp
@@ -205,7 +197,7 @@ $(BUILD)/tests/cli/test_cli: | $(BUILD)/sharebuf $(BUILD)/sharebuf-load $(BUILD)
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 $(BUILD)/tests/cli/test_fuzz_regressions: $(BUILD)/tests/cli/test_fuzz_regressions.o \
 		$(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/libtl.a $(CLI_LIBS)
-	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(call link_group,$(BUILD)/tests/libtl.a $(CLI_LIBS)) \
+	$(CC) $(CFLAGS) -fno-lto $(filter %.o,$^) $(BUILD)/tests/libtl.a $(CLI_LIBS) \
 		-o $@ $(LDLIBS) $(TEST_LDLIBS)
 
 # The README's two commands. Each first installs missing Debian packages, then re-enters make

@@ -315,7 +315,7 @@ round; when the port's queue is full, tail drop then takes the tails of the same
 their tail-loss probes, every time, and those flows wait for the RTO. Real hosts do not keep such step: their
 packets leave with tens of µs of software noise. host.send_jitter_us (src/net/port.c) gives
 each packet a host sends U[0, J] of extra delay on its link, in order, from a random stream
-per host (tests/transport/test_send_jitter.c).
+per host (tests/sim/test_send_jitter.c).
 
 EOF
 band() { awk -F, -v side="$1" -v c="$2" 'NR > 1 && $3 == side { s += $c; n++ } END { printf "%.1f", n ? s / n : 0 }' "$R/fct_bands.csv"; }

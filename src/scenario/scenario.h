@@ -101,9 +101,6 @@ char *sb_scenario_path(const struct sb_scenario *sc, const char *key, const char
  * sb_scenario_path of sc (workload/ops.h). */
 struct sb_wl_env sb_scenario_workload_env(const struct sb_scenario *sc, size_t wi);
 
-/* "dctcp|cubic|...": the registered transports, for messages. */
-void sb_transport_names(char *buf, size_t n);
-
 /* Cross-field checks the tables cannot express (e.g. a host index beyond the topology):
  * sb_scenario_validate_net's, then each workload's (validate_workloads.c). */
 int sb_scenario_validate(const struct sb_scenario *sc, struct sb_error *err);

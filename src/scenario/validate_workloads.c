@@ -14,15 +14,6 @@
 #include "scenario/validate_internal.h"
 #include "transport/transport.h"
 
-void sb_transport_names(char *buf, size_t n)
-{
-	const char *names[32];
-	size_t count = 0;
-	for (const struct sb_transport_ops *const *t = sb_transport_all(); t && *t && count < 32; t++)
-		names[count++] = (*t)->name;
-	sb_list_names(buf, n, names, count);
-}
-
 /* The keys every type shares, then the type's own checks (its ops->validate). */
 static int validate_workload(const struct sb_scenario *sc, size_t index, const struct sb_topo_shape *s,
 			     struct sb_error *err)

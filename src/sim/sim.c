@@ -63,6 +63,22 @@ int32_t sb_query_new(struct sb_sim *sim, uint32_t host, sb_time start, uint16_t 
 	return (int32_t)sim->nqueries++;
 }
 
+/* The workloads' hooks (workload/world.h): their keys are the scenario's, their queries the
+ * report's. */
+static struct sb_wl_env workload_env(const void *sc, size_t wi)
+{
+	return sb_scenario_workload_env(sc, wi);
+}
+
+static int32_t workload_query(void *ctx, uint32_t host, sb_time start, uint16_t responses, uint32_t responder,
+			      uint64_t bytes, const struct sb_transport_ops *ops)
+{
+	struct sb_sim *sim = ctx;
+	int32_t q = sb_query_new(sim, host, start, responses, responder, bytes);
+	sim->queries[q].ops = ops;
+	return q;
+}
+
 int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_error *err)
 {
 	memset(sim, 0, sizeof(*sim));
@@ -99,8 +115,13 @@ int sb_sim_build(struct sb_sim *sim, const struct sb_scenario *sc, struct sb_err
 		sb_net_configure_hosts(&sim->net, &sc->host);
 	/* Workloads first: they only create flows and schedule events, and they tell which
 	 * priorities carry lossless traffic (file workloads per line), which the MMUs need. */
+	sim->wl = (struct sb_wl_world){
+		.flows = &sim->flows, .workloads = sc->workloads, .nworkloads = sc->nworkloads,
+		.env = workload_env, .env_ctx = sc, .seed = sim->seed, .arrivals_end = sim->arrivals_end,
+		.query_new = workload_query, .query_ctx = sim,
+	};
 	if (rc == 0)
-		rc = sb_workloads_start(sim, err);
+		rc = sb_workloads_start(&sim->wl, err);
 	for (uint32_t s = 0; rc == 0 && s < sim->net.nswitches; s++) {
 		sb_net_configure_switch_ports(&sim->net, sim->net.switches[s], &sc->sw);
 		rc = sb_switch_init_mmus(&sim->net, sim->net.switches[s], &sc->sw, sb_scenario_mmu_maker, (void *)sc, err);
@@ -206,7 +227,7 @@ int sb_sim_check(struct sb_sim *sim, struct sb_error *err)
 void sb_sim_free(struct sb_sim *sim)
 {
 	sb_report_free(sim);
-	sb_workloads_free(sim);
+	sb_workloads_free(&sim->wl);
 	for (uint32_t i = 0; i < sim->net.nnodes; i++)
 		if (sim->net.nodes[i]->kind == SB_NODE_HOST)
 			sb_rdma_nic_free(((struct sb_host *)sim->net.nodes[i])->rdma);

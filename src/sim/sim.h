@@ -23,6 +23,7 @@
 #include "transport/flow.h"
 #include "transport/flows.h"
 #include "transport/transport.h"
+#include "workload/world.h"
 
 struct sb_query {
 	sb_time start;
@@ -36,7 +37,6 @@ struct sb_query {
 
 struct sb_occupancy_sink;
 struct sb_report_streams;
-struct sb_wl_runtime;
 
 struct sb_sim {
 	/* the network: engine, nodes, routes, counters (net/net.h); first, so that the engine
@@ -62,7 +62,9 @@ struct sb_sim {
 	sb_time arrivals_end;
 	struct sb_occupancy_sink *occ;
 	struct sb_report_streams *streams; /* outputs written as the run goes (report.h), or NULL */
-	struct sb_wl_runtime *wl;  /* workload generators (workload.c) */
+	/* what the workloads see of the run, their generators included (workload/world.h):
+	 * sb_sim_build fills it, its query hook is sb_query_new's */
+	struct sb_wl_world wl;
 };
 
 /* --- lifecycle --- */

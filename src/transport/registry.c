@@ -2,6 +2,7 @@
  * registry.c — every transport by name. Adding a transport: write its file exporting a
  * struct sb_transport_ops and add one line to the list below.
  */
+#include <stdio.h>
 #include <string.h>
 #include "transport/transport.h"
 
@@ -32,3 +33,11 @@ const struct sb_transport_ops *sb_transport_find(const char *name)
 }
 
 const struct sb_transport_ops *const *sb_transport_all(void) { return transports; }
+
+void sb_transport_names(char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t i = 0; transports[i] && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? "|" : "", transports[i]->name);
+}

@@ -44,7 +44,7 @@
  * Without pacing, slow start sends two segments per ACK in trains one round apart; until
  * cwnd is about twice the BDP the queue they build drains between trains, so a round's
  * minimum RTT (HyStart++'s signal) stays near the base RTT and the exit comes at 2-3 BDP
- * (tests/transport/test_tcp_start.c measures it). Linux paces with the fq qdisc; this engine does not.
+ * (tests/sim/test_tcp_start.c measures it). Linux paces with the fq qdisc; this engine does not.
  */
 #include "transport/tcp_engine.h"
 

@@ -65,5 +65,8 @@ static inline int sb_transport_default_prio(const struct sb_transport_ops *ops)
 
 const struct sb_transport_ops *sb_transport_find(const char *name);
 const struct sb_transport_ops *const *sb_transport_all(void);
+/* "dctcp|cubic|...": the registered transports, for messages (truncated to n); here, beside
+ * the list, so that every layer that names a transport in a message can say which exist. */
+void sb_transport_names(char *buf, size_t n);
 
 #endif

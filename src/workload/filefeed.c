@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/util.h"
-#include "sim/sim.h"
+#include "net/net.h"
+#include "transport/flows.h"
 #include "transport/transport.h"
 #include "workload/flowfile.h"
-#include "workload/workload.h"
+#include "workload/world.h"
 
 /* How far ahead of the next pending record the feed reads: two wheel spans, so that a record
  * read when the previous one starts is still beyond the wheel (core/event.h). */
@@ -27,14 +28,14 @@ struct query_note {
 	int line;
 };
 
-/* A query of the file: its id there, and its number in sim->queries. */
+/* A query of the file: its id there, and the id the world's query hook gave it. */
 struct query_map {
 	int64_t query;
 	int32_t q;
 };
 
 struct sb_filefeed {
-	struct sb_sim *sim;
+	struct sb_wl_world *world;
 	char *path;
 	struct sb_flowfile names; /* transports; all records only when `in_memory` */
 	const struct sb_transport_ops **ops; /* per transport of `names` */
@@ -71,7 +72,7 @@ static const struct sb_transport_ops *ops_of(const struct sb_filefeed *feed, con
 
 static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint64_t index)
 {
-	struct sb_sim *sim = feed->sim;
+	struct sb_net *net = feed->world->flows->net;
 	/* a transport named for the first time: known? (the first unknown is reported, at its
 	 * first line, once the whole file read well) */
 	for (; feed->checked_transports < feed->names.ntransports; feed->checked_transports++) {
@@ -84,9 +85,9 @@ static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint6
 	if (feed->unknown && !feed->unknown_line && r->transport == feed->unknown)
 		feed->unknown_line = r->line; /* the first line (in start order) that names it */
 	if (r->klass == SB_CLASS_LOSSLESS)
-		sim->net.lossless_prio_mask |= (uint8_t)(1u << r->priority);
+		net->lossless_prio_mask |= (uint8_t)(1u << r->priority);
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
-	if ((at >> SB_TICK_BITS) - sim->net.engine.eq.cur_tick < SB_WHEEL_SIZE)
+	if ((at >> SB_TICK_BITS) - net->engine.eq.cur_tick < SB_WHEEL_SIZE)
 		feed->n_near++; /* records are in start order: these are the first ones */
 	if (r->query >= 0) {
 		if (feed->nnotes == feed->notes_cap) {
@@ -104,7 +105,7 @@ static void note(struct sb_filefeed *feed, const struct sb_flow_record *r, uint6
 static int check_streaming(struct sb_filefeed *feed, struct sb_error *err)
 {
 	struct sb_flowfile_cursor c;
-	if (sb_flowfile_open(&c, feed->path, feed->sim->net.nhosts, &feed->names, err))
+	if (sb_flowfile_open(&c, feed->path, feed->world->flows->net->nhosts, &feed->names, err))
 		return -1;
 	struct sb_flow_record r;
 	double prev = 0;
@@ -185,9 +186,9 @@ static int make_queries(struct sb_filefeed *feed, struct sb_error *err)
 			uint64_t bytes = 0;
 			for (size_t j = g[k].a; j < g[k].b; j++)
 				bytes += v[j].size;
-			int32_t q = sb_query_new(feed->sim, r0->dst, feed->start + sb_time_from_us(r0->start_us),
-						 (uint16_t)(g[k].b - g[k].a), r0->src, bytes);
-			feed->sim->queries[q].ops = ops_of(feed, r0->transport);
+			struct sb_wl_world *w = feed->world;
+			int32_t q = w->query_new(w->query_ctx, r0->dst, feed->start + sb_time_from_us(r0->start_us),
+						 (uint16_t)(g[k].b - g[k].a), r0->src, bytes, ops_of(feed, r0->transport));
 			feed->qmap[feed->nq++] = (struct query_map){ r0->query, q };
 		}
 		qsort(feed->qmap, feed->nq, sizeof(*feed->qmap), cmp_qmap);
@@ -261,13 +262,13 @@ static void push_pending(struct sb_filefeed *feed, sb_time at)
 /* Create and schedule feed->next, then read the one after it. */
 static void schedule_next(struct sb_filefeed *feed)
 {
-	struct sb_sim *sim = feed->sim;
+	struct sb_flows *flows = feed->world->flows;
 	const struct sb_flow_record *r = &feed->next;
 	uint64_t i = feed->read++;
 	uint32_t id = feed->first_id + (uint32_t)i;
 	sb_time at = feed->start + sb_time_from_us(r->start_us);
 	int32_t q = query_of(feed, r->query);
-	struct sb_flow *f = sb_flow_create_reserved(&sim->flows, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
+	struct sb_flow *f = sb_flow_create_reserved(flows, id, r->src, r->dst, r->size_bytes, at, ops_of(feed, r->transport));
 	f->prio = (uint8_t)r->priority;
 	f->lossless = r->klass == SB_CLASS_LOSSLESS;
 	f->kind = (uint8_t)(q >= 0 ? SB_KIND_INCAST : SB_KIND_FILE);
@@ -275,9 +276,9 @@ static void schedule_next(struct sb_filefeed *feed)
 	/* the first records go into the wheel at build time, as they always did; the others
 	 * take the sequence number they would have had then */
 	if (i < feed->n_near)
-		sb_at(&sim->net.engine, at, file_start, feed, id);
+		sb_at(&flows->net->engine, at, file_start, feed, id);
 	else
-		sb_schedule_reserved(&sim->net.engine.eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
+		sb_schedule_reserved(&flows->net->engine.eq, at, file_start, feed, id, feed->first_seq + (i - feed->n_near));
 	push_pending(feed, at);
 	fetch(feed);
 }
@@ -301,25 +302,29 @@ static void file_start(void *obj, uint64_t id)
 	feed->phead = (feed->phead + 1) % feed->pcap;
 	feed->plen--;
 	top_up(feed);
-	sb_flow_start(&feed->sim->flows, sb_flow_get(&feed->sim->flows, (uint32_t)id));
+	struct sb_flows *flows = feed->world->flows;
+	sb_flow_start(flows, sb_flow_get(flows, (uint32_t)id));
 }
 
 /* --- build --- */
 
-int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_filefeed **out, struct sb_error *err)
+int sb_filefeed_start(struct sb_wl_world *w, const struct sb_wl_env *env, const char *path, sb_time start,
+		      struct sb_filefeed **out, struct sb_error *err)
 {
 	struct sb_filefeed *feed = sb_xcalloc(1, sizeof(*feed));
+	struct sb_net *net = w->flows->net;
 	*out = feed;
-	feed->sim = sim;
+	feed->world = w;
 	feed->start = start;
-	feed->path = sb_workload_flow_path(sim->sc, wi);
 	char key[48], why[sizeof(err->msg)];
-	snprintf(key, sizeof(key), "workloads.%zu.path", wi);
-	uint8_t mask = sim->net.lossless_prio_mask;
+	snprintf(key, sizeof(key), "workloads.%zu.path", env->index);
+	/* relative to the scenario file that set the key, as the scenario resolves it */
+	feed->path = env->path(env->ctx, key, path ? path : "");
+	uint8_t mask = net->lossless_prio_mask;
 	int sorted = check_streaming(feed, err);
 	if (sorted == 0) {
 		/* not in start order: sort it in memory, and check that instead */
-		sim->net.lossless_prio_mask = mask;
+		net->lossless_prio_mask = mask;
 		sb_flowfile_free(&feed->names);
 		free(feed->ops);
 		free(feed->notes);
@@ -330,7 +335,7 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 		feed->unknown_line = 0;
 		feed->unknown = NULL;
 		feed->in_memory = true;
-		if (sb_flowfile_load(feed->path, sim->net.nhosts, &feed->names, err) == 0) {
+		if (sb_flowfile_load(feed->path, net->nhosts, &feed->names, err) == 0) {
 			for (size_t i = 0; i < feed->names.n; i++)
 				note(feed, &feed->names.flows[i], i);
 			sorted = 1;
@@ -340,24 +345,24 @@ int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_fi
 	}
 	if (sorted < 0) {
 		snprintf(why, sizeof(why), "%s", err->msg);
-		return sb_scenario_fail(sim->sc, key, err, "%s", why);
+		return sb_wl_fail(env, "path", err, "%s", why);
 	}
 	if (feed->unknown_line) {
 		char known[256];
 		sb_transport_names(known, sizeof(known));
-		return sb_scenario_fail(sim->sc, key, err, "%s:%d: column transport: unknown transport \"%s\", expected one of %s",
-					feed->path, feed->unknown_line, feed->unknown, known);
+		return sb_wl_fail(env, "path", err, "%s:%d: column transport: unknown transport \"%s\", expected one of %s",
+				  feed->path, feed->unknown_line, feed->unknown, known);
 	}
-	if (feed->n >= UINT32_MAX - sim->flows.table.next_id)
-		return sb_scenario_fail(sim->sc, key, err, "%s: %llu flows, expected fewer than %u in one run", feed->path,
-					(unsigned long long)feed->n, UINT32_MAX - 1);
+	if (feed->n >= UINT32_MAX - w->flows->table.next_id)
+		return sb_wl_fail(env, "path", err, "%s: %llu flows, expected fewer than %u in one run", feed->path,
+				  (unsigned long long)feed->n, UINT32_MAX - 1);
 	if (make_queries(feed, err))
 		return -1;
-	feed->first_id = sb_flow_table_reserve(&sim->flows.table, (uint32_t)feed->n);
-	feed->first_seq = sb_eventq_reserve(&sim->net.engine.eq, feed->n - feed->n_near);
-	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, sim->net.nhosts, &feed->names, err)) {
+	feed->first_id = sb_flow_table_reserve(&w->flows->table, (uint32_t)feed->n);
+	feed->first_seq = sb_eventq_reserve(&net->engine.eq, feed->n - feed->n_near);
+	if (!feed->in_memory && sb_flowfile_open(&feed->cur, feed->path, net->nhosts, &feed->names, err)) {
 		snprintf(why, sizeof(why), "%s", err->msg);
-		return sb_scenario_fail(sim->sc, key, err, "%s", why);
+		return sb_wl_fail(env, "path", err, "%s", why);
 	}
 	feed->next.start_us = 0;
 	fetch(feed);

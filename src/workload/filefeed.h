@@ -35,12 +35,16 @@
 
 struct sb_error;
 struct sb_filefeed;
-struct sb_sim;
+struct sb_wl_env;
+struct sb_wl_world;
 
-/* Check workload `wi`'s flow list and schedule its first records, its flows starting at
- * `start`; sets sim->net.lossless_prio_mask bits. *out is the feed to free with the workloads;
- * -1 with err set ("workloads.N.path: FILE:LINE: ..."). */
-int sb_filefeed_start(struct sb_sim *sim, size_t wi, sb_time start, struct sb_filefeed **out, struct sb_error *err);
+/* Check the flow list of workload env->index, `path` as its key `path` says it (NULL = ""),
+ * opened where env->path resolves it, and schedule its first records, its flows starting at
+ * `start`; sets the lossless priorities' bits of the network (w->flows->net). *out is the feed
+ * to free with the workloads; -1 with err set through env->fail ("workloads.N.path:
+ * FILE:LINE: ..."). */
+int sb_filefeed_start(struct sb_wl_world *w, const struct sb_wl_env *env, const char *path, sb_time start,
+		      struct sb_filefeed **out, struct sb_error *err);
 void sb_filefeed_free(struct sb_filefeed *feed);
 
 #endif

@@ -12,8 +12,8 @@
  * The hooks see the scenario only through what this layer defines: the numbers they check
  * against (struct sb_wl_shape), what an estimate needs (struct sb_wl_estimate_in) and one
  * struct sb_wl_env that places a message and opens a file the way the scenario that set the key
- * says (its owner, sim/ today, fills it). The running generator reaches the simulation only
- * through workload/world.h.
+ * says (its owner fills it: the scenario's sb_scenario_workload_env, through sim/). The running
+ * generator reaches the run only through workload/world.h (struct sb_wl_world).
  */
 #ifndef SB_WORKLOAD_OPS_H
 #define SB_WORKLOAD_OPS_H

@@ -123,7 +123,8 @@ static const char *input_file(const void *params, const char **key, bool *builti
 static int start(struct sb_wl_run *r, struct sb_error *err)
 {
 	struct sb_filefeed *feed = NULL;
-	int rc = sb_filefeed_start(r->sim, r->index, r->start, &feed, err);
+	const struct sb_wl_file *p = r->cfg->params;
+	int rc = sb_filefeed_start(r->world, &r->env, p->path, r->start, &feed, err);
 	r->state = feed;
 	return rc;
 }

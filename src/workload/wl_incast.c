@@ -120,9 +120,9 @@ struct state {
 };
 
 /* The one rack that answers queries from `rack` under next_rack and mirror_rack. */
-static inline uint32_t paired_rack(const struct sb_sim *sim, int responders, uint32_t rack)
+static inline uint32_t paired_rack(const struct sb_wl_world *w, int responders, uint32_t rack)
 {
-	uint32_t racks = sb_world_racks(sim);
+	uint32_t racks = sb_world_racks(w);
 	return responders == SB_RESP_MIRROR_RACK ? racks - 1 - rack : (rack + 1) % racks;
 }
 
@@ -131,16 +131,16 @@ static inline uint32_t paired_rack(const struct sb_sim *sim, int responders, uin
 static uint32_t responder_candidates(const struct sb_wl_incast *p, struct state *st, struct sb_wl_gen *g,
 				     uint32_t rack)
 {
-	const struct sb_sim *sim = g->run->sim;
-	uint32_t first = 0, count = sb_world_hosts(sim), n = 0;
+	const struct sb_wl_world *w = g->run->world;
+	uint32_t first = 0, count = sb_world_hosts(w), n = 0;
 	if (p->responders != SB_RESP_ANY) {
-		uint32_t r = paired_rack(sim, p->responders, rack);
+		uint32_t r = paired_rack(w, p->responders, rack);
 		if (p->responders == SB_RESP_RANDOM_RACK) {
-			r = (uint32_t)sb_rng_below(&g->rng, sb_world_racks(sim) - 1);
+			r = (uint32_t)sb_rng_below(&g->rng, sb_world_racks(w) - 1);
 			r = r < rack ? r : r + 1;
 		}
-		first = sb_world_rack_first(sim, r);
-		count = sb_world_rack_count(sim, r);
+		first = sb_world_rack_first(w, r);
+		count = sb_world_rack_count(w, r);
 	}
 	for (uint32_t h = first; h < first + count; h++)
 		if (h != g->host && !(st->receiver && st->receiver[h]))
@@ -154,7 +154,7 @@ static void issue_query(struct sb_wl_gen *g, sb_time now)
 	const struct sb_wl_run *r = g->run;
 	const struct sb_wl_incast *p = r->cfg->params;
 	struct state *st = r->state;
-	uint32_t n = responder_candidates(p, st, g, sb_world_rack_of(r->sim, g->host));
+	uint32_t n = responder_candidates(p, st, g, sb_world_rack_of(r->world, g->host));
 	uint32_t fanin = (uint32_t)p->fanin;
 	if (p->fanin_min > 0 && p->fanin_min < p->fanin)
 		fanin = (uint32_t)p->fanin_min + (uint32_t)sb_rng_below(&g->rng, (uint64_t)(p->fanin - p->fanin_min + 1));
@@ -191,7 +191,7 @@ static void query_event(void *obj, uint64_t arg)
 {
 	struct sb_wl_gen *g = obj;
 	(void)arg;
-	issue_query(g, sb_world_now(g->run->sim));
+	issue_query(g, sb_world_now(g->run->world));
 	sb_wl_arrivals_next(g, query_event);
 }
 
@@ -201,26 +201,26 @@ static void sync_event(void *obj, uint64_t arg)
 {
 	struct sb_wl_gen *s = obj;
 	struct state *st = s->run->state;
-	uint32_t hosts = sb_world_hosts(s->run->sim);
+	uint32_t hosts = sb_world_hosts(s->run->world);
 	(void)arg;
 	for (uint32_t h = 0; h < hosts; h++)
 		if (!st->receiver || st->receiver[h])
-			issue_query(&st->gens[h], sb_world_now(s->run->sim));
+			issue_query(&st->gens[h], sb_world_now(s->run->world));
 	sb_wl_arrivals_next(s, sync_event);
 }
 
 /* Responders a query of `host` can choose from at worst (random_rack: the smallest other rack). */
-static uint32_t fewest_candidates(const struct sb_sim *sim, const struct sb_wl_incast *p, const struct state *st,
+static uint32_t fewest_candidates(const struct sb_wl_world *w, const struct sb_wl_incast *p, const struct state *st,
 				  uint32_t host)
 {
-	uint32_t rack = sb_world_rack_of(sim, host), fewest = UINT32_MAX;
-	for (uint32_t r = 0; r < sb_world_racks(sim); r++) {
+	uint32_t rack = sb_world_rack_of(w, host), fewest = UINT32_MAX;
+	for (uint32_t r = 0; r < sb_world_racks(w); r++) {
 		bool used = p->responders == SB_RESP_ANY ||
-			    (p->responders == SB_RESP_RANDOM_RACK ? r != rack : r == paired_rack(sim, p->responders, rack));
+			    (p->responders == SB_RESP_RANDOM_RACK ? r != rack : r == paired_rack(w, p->responders, rack));
 		if (!used)
 			continue;
-		uint32_t n = 0, first = sb_world_rack_first(sim, r);
-		for (uint32_t h = first; h < first + sb_world_rack_count(sim, r); h++)
+		uint32_t n = 0, first = sb_world_rack_first(w, r);
+		for (uint32_t h = first; h < first + sb_world_rack_count(w, r); h++)
 			n += h != host && !(st->receiver && st->receiver[h]);
 		if (p->responders == SB_RESP_ANY)
 			fewest = fewest == UINT32_MAX ? n : fewest + n; /* every rack together */
@@ -234,10 +234,10 @@ static uint32_t fewest_candidates(const struct sb_sim *sim, const struct sb_wl_i
 static int check_fanin(const struct sb_wl_run *r, const struct sb_wl_incast *p, const struct state *st,
 		       struct sb_error *err)
 {
-	for (uint32_t h = 0; h < sb_world_hosts(r->sim); h++) {
+	for (uint32_t h = 0; h < sb_world_hosts(r->world); h++) {
 		if (st->receiver && !st->receiver[h])
 			continue;
-		uint32_t n = fewest_candidates(r->sim, p, st, h);
+		uint32_t n = fewest_candidates(r->world, p, st, h);
 		if ((int64_t)n < p->fanin)
 			return sb_wl_fail(&r->env, "fanin", err, "%lld responders per query, but host %u's queries can draw on only %u (responders = %s%s)",
 					  (long long)p->fanin, h, n, sb_responders_names[p->responders],
@@ -256,8 +256,8 @@ static int start(struct sb_wl_run *r, struct sb_error *err)
 {
 	const struct sb_wl_incast *p = r->cfg->params;
 	struct state *st = r->state = sb_xcalloc(1, sizeof(*st));
-	uint32_t hosts = sb_world_hosts(r->sim);
-	if (sb_world_racks(r->sim) < 2 && p->responders != SB_RESP_ANY)
+	uint32_t hosts = sb_world_hosts(r->world);
+	if (sb_world_racks(r->world) < 2 && p->responders != SB_RESP_ANY)
 		return sb_wl_fail(&r->env, "responders", err, "the topology has one rack; use responders = \"any\"");
 	if (p->cdf && *p->cdf) {
 		if (sb_wl_load_cdf(&r->env, p->cdf, &st->cdf, err))
@@ -281,7 +281,7 @@ static int start(struct sb_wl_run *r, struct sb_error *err)
 		/* its own stream, beyond every host's: adding it shifts no other draw */
 		struct sb_wl_gen *g = &st->sync;
 		*g = (struct sb_wl_gen){ .run = r, .host = UINT32_MAX, .mean_gap_ps = 1e12 / p->query_rate };
-		sb_rng_init(&g->rng, sb_world_seed(r->sim), SB_STREAM_WORKLOAD + ((uint64_t)r->index << 32) + hosts);
+		sb_rng_init(&g->rng, sb_world_seed(r->world), SB_STREAM_WORKLOAD + ((uint64_t)r->index << 32) + hosts);
 		sb_wl_arrivals_first(g, sync_event);
 	}
 	return 0;

@@ -89,15 +89,15 @@ struct state {
 	struct sb_wl_gen *gens;
 };
 
-static uint32_t pick_other_host(const struct sb_sim *sim, struct sb_rng *rng, uint32_t self, int policy)
+static uint32_t pick_other_host(const struct sb_wl_world *w, struct sb_rng *rng, uint32_t self, int policy)
 {
-	uint32_t rack = sb_world_rack_of(sim, self), hosts = sb_world_hosts(sim);
+	uint32_t rack = sb_world_rack_of(w, self), hosts = sb_world_hosts(w);
 	if (policy == SB_DEST_NEXT_RACK) {
-		uint32_t r = (rack + 1) % sb_world_racks(sim);
-		return sb_world_rack_first(sim, r) + (uint32_t)sb_rng_below(rng, sb_world_rack_count(sim, r));
+		uint32_t r = (rack + 1) % sb_world_racks(w);
+		return sb_world_rack_first(w, r) + (uint32_t)sb_rng_below(rng, sb_world_rack_count(w, r));
 	}
 	if (policy == SB_DEST_OTHER_RACK) {
-		uint32_t first = sb_world_rack_first(sim, rack), count = sb_world_rack_count(sim, rack);
+		uint32_t first = sb_world_rack_first(w, rack), count = sb_world_rack_count(w, rack);
 		uint32_t k = (uint32_t)sb_rng_below(rng, hosts - count);
 		/* hosts of a rack are contiguous: skip over our own */
 		return k < first ? k : k + count;
@@ -113,8 +113,8 @@ static void arrival(void *obj, uint64_t arg)
 	const struct sb_wl_poisson *p = r->cfg->params;
 	struct state *st = r->state;
 	(void)arg;
-	sb_time now = sb_world_now(r->sim);
-	uint32_t dst = pick_other_host(r->sim, &g->rng, g->host, p->dest);
+	sb_time now = sb_world_now(r->world);
+	uint32_t dst = pick_other_host(r->world, &g->rng, g->host, p->dest);
 	uint64_t size = sb_cdf_sample(&st->cdf, &g->rng);
 	sb_world_spawn(r, g->host, dst, size, now, SB_KIND_BACKGROUND);
 	sb_wl_arrivals_next(g, arrival);
@@ -124,7 +124,7 @@ static void arrival(void *obj, uint64_t arg)
 static double flow_rate(const struct sb_wl_run *r, uint32_t host)
 {
 	const struct state *st = r->state;
-	return sb_workload_offered_bps(r->sim, r->cfg, host) / (8.0 * sb_cdf_flow_mean(&st->cdf));
+	return sb_workload_offered_bps(r->world, r->cfg, host) / (8.0 * sb_cdf_flow_mean(&st->cdf));
 }
 
 static int start(struct sb_wl_run *r, struct sb_error *err)
@@ -134,7 +134,7 @@ static int start(struct sb_wl_run *r, struct sb_error *err)
 	if (sb_wl_load_cdf(&r->env, p->cdf, &st->cdf, err))
 		return -1;
 	st->has_cdf = true;
-	if (sb_world_racks(r->sim) < 2 && p->dest != SB_DEST_ANY)
+	if (sb_world_racks(r->world) < 2 && p->dest != SB_DEST_ANY)
 		return sb_wl_fail(&r->env, "dest", err, "the topology has one rack; use dest = \"any\"");
 	st->gens = sb_wl_arrivals_start(r, NULL, false, flow_rate, arrival);
 	return 0;

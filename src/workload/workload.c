@@ -15,18 +15,18 @@ struct sb_wl_runtime {
 	size_t n;
 };
 
-double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workload *wl, uint32_t host)
+double sb_workload_offered_bps(const struct sb_wl_world *w, const struct sb_workload *wl, uint32_t host)
 {
 	if (!wl->ops->offered_bps)
 		return 0;
-	return wl->ops->offered_bps(wl->params, sb_world_host_bps(sim, host), sb_world_uplink_share_bps(sim, host));
+	return wl->ops->offered_bps(wl->params, sb_world_host_bps(w, host), sb_world_uplink_share_bps(w, host));
 }
 
-static int start_one(struct sb_sim *sim, struct sb_wl_run *r, struct sb_error *err)
+static int start_one(struct sb_wl_world *w, struct sb_wl_run *r, struct sb_error *err)
 {
 	const struct sb_workload_common *c = sb_workload_common(r->cfg);
 	r->start = sb_time_from_ms(c->start_ms);
-	r->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sb_world_arrivals_end(sim);
+	r->stop = c->stop_ms > 0 ? sb_time_from_ms(c->stop_ms) : sb_world_arrivals_end(w);
 	if (!r->cfg->ops->transport_per_flow) {
 		r->transport = sb_transport_find(c->transport);
 		if (!r->transport)
@@ -36,33 +36,32 @@ static int start_one(struct sb_sim *sim, struct sb_wl_run *r, struct sb_error *e
 		r->klass = c->klass != SB_CLASS_AUTO ? c->klass
 			   : r->transport->lossless_by_default ? SB_CLASS_LOSSLESS : SB_CLASS_LOSSY;
 		if (r->klass == SB_CLASS_LOSSLESS)
-			sb_world_note_lossless(sim, r->prio);
+			sb_world_note_lossless(w, r->prio);
 	}
 	return r->cfg->ops->start(r, err);
 }
 
-int sb_workloads_start(struct sb_sim *sim, struct sb_error *err)
+int sb_workloads_start(struct sb_wl_world *w, struct sb_error *err)
 {
-	size_t n;
-	const struct sb_workload *list = sb_world_workloads(sim, &n);
-	struct sb_wl_runtime *rt = *sb_world_runtime(sim) = sb_xcalloc(1, sizeof(*rt));
+	size_t n = w->nworkloads;
+	struct sb_wl_runtime *rt = w->runtime = sb_xcalloc(1, sizeof(*rt));
 	rt->n = n;
 	rt->w = sb_xcalloc(n + 1, sizeof(*rt->w));
 	for (size_t i = 0; i < n; i++) {
 		struct sb_wl_run *r = &rt->w[i];
-		r->sim = sim;
-		r->cfg = &list[i];
+		r->world = w;
+		r->cfg = &w->workloads[i];
 		r->index = i;
-		r->env = sb_world_env(sim, i);
-		if (start_one(sim, r, err))
+		r->env = w->env(w->env_ctx, i);
+		if (start_one(w, r, err))
 			return -1;
 	}
 	return 0;
 }
 
-void sb_workloads_free(struct sb_sim *sim)
+void sb_workloads_free(struct sb_wl_world *w)
 {
-	struct sb_wl_runtime **slot = sb_world_runtime(sim), *rt = *slot;
+	struct sb_wl_runtime *rt = w->runtime;
 	if (!rt)
 		return;
 	for (size_t i = 0; i < rt->n; i++) {
@@ -72,5 +71,5 @@ void sb_workloads_free(struct sb_sim *sim)
 	}
 	free(rt->w);
 	free(rt);
-	*slot = NULL;
+	w->runtime = NULL;
 }

@@ -19,18 +19,16 @@
 #include "core/util.h"
 #include "workload/ops.h"
 
-struct sb_sim;
-struct sb_scenario;
+struct sb_wl_world;
 
-/* Start every workload of sim->sc (its transport, priority and class, then its type's start). */
-int sb_workloads_start(struct sb_sim *sim, struct sb_error *err);
-void sb_workloads_free(struct sb_sim *sim);
-
-/* The flow list of file workload `wi`, as sb_scenario_path finds it (malloc'd). */
-char *sb_workload_flow_path(const struct sb_scenario *sc, size_t wi);
+/* Start every workload of w->workloads (its transport, priority and class, then its type's
+ * start), their generators in w->runtime (workload/world.h says what the owner fills). */
+int sb_workloads_start(struct sb_wl_world *w, struct sb_error *err);
+/* Free the generators; safe when none were started. */
+void sb_workloads_free(struct sb_wl_world *w);
 
 /* Offered bits per second of `host` for a workload that offers a load (poisson: load × the
  * reference capacity); 0 for the others. */
-double sb_workload_offered_bps(const struct sb_sim *sim, const struct sb_workload *wl, uint32_t host);
+double sb_workload_offered_bps(const struct sb_wl_world *w, const struct sb_workload *wl, uint32_t host);
 
 #endif

@@ -63,7 +63,7 @@ static void test_poisson_offered_load_websearch(void **state)
 		    NULL, 0);
 	struct sb_sim sim;
 	tl_run_kept(&sim, &sc);
-	assert_true(fabs(sb_workload_offered_bps(&sim, &sc.workloads[0], 3) - 0.5 * 25e9) < 1e-3);
+	assert_true(fabs(sb_workload_offered_bps(&sim.wl, &sc.workloads[0], 3) - 0.5 * 25e9) < 1e-3);
 	uint64_t n;
 	double load = offered_load(&sim, 0, sim.arrivals_end, 25e9, &n);
 	print_message("poisson websearch: %llu flows, offered load %.4f (target 0.5)\n", (unsigned long long)n, load);
@@ -151,8 +151,8 @@ static void test_offered_bps_uplink(void **state)
 		struct sb_sim sim;
 		tl_run_kept(&sim, &sc);
 		for (uint32_t h = 0; h < sim.net.nhosts; h++) {
-			double up = sb_workload_offered_bps(&sim, &sc.workloads[0], h);
-			double host = sb_workload_offered_bps(&sim, &sc.workloads[1], h);
+			double up = sb_workload_offered_bps(&sim.wl, &sc.workloads[0], h);
+			double host = sb_workload_offered_bps(&sim.wl, &sc.workloads[1], h);
 			assert_true(fabs(up - cases[i].want_bps) <= 1e-9 * cases[i].want_bps);
 			assert_true(fabs(host - cases[i].load * 25e9) <= 1e-9 * 25e9);
 		}

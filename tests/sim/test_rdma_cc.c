@@ -3,9 +3,9 @@
  * feedback and checked to the bit per second against the papers' equations: DCQCN's cut,
  * α EWMA, rate-decrease interval and the fast-recovery / additive / hyper increase stages
  * (src/transport/cc_dcqcn.c); HPCC's utilisation, its EWMA and window law (cc_hpcc.c);
- * PowerTCP's power and rate update (cc_powertcp.c). TIMELY's rule is in tests/transport/test_timely.c.
+ * PowerTCP's power and rate update (cc_powertcp.c). TIMELY's rule is in tests/sim/test_timely.c.
  *
- * The network tests (tests/transport/test_rdma.c) show what the controls achieve together — fairness,
+ * The network tests (tests/sim/test_rdma.c) show what the controls achieve together — fairness,
  * utilisation, recovery — and pass for many wrong variants of a rule. Here each control runs on
  * a queue pair that never sends: the test sets the clock, hands the control CNPs, ACKs and INT
  * records exactly as the engine would (qp->cc->on_cnp, qp->cc->on_ack), and compares the rate

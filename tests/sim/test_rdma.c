@@ -365,7 +365,7 @@ static void test_int_controls_incast(void **state)
 /* The delay-based controls, same incast. θ-PowerTCP settles where its power Γ = R / (R − β)
  * (cc_powertcp.c): with R = C/8 that is an RTT of 1.05 τ / η ≈ 1.11 τ, a queue of ~0.1 BDP;
  * we ask for under 1 BDP, and a busy link. TIMELY's queue on this incast, bounded by its
- * thresholds, is in tests/transport/test_timely.c. */
+ * thresholds, is in tests/sim/test_timely.c. */
 static void test_delay_controls_incast(void **state)
 {
 	(void)state;

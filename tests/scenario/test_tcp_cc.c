@@ -3,7 +3,7 @@
  * cc_cubic.c, cc_dctcp.c), each control driven by hand through sb_tcp_init() and its ops, with
  * no network: NewReno's ssthresh (RFC 5681 Eq. 4), CUBIC's multiplicative decrease, fast
  * convergence and TCP-friendly region (RFC 8312 §4.2, 4.5, 4.6), DCTCP's α and its cut
- * (RFC 8257 §3.3–3.4). The engine (fast recovery, RTO, SACK…) is tests/transport/test_tcp.c's.
+ * (RFC 8257 §3.3–3.4). The engine (fast recovery, RTO, SACK…) is tests/sim/test_tcp.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
