@@ -22,14 +22,19 @@ tty=0
 [ -t 1 ] && [ "${VERBOSE:-0}" = 0 ] && tty=1
 passed=0; failed=0; programs=0; broken=""
 all=""
+# The programs are those of the sources, not whatever BUILD holds: a test moved to another
+# layer's directory leaves its old binary behind, which must not run (twice, or stale).
+# SOURCES (the checkout, default .) is where tests/LAYER/test_x.c are read.
+SOURCES=${SOURCES:-.}
 if [ "$KIND" = tests ]; then
-	programs_glob="$BUILD/tests/*/test_*"
+	sources_glob="$SOURCES/tests/*/test_*.c"
 else
-	programs_glob="$BUILD/$KIND/test_*"
+	sources_glob="$SOURCES/$KIND/test_*.c"
 fi
-for t in $programs_glob; do
-	case "$t" in *.o|*.d) continue ;; "$BUILD"/tests/realtime/*) [ "$KIND" = tests ] && continue ;; esac
-	[ -f "$t" ] && [ -x "$t" ] && all="$all $t"
+for s in $sources_glob; do
+	rel=${s#"$SOURCES"/}
+	case "$rel" in tests/realtime/*) [ "$KIND" = tests ] && continue ;; esac
+	[ -f "$s" ] && all="$all $BUILD/${rel%.c}"
 done
 total=$(echo $all | wc -w | tr -d ' ')
 for t in $all; do
@@ -41,7 +46,11 @@ for t in $all; do
 	fi
 	log="$logs/$name.log"
 	[ "$tty" = 1 ] && printf '\r  [%d/%d] %-38s' "$((programs + 1))" "$total" "$name"
-	"$t" > "$log" 2>&1; rc=$?
+	if [ -x "$t" ]; then
+		"$t" > "$log" 2>&1; rc=$?
+	else
+		echo "$t: not built (make build-tests)" > "$log"; rc=127
+	fi
 	programs=$((programs + 1))
 	[ "$tty" = 0 ] && [ "${VERBOSE:-0}" = 0 ] && [ $((programs % 10)) = 0 ] && [ "$programs" -lt "$total" ] &&
 		echo "  $programs of $total test programs done"

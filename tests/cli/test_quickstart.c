@@ -33,14 +33,17 @@ static struct out shell(const char *cmd, const char *dir)
 	return o;
 }
 
-/* A stand-in test program: prints `text` and exits with `status`. */
+/* A stand-in test program: prints `text` and exits with `status`; beside it the source it is
+ * built from (run-tests.sh runs the programs of the sources, SOURCES=dir). */
 static void program(const char *dir, const char *name, const char *text, int status)
 {
-	char script[2048];
+	char script[2048], source[256];
 	snprintf(script, sizeof(script), "#!/bin/sh\nprintf '%%s' '%s'\nexit %d\n", text, status);
 	char *p = tl_write_file(dir, name, script);
 	assert_int_equal(chmod(p, 0755), 0);
 	free(p);
+	snprintf(source, sizeof(source), "%s.c", name);
+	free(tl_write_file(dir, source, "/* the stand-in's source */\n"));
 }
 
 static const char *last_line(const char *s)
@@ -68,7 +71,12 @@ static void test_run_tests_summary(void **state)
 	program(tests, "test_bad",
 		"[ RUN      ] test_two\nwhy it failed\n[  PASSED  ] 1 test(s).\n[  FAILED  ] 1 test(s), listed below:\n", 1);
 	program(other, "test_quiet", "[  PASSED  ] 2 test(s).\n", 0);
-	snprintf(cmd, sizeof(cmd), "sh tests/run-tests.sh '%s'", dir);
+	/* a program whose source is gone (a test moved to another layer's directory leaves its
+	 * old binary in BUILD): never run, its failure must not count */
+	char *stale = tl_write_file(other, "test_moved", "#!/bin/sh\nprintf '[  FAILED  ] 9 test(s), listed below:\\n'\nexit 1\n");
+	assert_int_equal(chmod(stale, 0755), 0);
+	free(stale);
+	snprintf(cmd, sizeof(cmd), "SOURCES='%s' sh tests/run-tests.sh '%s'", dir, dir);
 	struct out o = shell(cmd, dir);
 	assert_int_equal(o.status, 1);
 	assert_string_equal(last_line(o.text), "tests: 6 passed, 1 failed\n");
