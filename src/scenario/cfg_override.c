@@ -89,7 +89,7 @@ static int resolve_override(struct sb_scenario *sc, char **part, size_t nparts, 
 				return cfg_fail_place(err, place, "unknown key (scheme %s has no parameters)", ops->name);
 		}
 	} else if (!strcmp(g, "workloads") && !sc->workload_types) {
-		return 0; /* the program leaves the workloads unread (struct sb_scenario, workload_types) */
+		return 1; /* done, nothing to set: the program leaves the workloads unread (struct sb_scenario, workload_types) */
 	} else if (!strcmp(g, "workloads")) {
 		char *end = NULL;
 		unsigned long long index = nparts >= 2 && isdigit((unsigned char)part[1][0])
