@@ -51,8 +51,6 @@ const struct cfg_section *cfg_find_section(const char *name);
 int cfg_scheme_index(const char *name);
 
 /* "poisson|incast|...": the accepted workload types, for messages. */
-/* "poisson|incast|...": the workload types known (types, NULL-terminated), for messages. */
-void cfg_workload_types_text(const struct sb_workload_ops *const *types, char *buf, size_t n);
 
 /* ---------- messages ----------
  * Each writes "PLACE: what" into err and returns -1 (cfg_int_range_fail: 0 when all is well),

@@ -41,14 +41,6 @@ int cfg_scheme_index(const char *name)
 	return -1;
 }
 
-void cfg_workload_types_text(const struct sb_workload_ops *const *types, char *buf, size_t n)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t t = 0; types && types[t] && used < n; t++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", types[t]->name);
-}
-
 /* ---------- messages ---------- */
 
 int cfg_fail_place(struct sb_error *err, const char *place, const char *fmt, ...)
@@ -169,7 +161,7 @@ int cfg_unknown_group(struct sb_error *err, const char *place, const char *name)
 int cfg_workload_type_fail(const struct sb_workload_ops *const *types, struct sb_error *err, const char *place, const char *got, const char *name)
 {
 	char names[128];
-	cfg_workload_types_text(types, names, sizeof(names));
+	sb_workload_names(types, names, sizeof(names));
 	struct cfg_suggestion s = { name ? name : "", NULL, 0 };
 	for (const struct sb_workload_ops *const *t = types; t && *t; t++)
 		consider(&s, (*t)->name);

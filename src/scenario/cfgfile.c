@@ -323,7 +323,7 @@ static int read_workload(const char *file, struct sb_scenario *sc, const config_
 	snprintf(key, sizeof(key), "workloads.%zu.type", index);
 	if (!ts) {
 		char types[128];
-		cfg_workload_types_text(sc->workload_types, types, sizeof(types));
+		sb_workload_names(sc->workload_types, types, sizeof(types));
 		file_place(place, sizeof(place), file, g, key);
 		return cfg_fail_place(err, place, "missing; every workload needs a type, one of %s", types);
 	}

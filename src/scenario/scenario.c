@@ -55,10 +55,7 @@ static size_t scheme_count(void)
 
 const struct sb_workload_ops *sb_scenario_workload_type(const struct sb_scenario *sc, const char *name)
 {
-	for (const struct sb_workload_ops *const *t = sc->workload_types; t && *t; t++)
-		if (strcmp((*t)->name, name) == 0)
-			return *t;
-	return NULL;
+	return sb_workload_find_in(sc->workload_types, name);
 }
 
 void sb_scenario_defaults_net(struct sb_scenario *sc)

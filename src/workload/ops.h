@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/param.h"
@@ -127,8 +128,26 @@ struct sb_workload_ops {
 const struct sb_workload_ops *const *sb_workload_all(void);
 /* The type called `name`, or NULL. */
 const struct sb_workload_ops *sb_workload_find(const char *name);
-/* "poisson|incast|...": the accepted types, for messages. */
-void sb_workload_names(char *buf, size_t n);
+/* The type called `name` among `types` (NULL-terminated; NULL = none), or NULL. Inline for the
+ * reason sb_workload_names is. */
+static inline const struct sb_workload_ops *sb_workload_find_in(const struct sb_workload_ops *const *types,
+								 const char *name)
+{
+	for (const struct sb_workload_ops *const *t = types; t && *t; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+/* "poisson|incast|...": the names of `types` (NULL-terminated; NULL = none), for messages.
+ * Inline, so that the scenario's reader words its messages with the types it knows without
+ * linking the registry (the software switch knows none). */
+static inline void sb_workload_names(const struct sb_workload_ops *const *types, char *buf, size_t n)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (size_t t = 0; types && types[t] && used < n; t++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", types[t]->name);
+}
 
 /* Make `wl` a workload of type `ops` with every key at its default (wl was zeroed or freed).
  * Inline, as sb_workload_clear: they touch only the parameter table (core/param.h), and a

@@ -22,16 +22,5 @@ const struct sb_workload_ops *const *sb_workload_all(void)
 
 const struct sb_workload_ops *sb_workload_find(const char *name)
 {
-	for (const struct sb_workload_ops *const *t = all; *t; t++)
-		if (strcmp((*t)->name, name) == 0)
-			return *t;
-	return NULL;
-}
-
-void sb_workload_names(char *buf, size_t n)
-{
-	size_t used = 0;
-	buf[0] = 0;
-	for (size_t t = 0; all[t] && used < n; t++)
-		used += (size_t)snprintf(buf + used, n - used, "%s%s", t ? "|" : "", all[t]->name);
+	return sb_workload_find_in(all, name);
 }

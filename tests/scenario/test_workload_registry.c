@@ -64,7 +64,7 @@ static void test_registry_complete(void **state)
 	assert_null(sb_workload_find("poissons"));
 	assert_null(sb_workload_find(""));
 	char names[128];
-	sb_workload_names(names, sizeof(names));
+	sb_workload_names(sb_workload_all(), names, sizeof(names));
 	assert_string_equal(names, "poisson|incast|longlived|burst|cbr|file");
 }
 
